@@ -1,0 +1,42 @@
+package io.statecast.examples.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code bin/statecast} launcher: one entry point whose subcommands each module contributes.
+ * Subcommands print what they did and exit non-zero on failure; errors in arguments print usage.
+ */
+@Command(
+        name = "statecast",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Statecast overlay middleware: overlay nodes, delivery services as SCXML state machines, and their tools.",
+        subcommands = {
+            CommandLine.HelpCommand.class,
+            ExchangeCommand.class,
+        })
+public final class StatecastCommand implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /**
+     * Runs the launcher.
+     *
+     * @param args command line
+     */
+    public static void main(String[] args) {
+        System.exit(newCommandLine().execute(args));
+    }
+
+    /** The configured command line, shared by {@link #main} and tests. */
+    public static CommandLine newCommandLine() {
+        return new CommandLine(new StatecastCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+    }
+}
