@@ -1,0 +1,16 @@
+package io.statecast.overlay.substrate;
+
+import io.netty.buffer.ByteBuf;
+import io.statecast.overlay.address.SubstrateAddress;
+
+/** Where a {@link SubstrateInterface} hands every received frame. */
+@FunctionalInterface
+public interface FrameReceiver {
+    /**
+     * One frame has arrived. Called on an I/O thread (or the simulation thread); must not block.
+     *
+     * @param frame exactly one frame; the receiver owns it and must release it
+     * @param from  the substrate address the frame came from
+     */
+    void onFrame(ByteBuf frame, SubstrateAddress from);
+}

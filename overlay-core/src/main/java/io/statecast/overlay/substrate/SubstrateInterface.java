@@ -1,0 +1,33 @@
+package io.statecast.overlay.substrate;
+
+import io.netty.buffer.ByteBuf;
+import io.statecast.overlay.address.SubstrateAddress;
+
+/**
+ * One interface of an {@link Adapter} to one substrate network (UDP, TCP, in-memory). It moves
+ * opaque frames; encoding, decoding and bound checks of messages are the adapter's.
+ */
+public interface SubstrateInterface extends AutoCloseable {
+
+    /** The address peers use to reach this interface (known once started; port 0 is resolved). */
+    SubstrateAddress localAddress();
+
+    /** Binds and starts delivering received frames to {@code receiver}. */
+    void start(FrameReceiver receiver) throws java.io.IOException;
+
+    /**
+     * Sends one frame. Never blocks: a frame that cannot be queued is dropped and counted.
+     *
+     * @param to    destination of this interface's scheme
+     * @param frame the frame; ownership passes to the interface, which releases it
+     * @return false if the frame was dropped at once (queue full, closed, wrong scheme)
+     */
+    boolean send(SubstrateAddress to, ByteBuf frame);
+
+    /** Counters of this interface. */
+    InterfaceMetrics metrics();
+
+    /** Stops receiving and releases the socket. Idempotent. */
+    @Override
+    void close();
+}
