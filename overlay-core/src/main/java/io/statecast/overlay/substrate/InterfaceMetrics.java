@@ -1,0 +1,5 @@
+package io.statecast.overlay.substrate;
+
+/** Counters of one {@link SubstrateInterface}. (Stub: the substrate work fills this in.) */
+public final class InterfaceMetrics {
+}
