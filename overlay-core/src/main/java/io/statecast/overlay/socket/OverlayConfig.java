@@ -176,19 +176,39 @@ public record OverlayConfig(
      * from {@code random} (a positive id for TREE; a point of {@link #addressFrame()} for DT).
      */
     public LogicalAddress resolveAddress(RandomGenerator random) {
-        boolean isRandom = address.equalsIgnoreCase(RANDOM);
+        if (!address.equalsIgnoreCase(RANDOM)) {
+            return parseAddress(address);
+        }
         return switch (node) {
-            case TREE -> new TreeAddress(isRandom ? 1 + random.nextLong(Long.MAX_VALUE - 1) : Long.parseLong(address));
-            case DT -> {
-                if (isRandom) {
-                    yield new DtAddress(
-                            (int) random.nextLong(addressFrame.minX(), (long) addressFrame.maxX() + 1),
-                            (int) random.nextLong(addressFrame.minY(), (long) addressFrame.maxY() + 1));
-                }
-                String[] xy = address.split(",", -1);
-                yield new DtAddress(Integer.parseInt(xy[0].trim()), Integer.parseInt(xy[1].trim()));
-            }
+            case TREE -> new TreeAddress(1 + random.nextLong(Long.MAX_VALUE - 1));
+            case DT -> new DtAddress(
+                    (int) random.nextLong(addressFrame.minX(), (long) addressFrame.maxX() + 1),
+                    (int) random.nextLong(addressFrame.minY(), (long) addressFrame.maxY() + 1));
         };
+    }
+
+    /**
+     * Parses a logical address of this configuration's node type: a decimal id for TREE,
+     * {@code x,y} for DT (how applications read addresses typed by users).
+     *
+     * @throws IllegalArgumentException if {@code text} is not such an address
+     */
+    public LogicalAddress parseAddress(String text) {
+        try {
+            return switch (node) {
+                case TREE -> new TreeAddress(Long.parseLong(text.trim()));
+                case DT -> {
+                    String[] xy = text.split(",", -1);
+                    if (xy.length != 2) {
+                        throw new NumberFormatException("not x,y");
+                    }
+                    yield new DtAddress(Integer.parseInt(xy[0].trim()), Integer.parseInt(xy[1].trim()));
+                }
+            };
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a " + node + " address ("
+                    + (node == NodeType.TREE ? "a decimal id" : "integer coordinates x,y") + ")", e);
+        }
     }
 
     /** The spanning-tree protocol's settings from this configuration. */
@@ -254,26 +274,11 @@ public record OverlayConfig(
         if (address.equalsIgnoreCase(RANDOM)) {
             return;
         }
-        switch (node) {
-            case TREE -> {
-                try {
-                    Long.parseLong(address);
-                } catch (NumberFormatException e) {
-                    throw new OverlayConfigException(f, f + "='" + printable(address) + "' must be RANDOM or a decimal node id for node TREE");
-                }
-            }
-            case DT -> {
-                String[] xy = address.split(",", -1);
-                try {
-                    if (xy.length != 2) {
-                        throw new NumberFormatException();
-                    }
-                    Integer.parseInt(xy[0].trim());
-                    Integer.parseInt(xy[1].trim());
-                } catch (NumberFormatException e) {
-                    throw new OverlayConfigException(f, f + "='" + printable(address) + "' must be RANDOM or integer coordinates x,y for node DT");
-                }
-            }
+        try {
+            parseAddress(address);
+        } catch (IllegalArgumentException e) {
+            throw new OverlayConfigException(f, f + "='" + printable(address) + "' must be RANDOM or "
+                    + (node == NodeType.TREE ? "a decimal node id for node TREE" : "integer coordinates x,y for node DT"));
         }
     }
 
