@@ -70,6 +70,8 @@ import org.slf4j.LoggerFactory;
 public final class TreeNode implements OverlayNode {
 
     private static final Logger LOG = LoggerFactory.getLogger(TreeNode.class);
+    /** Root incarnations whose freshness is tracked at most; far more than a healthy overlay shows. */
+    static final int MAX_ROOTS_TRACKED = 1024;
 
     private final TreeAddress self;
     private final long selfId;
@@ -373,6 +375,19 @@ public final class TreeNode implements OverlayNode {
         long c = seq & 0xFFFF_FFFFL;
         Freshness f = freshness.get(key);
         if (f == null) {
+            if (freshness.size() >= MAX_ROOTS_TRACKED) {
+                // bounded against beacons naming ever new roots: forget the one unseen longest
+                RootEpoch oldest = null;
+                long oldestSeen = Long.MAX_VALUE;
+                for (Map.Entry<RootEpoch, Freshness> e : freshness.entrySet()) {
+                    if (e.getValue().lastSeen < oldestSeen) {
+                        oldestSeen = e.getValue().lastSeen;
+                        oldest = e.getKey();
+                    }
+                }
+                freshness.remove(oldest);
+                count("rootsForgotten");
+            }
             freshness.put(key, new Freshness(c, now));
         } else {
             f.lastSeen = now;
