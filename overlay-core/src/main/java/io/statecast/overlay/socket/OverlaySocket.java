@@ -10,6 +10,7 @@ import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.Extension;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.MessageCodec;
+import io.statecast.overlay.message.OverlayId;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
 import io.statecast.overlay.message.ProtocolMessage;
@@ -112,7 +113,7 @@ public final class OverlaySocket implements AutoCloseable {
                     interfaces.add(sf.open(a));
                 }
             }
-            this.codec = new MessageCodec(OverlayIds.wireHash(config.id()), config.buffers().maxMessageBytes());
+            this.codec = new MessageCodec(OverlayId.wireHash(config.id()), config.buffers().maxMessageBytes());
             this.inbox = new ArrayBlockingQueue<>(config.buffers().receiveQueueMessages());
             this.adapter = new Adapter(codec, timers, interfaces);
             Dispatcher dispatcher = new Dispatcher();
