@@ -26,6 +26,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,6 +73,12 @@ public final class TreeNode implements OverlayNode {
     private static final Logger LOG = LoggerFactory.getLogger(TreeNode.class);
     /** Root incarnations whose freshness is tracked at most; far more than a healthy overlay shows. */
     static final int MAX_ROOTS_TRACKED = 1024;
+    /**
+     * Protocol messages waiting for the protocol thread at most; more are dropped and counted, so
+     * a flood from the network cannot grow the timer queue without bound. A healthy node has a
+     * few per link and heartbeat waiting.
+     */
+    static final int MAX_PENDING_MESSAGES = 10_000;
 
     private final TreeAddress self;
     private final long selfId;
@@ -82,6 +89,7 @@ public final class TreeNode implements OverlayNode {
     private final CopyOnWriteArrayList<NodeListener> listeners = new CopyOnWriteArrayList<>();
     private final ConcurrentHashMap<String, LongAdder> counters = new ConcurrentHashMap<>();
     private volatile TreeTopology published;
+    private final AtomicInteger pending = new AtomicInteger();
 
     // ---- protocol-thread state ----
     private boolean running;
@@ -148,7 +156,15 @@ public final class TreeNode implements OverlayNode {
     @Override
     public void onProtocolMessage(ProtocolMessage message, SubstrateAddress from) {
         Objects.requireNonNull(message, "message");
-        timers.execute(() -> handle(message, from));
+        if (pending.incrementAndGet() > MAX_PENDING_MESSAGES) {
+            pending.decrementAndGet();
+            count("droppedQueueFull");
+            return;
+        }
+        timers.execute(() -> {
+            pending.decrementAndGet();
+            handle(message, from);
+        });
     }
 
     @Override
