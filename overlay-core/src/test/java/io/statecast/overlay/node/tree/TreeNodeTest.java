@@ -307,4 +307,23 @@ class TreeNodeTest {
         assertTrue(hub.node.counters().getOrDefault("refusedLinks", 0L) > 0, hub.node.counters().toString());
         assertEquals(2, spokes.stream().filter(s -> s.node.state().connected()).count(), c.describe());
     }
+
+    @Test
+    void shouldBoundProtocolMessagesWaitingForTheProtocolThread() {
+        Cluster c = new Cluster(SEED);
+        Member m = c.add(5, List.of());
+        m.node.join();
+        c.clock.advanceMs(1);
+        ProtocolMessage junk = new ProtocolMessage(TreeMessages.GOODBYE, new byte[] {1});
+        int extra = 500;
+        for (int i = 0; i < TreeNode.MAX_PENDING_MESSAGES + extra; i++) {
+            m.node.onProtocolMessage(junk, Cluster.addressOf(9));
+        }
+        assertEquals((long) extra, m.node.counters().get("droppedQueueFull"));
+        c.clock.advanceMs(1);
+        assertEquals((long) TreeNode.MAX_PENDING_MESSAGES, m.node.counters().get("malformed.TRUNCATED"));
+        m.node.onProtocolMessage(junk, Cluster.addressOf(9));
+        c.clock.advanceMs(1);
+        assertEquals(TreeNode.MAX_PENDING_MESSAGES + 1L, m.node.counters().get("malformed.TRUNCATED"), "the queue drains");
+    }
 }
