@@ -53,7 +53,8 @@ public final class Adapter implements AutoCloseable {
     /** Rate-limited log keys: decode reasons first, then the adapter's own. */
     private static final int LOG_CODEC_FAILURE = DecodeException.Reason.values().length;
     private static final int LOG_LISTENER = LOG_CODEC_FAILURE + 1;
-    private static final int LOG_KEYS = LOG_LISTENER + 1;
+    private static final int LOG_ENCODE = LOG_LISTENER + 1;
+    private static final int LOG_KEYS = LOG_ENCODE + 1;
 
     private final FrameCodec codec;
     private final TimerService timers;
@@ -190,7 +191,8 @@ public final class Adapter implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             metrics.recordDrop(AdapterMetrics.SendDrop.ENCODE_FAILED);
-            LOG.warn("codec refused to encode {} for {}", message, to, e);
+            dropLog.warn(LOG_ENCODE, "codec refused to encode {}: {}", message, e.toString());
+            LOG.debug("encode failure", e);
             return false;
         }
         if (!iface.send(to, frame)) {
