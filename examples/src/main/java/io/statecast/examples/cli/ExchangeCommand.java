@@ -77,7 +77,7 @@ final class ExchangeCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "seed of payloads and injected loss (default: time-based, printed)")
     private Long seed;
 
-    @Option(names = "--window", defaultValue = "256", description = "messages in flight at most, 1..1000000 (default: ${DEFAULT-VALUE})")
+    @Option(names = "--window", defaultValue = "256", description = "UDP only: messages in flight at most, 1..1000000 (default: ${DEFAULT-VALUE})")
     private int window;
 
     @Override
@@ -99,7 +99,7 @@ final class ExchangeCommand implements Callable<Integer> {
                         messages, size, substrate, a.localAddresses().get(0), to, loss, s);
                 out.flush();
                 long start = System.nanoTime();
-                long sent = send(a, to, receiver, faults, new SplittableRandom(s));
+                long sent = send(a, to, receiver, new SplittableRandom(s));
                 awaitQuiet(() -> receiver.distinct() >= sent, receiver::received);
                 long elapsed = System.nanoTime() - start;
                 return report(out, sent, receiver, elapsed, a, b);
@@ -145,12 +145,17 @@ final class ExchangeCommand implements Callable<Integer> {
         return loss > 0 ? FaultyInterface.atInput(i, timers, faults) : i;
     }
 
-    /** Sends every message, keeping at most {@code window} beyond the highest received. */
-    private long send(Adapter a, SubstrateAddress to, Receiver receiver, FaultModel faults, SplittableRandom random) {
+    /**
+     * Sends every message. On UDP at most {@code window} go beyond the highest received (a full
+     * socket buffer would otherwise drop them); TCP and the in-memory network push back by
+     * themselves ({@link Adapter#isWritable}).
+     */
+    private long send(Adapter a, SubstrateAddress to, Receiver receiver, SplittableRandom random) {
         long refused = 0;
+        boolean windowed = substrate == Substrate.udp;
         for (long seq = 0; seq < messages; seq++) {
             long s = seq;
-            if (seq - receiver.highest() > window) {
+            if (windowed && seq - receiver.highest() > window) {
                 await(() -> s - receiver.highest() <= window, TimeUnit.MILLISECONDS.toNanos(200));
             }
             if (!a.isWritable(to)) {
@@ -162,7 +167,6 @@ final class ExchangeCommand implements Callable<Integer> {
                 refused++;
             }
         }
-        a.send(to, new ProtocolMessage(0, new byte[0])); // marks the end for a quick finish on ordered substrates
         return messages - refused;
     }
 
@@ -266,7 +270,7 @@ final class ExchangeCommand implements Callable<Integer> {
 
         @Override
         public void onProtocolMessage(ProtocolMessage message, SubstrateAddress from) {
-            // the end marker; nothing to count
+            // the exchange sends none
         }
 
         @Override

@@ -123,10 +123,10 @@ public final class Adapter implements AutoCloseable {
      */
     public void start(AdapterListener listener) throws IOException {
         Objects.requireNonNull(listener, "listener");
-        this.listener = listener;
         if (!state.compareAndSet(NOT_STARTED, STARTED)) {
             throw new IllegalStateException("adapter already " + (state.get() == STARTED ? "started" : "closed"));
         }
+        this.listener = listener; // before any interface starts, so no frame can miss it
         try {
             for (SubstrateInterface i : interfaces) {
                 i.start(this::onFrame);

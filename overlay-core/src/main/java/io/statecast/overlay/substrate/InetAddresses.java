@@ -52,10 +52,9 @@ final class InetAddresses {
     /** The substrate address of scheme {@code scheme} for a socket address (IPv6 hosts in brackets). */
     static SubstrateAddress toSubstrate(SubstrateAddress.Scheme scheme, InetSocketAddress address) {
         InetAddress ip = address.getAddress();
-        String host = ip == null ? address.getHostString() : ip.getHostAddress();
+        String host = ip == null ? address.getHostString() : NetUtil.toAddressString(ip);
         if (ip instanceof Inet6Address) {
-            int scope = host.indexOf('%');
-            host = "[" + (scope >= 0 ? host.substring(0, scope) : host) + "]";
+            host = "[" + host + "]";
         }
         return new SubstrateAddress(scheme, host + ":" + address.getPort());
     }

@@ -20,6 +20,7 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.statecast.overlay.address.SubstrateAddress;
 import java.io.IOException;
@@ -200,6 +201,9 @@ public final class TcpInterface implements SubstrateInterface {
     }
 
     private void initPipeline(ChannelPipeline p, Connection connection) {
+        // Senders on other threads flush every frame; coalesce those into one syscall per event-loop turn.
+        p.addLast("flushConsolidation", new FlushConsolidationHandler(
+                FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
         p.addLast("frameDecoder", new LengthFieldBasedFrameDecoder(
                 config.maxFrameBytes() + LENGTH_BYTES, 0, LENGTH_BYTES, 0, LENGTH_BYTES, true));
         p.addLast("framePrepender", prepender);

@@ -167,6 +167,8 @@ class AdapterTest {
         assertFalse(a.send(peer, withFsm));
         assertFalse(a.send(peer, application("y".repeat(100))), "the interface's own limit is 50 bytes");
         assertTrue(a.send(peer, application("fits")));
+        settle(); // nobody is at mem://peer: the frame is released as undeliverable
+        assertEquals(1, tiny.undeliverable());
         a.close();
         a.close();
         assertFalse(a.send(peer, application("after close")));
@@ -213,7 +215,25 @@ class AdapterTest {
         }
         Adapter b = adapter("b");
         b.start(recorder);
-        assertThrows(IllegalStateException.class, () -> b.start(recorder));
+        List<String> other = new ArrayList<>();
+        AdapterListener intruder = new AdapterListener() {
+            @Override
+            public void onProtocolMessage(ProtocolMessage message, SubstrateAddress from) {
+                other.add("protocol");
+            }
+
+            @Override
+            public void onApplicationMessage(OverlayMessage message, SubstrateAddress from) {
+                other.add("application");
+            }
+        };
+        assertThrows(IllegalStateException.class, () -> b.start(intruder));
+        Adapter c = adapter("c");
+        c.start(recorder);
+        c.send(SubstrateAddress.mem("b"), new ProtocolMessage(1, new byte[0]));
+        settle();
+        assertEquals(List.of(), other, "a refused start must not replace the listener");
+        assertEquals(1, received.size());
     }
 
     @Test
