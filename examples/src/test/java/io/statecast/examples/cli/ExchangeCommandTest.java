@@ -3,12 +3,9 @@ package io.statecast.examples.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.statecast.overlay.message.MessageCodec;
-import io.statecast.overlay.message.ProtocolMessage;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -43,16 +40,9 @@ class ExchangeCommandTest {
         assertEquals(-1, ExchangeCommand.check(p));
     }
 
-    /** Needs the real MessageCodec; skipped while it is a stub on this branch. */
     @ParameterizedTest
     @ValueSource(strings = {"mem", "tcp", "udp"})
     void shouldExchangeWithoutCorruption(String substrate) {
-        try {
-            new MessageCodec(1, 1024).encodedSize(new ProtocolMessage(1, new byte[1]));
-        } catch (UnsupportedOperationException e) {
-            Assumptions.abort("needs the real MessageCodec: " + e.getMessage());
-        }
-
         int status = run("exchange", "--substrate", substrate, "--messages", "5000", "--size", "100", "--seed", "7");
 
         assertEquals(0, status, out + "\n" + err);

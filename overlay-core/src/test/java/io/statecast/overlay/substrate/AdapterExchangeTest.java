@@ -7,6 +7,7 @@ import io.statecast.overlay.address.AddressRepository;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.MessageCodec;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
 import io.statecast.overlay.message.ProtocolMessage;
@@ -25,9 +26,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Two adapters exchanging messages end to end (encode, substrate, decode, dispatch), once with the
- * stand-in codec and once with the real {@code MessageCodec}. The {@link Codec#REAL} cases are
- * skipped (aborted, with a message) while the real codec is still a stub on this branch.
+ * Two adapters exchanging messages end to end (encode, substrate, decode, dispatch) with the real
+ * {@link MessageCodec}.
  */
 class AdapterExchangeTest {
 
@@ -35,16 +35,12 @@ class AdapterExchangeTest {
     private static final int WINDOW = 256;
     private static final int OVERLAY_HASH = 0x5eed_cafe;
 
-    /** Which codec the adapters use. */
+    /** The adapters run the real codec; kept as a parameter so a second codec can be compared. */
     enum Codec {
-        STAND_IN, REAL;
+        REAL;
 
         Adapter adapter(TimerService timers, SubstrateInterface i) {
-            if (this == REAL) {
-                return new Adapter(RealCodec.assumeAvailable(OVERLAY_HASH), timers, List.of(i));
-            }
-            return new Adapter(new StandInCodec(io.statecast.overlay.message.MessageCodec.DEFAULT_MAX_MESSAGE_BYTES),
-                    timers, List.of(i), new AddressRepository(), AdapterConfig.defaults());
+            return new Adapter(new MessageCodec(OVERLAY_HASH, MessageCodec.DEFAULT_MAX_MESSAGE_BYTES), timers, List.of(i));
         }
     }
 
@@ -160,7 +156,7 @@ class AdapterExchangeTest {
                 for (int k = 0; k < junk.length; k++) {
                     junk[k] = (byte) random.nextInt(256);
                 }
-                if (junk.length > 0 && (junk[0] & 0xff) == StandInCodec.MAGIC) {
+                if (junk.length > 0 && (junk[0] & 0xff) == MessageCodec.MAGIC) {
                     junk[0] = 0; // the stand-in's one-byte magic would let some through
                 }
                 raw.send(new DatagramPacket(junk, junk.length, InetAddress.getLoopbackAddress(), port));
