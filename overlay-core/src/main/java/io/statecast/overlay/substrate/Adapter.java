@@ -129,7 +129,17 @@ public final class Adapter implements AutoCloseable {
         this.listener = listener; // before any interface starts, so no frame can miss it
         try {
             for (SubstrateInterface i : interfaces) {
-                i.start(this::onFrame);
+                i.start(new FrameReceiver() {
+                    @Override
+                    public void onFrame(ByteBuf frame, SubstrateAddress from) {
+                        receive(frame, from);
+                    }
+
+                    @Override
+                    public boolean onFrameChecked(ByteBuf frame, SubstrateAddress from) {
+                        return receive(frame, from);
+                    }
+                });
             }
         } catch (IOException | RuntimeException e) {
             close();
@@ -244,34 +254,38 @@ public final class Adapter implements AutoCloseable {
         }
     }
 
-    /** The {@link FrameReceiver} of every interface. Never throws; releases {@code frame}. */
-    private void onFrame(ByteBuf frame, SubstrateAddress from) {
+    /**
+     * Receives one frame from any interface. Never throws; releases {@code frame}.
+     *
+     * @return false if the frame did not decode (a stream interface then drops the connection)
+     */
+    private boolean receive(ByteBuf frame, SubstrateAddress from) {
         WireMessage message;
         try {
             int size = frame.readableBytes();
             if (size == 0) {
                 drop(new DecodeException(DecodeException.Reason.TRUNCATED, 0, "empty frame"), from);
-                return;
+                return false;
             }
             if (size > codec.maxFrameBytes()) {
                 drop(new DecodeException(DecodeException.Reason.TOO_LARGE, 0,
                         "frame of " + size + " bytes exceeds the maximum of " + codec.maxFrameBytes()), from);
-                return;
+                return false;
             }
             message = codec.decode(frame);
         } catch (DecodeException e) {
             drop(e, from);
-            return;
+            return false;
         } catch (RuntimeException e) {
             metrics.recordDrop(AdapterMetrics.ReceiveDrop.CODEC_FAILURE);
             dropLog.warn(LOG_CODEC_FAILURE, "codec failed on a frame from {}: {}", from, e.toString());
-            return;
+            return false;
         } finally {
             frame.release();
         }
         AdapterListener l = listener;
         if (state.get() != STARTED || l == null) {
-            return; // closing: the message is not wanted any more
+            return true; // closing: the message is not wanted any more
         }
         try {
             if (message instanceof ProtocolMessage p) {
@@ -286,6 +300,7 @@ public final class Adapter implements AutoCloseable {
             dropLog.warn(LOG_LISTENER, "listener failed on a message from {}: {}", from, e.toString());
             LOG.debug("listener failure", e);
         }
+        return true;
     }
 
     private void drop(DecodeException e, SubstrateAddress from) {

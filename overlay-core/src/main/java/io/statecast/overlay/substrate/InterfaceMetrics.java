@@ -52,7 +52,9 @@ public final class InterfaceMetrics {
         /** Arrived while the interface was closing or not yet started. */
         CLOSED,
         /** The frame receiver threw; the frame is considered consumed. */
-        RECEIVER_ERROR
+        RECEIVER_ERROR,
+        /** A well-framed frame the layer above could not decode; the connection was closed (TCP). */
+        UNDECODABLE
     }
 
     /** Connection life-cycle events (TCP). */

@@ -648,7 +648,9 @@ public final class TcpInterface implements SubstrateInterface {
             }
             metrics.recordReceived(frame.readableBytes());
             try {
-                r.onFrame(frame, remote);
+                if (!r.onFrameChecked(frame, remote)) {
+                    violation(InterfaceMetrics.ReceiveDrop.UNDECODABLE, ctx.channel(), "sent a frame that does not decode");
+                }
             } catch (RuntimeException e) {
                 metrics.recordDrop(InterfaceMetrics.ReceiveDrop.RECEIVER_ERROR);
                 LOG.warn("frame receiver of {} threw", local, e);

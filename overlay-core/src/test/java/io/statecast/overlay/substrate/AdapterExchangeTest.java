@@ -143,6 +143,39 @@ class AdapterExchangeTest {
 
     @ParameterizedTest
     @EnumSource(Codec.class)
+    void shouldDisconnectATcpPeerWhoseFramesDoNotDecode(Codec codec) throws IOException {
+        TcpInterface tcp = new TcpInterface(TcpConfig.defaults());
+        Adapter b = start(codec, tcp, new Receiver());
+        byte[] junk = new byte[64];
+        random.nextBytes(junk);
+        junk[0] = 0; // never the magic byte, so decoding must fail
+
+        try (java.net.Socket raw = new java.net.Socket(InetAddress.getLoopbackAddress(), tcp.localAddress().port())) {
+            raw.setSoTimeout(10_000);
+            java.io.OutputStream out = raw.getOutputStream();
+            io.netty.buffer.ByteBuf hello = TcpHello.encode(io.netty.buffer.ByteBufAllocator.DEFAULT, SubstrateAddress.tcp("127.0.0.1", 40000));
+            byte[] h = new byte[hello.readableBytes()];
+            hello.readBytes(h);
+            hello.release();
+            for (byte[] frame : new byte[][] {h, junk}) {
+                out.write(new byte[] {(byte) (frame.length >>> 24), (byte) (frame.length >>> 16), (byte) (frame.length >>> 8), (byte) frame.length});
+                out.write(frame);
+            }
+            out.flush();
+            int read;
+            try {
+                read = raw.getInputStream().read();
+            } catch (java.net.SocketException reset) {
+                read = -1;
+            }
+            assertEquals(-1, read, "the adapter kept a peer that sent an undecodable frame, seed " + seed);
+        }
+        assertEquals(1, b.metrics().dropped(io.statecast.overlay.message.DecodeException.Reason.BAD_MAGIC), b.metrics().toString());
+        assertEquals(1, tcp.metrics().dropped(InterfaceMetrics.ReceiveDrop.UNDECODABLE), tcp.metrics().toString());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Codec.class)
     void shouldDropRandomDatagramsCountedAndKeepServing(Codec codec) throws IOException {
         Receiver rb = new Receiver();
         Adapter b = start(codec, new UdpInterface(UdpConfig.defaults()), rb);

@@ -146,6 +146,37 @@ class TcpInterfaceTest {
     }
 
     @Test
+    void shouldDisconnectAPeerWhoseWellFramedFrameTheReceiverRejects() throws IOException {
+        TcpInterface b = new TcpInterface(fast());
+        toClose.add(b);
+        b.start(new FrameReceiver() {
+            @Override
+            public void onFrame(ByteBuf frame, SubstrateAddress from) {
+                frame.release();
+            }
+
+            @Override
+            public boolean onFrameChecked(ByteBuf frame, SubstrateAddress from) {
+                boolean wellFormed = frame.readableBytes() > 0 && frame.getByte(frame.readerIndex()) == 1;
+                frame.release();
+                return wellFormed;
+            }
+        });
+
+        try (Socket raw = connect(b)) {
+            OutputStream out = raw.getOutputStream();
+            writeFrame(out, hello(SubstrateAddress.tcp("127.0.0.1", 40000)));
+            writeFrame(out, io.netty.buffer.Unpooled.wrappedBuffer(new byte[] {1, 2, 3}));
+            writeFrame(out, io.netty.buffer.Unpooled.wrappedBuffer(new byte[] {7, 7, 7}));
+            assertTrue(closedByPeer(raw), "a peer sending undecodable frames must be disconnected, seed " + seed);
+        }
+
+        assertTrue(Await.until(() -> b.metrics().dropped(InterfaceMetrics.ReceiveDrop.UNDECODABLE) == 1, Duration.ofSeconds(10)),
+                b.metrics().toString());
+        assertEquals(1, b.metrics().count(InterfaceMetrics.ConnectionEvent.DISCONNECTED_PEER));
+    }
+
+    @Test
     void shouldDisconnectAPeerWhoseHelloIsInvalidOrLate() throws IOException {
         TcpInterface b = start(fast().withTimeouts(Duration.ofSeconds(1), Duration.ofMillis(200)), new ExchangeCounter(), null);
 
