@@ -1,11 +1,16 @@
 package io.statecast.overlay.socket;
 
 import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.SubstrateInterface;
+import io.statecast.overlay.substrate.TcpConfig;
+import io.statecast.overlay.substrate.TcpInterface;
 import io.statecast.overlay.substrate.TimerService;
+import io.statecast.overlay.substrate.UdpConfig;
+import io.statecast.overlay.substrate.UdpInterface;
 import java.io.IOException;
 
-/** The substrates and timer service a socket uses unless a builder injects others. */
+/** The substrates and timer service a socket uses unless its builder injects others. */
 final class DefaultSubstrates {
 
     private DefaultSubstrates() {
@@ -16,11 +21,22 @@ final class DefaultSubstrates {
     }
 
     static OwnedTimers timers(String threadName) {
-        throw new UnsupportedOperationException("no real-time timer service in this build yet: pass one to OverlaySocket.builder(..).timers(..)");
+        RealTimerService t = new RealTimerService(threadName);
+        return new OwnedTimers(t, t);
     }
 
-    static SubstrateInterface open(SubstrateAddress address) throws IOException {
-        throw new IOException("cannot open " + address + ": no " + address.scheme().uriScheme()
-                + " substrate in this build yet; pass interfaces to OverlaySocket.builder(..).interfaces(..)");
+    /**
+     * Opens a UDP or TCP interface with the substrate's defaults, its frame limit matched to the
+     * overlay's {@code maxMessageBytes}. In-memory addresses need a network the caller owns.
+     */
+    static SubstrateInterface open(SubstrateAddress address, int maxMessageBytes) throws IOException {
+        return switch (address.scheme()) {
+            case UDP -> new UdpInterface(UdpConfig.defaults().withAddress(address.host(), address.port())
+                    .withMaxDatagramBytes(Math.min(maxMessageBytes, UdpConfig.MAX_UDP_PAYLOAD_BYTES)));
+            case TCP -> new TcpInterface(TcpConfig.defaults().withAddress(address.host(), address.port())
+                    .withMaxFrameBytes(maxMessageBytes));
+            case MEM -> throw new IOException("cannot open " + address + " from a configuration: in-memory interfaces belong "
+                    + "to a MemNetwork; pass them to OverlaySocket.builder(..).interfaces(..)");
+        };
     }
 }

@@ -1,5 +1,6 @@
 package io.statecast.overlay.socket;
 
+import io.statecast.overlay.address.AddressRepository;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.forward.DropCause;
@@ -108,7 +109,8 @@ public final class OverlaySocket implements AutoCloseable {
             if (b.interfaces != null) {
                 interfaces.addAll(b.interfaces);
             } else {
-                SubstrateFactory sf = b.substrateFactory != null ? b.substrateFactory : DefaultSubstrates::open;
+                SubstrateFactory sf = b.substrateFactory != null ? b.substrateFactory
+                        : a -> DefaultSubstrates.open(a, config.buffers().maxMessageBytes());
                 for (SubstrateAddress a : config.interfaces()) {
                     interfaces.add(sf.open(a));
                 }
@@ -125,6 +127,7 @@ public final class OverlaySocket implements AutoCloseable {
                     new MessageIds(random.nextLong()),
                     new ForwardingEngine.Settings(config.forwarding().hopLimit(), config.forwarding().floodCacheEntries()));
             dispatcher.ready(node, engine);
+            node.addListener(this::mirrorNeighbours);
             MessageStorePort port = b.store;
             if (port == null && config.messageStore() != null) {
                 MessageStoreProvider provider = b.storeProvider != null ? b.storeProvider
@@ -139,6 +142,25 @@ public final class OverlaySocket implements AutoCloseable {
             interfaces.forEach(SubstrateInterface::close);
             closeOwnedTimers();
             throw e;
+        }
+    }
+
+    /**
+     * Keeps the adapter's address repository in step with the neighbours, so other components can
+     * resolve a neighbour's substrate address there too (the forwarding engine reads the snapshot).
+     */
+    private void mirrorNeighbours(Topology previous, Topology current) {
+        AddressRepository repo = adapter.addressRepository();
+        for (LogicalAddress n : previous.neighbours()) {
+            if (!current.isNeighbour(n)) {
+                repo.remove(n);
+            }
+        }
+        for (LogicalAddress n : current.neighbours()) {
+            SubstrateAddress a = current.substrateAddress(n);
+            if (a != null && !a.equals(previous.substrateAddress(n))) {
+                repo.update(n, List.of(a));
+            }
         }
     }
 
@@ -450,6 +472,11 @@ public final class OverlaySocket implements AutoCloseable {
     /** The overlay node (for listeners and counters). */
     public OverlayNode node() {
         return node;
+    }
+
+    /** The adapter (its metrics, address repository and interfaces). */
+    public Adapter adapter() {
+        return adapter;
     }
 
     /** The timer service every layer of this socket runs on. */
