@@ -1,6 +1,9 @@
 package io.statecast.examples.cli;
 
 import io.statecast.examples.chat.Chat;
+import io.statecast.overlay.socket.OverlayConfigException;
+import io.statecast.overlay.socket.OverlayJoinException;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -17,6 +20,11 @@ final class ChatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return Chat.run(config, System.out);
+        try {
+            return Chat.run(config, System.out);
+        } catch (OverlayConfigException | OverlayJoinException | IOException e) {
+            System.err.println("statecast chat: " + e.getMessage());
+            return 1;
+        }
     }
 }
