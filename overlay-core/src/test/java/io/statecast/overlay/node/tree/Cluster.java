@@ -87,7 +87,11 @@ final class Cluster {
         return member;
     }
 
-    /** N nodes with distinct random ids; node k gets up to {@code buddies} random earlier nodes as buddies. */
+    /**
+     * N nodes with distinct random ids; node k gets min(k, {@code buddies}) distinct random earlier
+     * nodes as buddies. With two or more buddies the mesh is 2-connected (each node is an ear on two
+     * distinct earlier nodes), so no single crash or leave partitions it.
+     */
     List<Member> random(int n, int buddies) {
         Set<Long> ids = new HashSet<>();
         List<Long> order = new ArrayList<>();
@@ -100,7 +104,7 @@ final class Cluster {
         List<Member> out = new ArrayList<>();
         for (int k = 0; k < n; k++) {
             Set<Long> b = new HashSet<>();
-            for (int j = 0; j < buddies && k > 0; j++) {
+            while (b.size() < Math.min(buddies, k)) {
                 b.add(order.get(random.nextInt(k)));
             }
             out.add(add(order.get(k), List.copyOf(b)));
