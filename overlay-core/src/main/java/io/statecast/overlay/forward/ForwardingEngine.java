@@ -406,11 +406,6 @@ public final class ForwardingEngine {
         }
     }
 
-    /** Counts a drop the socket detected on the engine's behalf (e.g. a message of a stopped socket). */
-    public void countDrop(DropCause cause) {
-        drops.get(cause).increment();
-    }
-
     /** A snapshot of the counters. */
     public ForwardingStatistics statistics() {
         Map<DropCause, Long> d = new EnumMap<>(DropCause.class);

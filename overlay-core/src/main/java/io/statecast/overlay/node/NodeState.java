@@ -22,7 +22,11 @@ public enum NodeState {
     /** Not started, or left: sends nothing and ignores protocol messages. */
     STOPPED,
 
-    /** Started and looking for an overlay (contacting buddies), with no neighbour yet. */
+    /**
+     * Started and looking for an overlay (contacting buddies), with no neighbour yet. Also the
+     * brief moment (about one round trip) between a node's first contact with a peer and the
+     * first neighbour relation that results.
+     */
     JOINING,
 
     /**

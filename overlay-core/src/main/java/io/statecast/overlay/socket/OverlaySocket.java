@@ -86,6 +86,7 @@ public final class OverlaySocket implements AutoCloseable {
     private volatile Consumer<OverlayMessage> callback;
     private Thread deliveryThread;
     private volatile boolean joinRequested;
+    private volatile boolean left;
     private volatile boolean closed;
 
     private OverlaySocket(Builder b) throws OverlayConfigException, IOException {
@@ -180,9 +181,14 @@ public final class OverlaySocket implements AutoCloseable {
      * Starts the overlay protocol and returns a future that completes once the node is part of an
      * overlay (state INCOMPLETE or STABLE), or fails with {@link OverlayJoinException} after
      * {@code overlay.join.timeoutMs} of the socket's clock.
+     *
+     * @throws IllegalStateException if the socket is closed or has left
      */
     public CompletableFuture<Void> joinAsync() {
         requireOpen();
+        if (left) {
+            throw new IllegalStateException("socket " + self + " has left its overlay; create a new socket to join again");
+        }
         CompletableFuture<Void> done = new CompletableFuture<>();
         NodeListener listener = (old, now) -> {
             if (now.state().connected()) {
@@ -236,9 +242,10 @@ public final class OverlaySocket implements AutoCloseable {
 
     /**
      * Leaves the overlay: Goodbye to every neighbour; the node stops. Returns at once; the
-     * goodbyes go out on the timer thread. Sending after leaving fails.
+     * goodbyes go out on the timer thread. Sending or joining again after leaving fails.
      */
     public void leave() {
+        left = true;
         node.leave();
     }
 

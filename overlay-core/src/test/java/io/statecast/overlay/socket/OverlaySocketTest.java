@@ -281,6 +281,8 @@ class OverlaySocketTest {
             assertFalse(s.neighbours().contains(gone), () -> describe(all));
         }
         assertTrue(all.get(0).node().counters().getOrDefault("goodbyesReceived", 0L) >= 1);
+        assertThrows(IllegalStateException.class, leaving::joinAsync, "a socket that left does not join again");
+        assertThrows(IllegalStateException.class, () -> leaving.sendToAll(new byte[1]));
     }
 
     @Test
