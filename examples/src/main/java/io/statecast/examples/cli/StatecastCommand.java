@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             CommandLine.HelpCommand.class,
             ExchangeCommand.class,
+            io.statecast.messagestore.cli.SpecCommand.class,
         })
 public final class StatecastCommand implements Runnable {
 

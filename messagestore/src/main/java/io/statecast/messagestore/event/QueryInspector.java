@@ -252,21 +252,21 @@ final class QueryInspector {
         private final Set<String> names = new TreeSet<>();
 
         void analyze(Expression root, boolean outerFocus) {
-            Map<Expression, String> handled = new IdentityHashMap<>();
+            Map<Expression, Set<String>> handled = new IdentityHashMap<>();
             collectNamedEventSteps(root, handled);
             visit(root, null, outerFocus, handled);
         }
 
-        private void collectNamedEventSteps(Expression root, Map<Expression, String> handled) {
+        private void collectNamedEventSteps(Expression root, Map<Expression, Set<String>> handled) {
             Deque<Expression> todo = new ArrayDeque<>();
             todo.push(root);
             while (!todo.isEmpty()) {
                 Expression e = todo.pop();
                 if (e instanceof FilterExpression f) {
                     AxisExpression step = lastAxis(f.getBase());
-                    String name = nameLiteral(f.getFilter());
-                    if (step != null && name != null && canMatchElement(step.getNodeTest(), HistoryVocabulary.EVENT)) {
-                        handled.put(step, name);
+                    Set<String> named = nameLiterals(f.getFilter());
+                    if (step != null && named != null && canMatchElement(step.getNodeTest(), HistoryVocabulary.EVENT)) {
+                        handled.put(step, named);
                     }
                 }
                 for (Operand o : e.operands()) {
@@ -275,14 +275,14 @@ final class QueryInspector {
             }
         }
 
-        private void visit(Expression e, Expression parent, boolean outerFocus, Map<Expression, String> handled) {
+        private void visit(Expression e, Expression parent, boolean outerFocus, Map<Expression, Set<String>> handled) {
             if (all) {
                 return;
             }
             if (e instanceof AxisExpression ax) {
-                String named = handled.get(ax);
+                Set<String> named = handled.get(ax);
                 if (named != null) {
-                    names.add(named);
+                    names.addAll(named);
                 } else if (axisReachesEvents(ax)) {
                     all = true;
                     return;
@@ -389,23 +389,54 @@ final class QueryInspector {
             return null;
         }
 
-        /** The literal in a predicate {@code @name = 'literal'} (either order, = or eq), else null. */
-        private static String nameLiteral(Expression predicate) {
+        /**
+         * The names selected by a predicate {@code @name = 'a'} (either order, = or eq), by
+         * {@code @name = ('a', 'b')}, or by an {@code or} of such predicates; else null.
+         */
+        private static Set<String> nameLiterals(Expression predicate) {
             Expression p = unwrap(predicate);
             if (!(p instanceof BinaryExpression b)) {
                 return null;
             }
             OperatorSymbol op = b.getOperator();
+            if (op == OperatorSymbol.OR) {
+                Set<String> l = nameLiterals(b.getLhsExpression());
+                Set<String> r = nameLiterals(b.getRhsExpression());
+                if (l == null || r == null) {
+                    return null;
+                }
+                Set<String> both = new TreeSet<>(l);
+                both.addAll(r);
+                return both;
+            }
             if (op != OperatorSymbol.EQUALS && op != OperatorSymbol.FEQ) {
                 return null;
             }
             Expression l = unwrap(b.getLhsExpression());
             Expression r = unwrap(b.getRhsExpression());
-            if (isNameAttribute(l) && r instanceof StringLiteral s) {
-                return s.stringify();
+            if (isNameAttribute(l)) {
+                return stringLiterals(r);
             }
-            if (isNameAttribute(r) && l instanceof StringLiteral s) {
-                return s.stringify();
+            if (isNameAttribute(r)) {
+                return stringLiterals(l);
+            }
+            return null;
+        }
+
+        private static Set<String> stringLiterals(Expression e) {
+            if (e instanceof StringLiteral s) {
+                return Set.of(s.stringify());
+            }
+            if (e instanceof Literal lit) {
+                GroundedValue v = lit.getGroundedValue();
+                Set<String> out = new TreeSet<>();
+                for (int i = 0; i < v.getLength(); i++) {
+                    if (!(v.itemAt(i) instanceof net.sf.saxon.value.StringValue sv)) {
+                        return null;
+                    }
+                    out.add(sv.getStringValue());
+                }
+                return out.isEmpty() ? null : out;
             }
             return null;
         }

@@ -132,6 +132,9 @@ class XQueryEngineTest {
         "//Node/following-sibling::*[1] => *",
         "//Node/../Event[@name='a'] => a",
         "//Node/.. => *",
+        "/HistoryOfEvents/Event[@name='a' or @name='b'][last()]/Message => a;b",
+        "/HistoryOfEvents/Event[@name=('a','c')]/Message => a;c",
+        "/HistoryOfEvents/Event[@name='a' or position() = 1]/Message => *",
     })
     void shouldWorkOutWhichEventsAPathReads(String path, String expected) throws Exception {
         HistoryReads reads = engine.compilePath(path, Set.of()).reads();

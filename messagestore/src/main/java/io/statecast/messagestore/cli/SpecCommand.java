@@ -1,0 +1,27 @@
+package io.statecast.messagestore.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code statecast spec …}: tools for executable specifications. Subcommands print what they
+ * did and exit non-zero on failure.
+ */
+@Command(
+        name = "spec",
+        mixinStandardHelpOptions = true,
+        description = "Check and inspect executable specifications (SCXML service specs).",
+        subcommands = {
+            SpecValidateCommand.class,
+            SpecInfoCommand.class,
+        })
+public final class SpecCommand implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}
