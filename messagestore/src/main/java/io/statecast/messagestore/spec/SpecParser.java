@@ -80,8 +80,7 @@ final class SpecParser {
      */
     static Parsed parse(byte[] bytes, SpecLimits limits, Deadline deadline, List<Problem> problems) {
         if (bytes.length > limits.maxBytes()) {
-            problems.add(Problem.error(0, 0, "spec is " + bytes.length + " bytes, larger than the limit of "
-                    + limits.maxBytes() + " bytes"));
+            problems.add(Problem.error(0, 0, "spec is larger than the limit of " + limits.maxBytes() + " bytes"));
             return null;
         }
         String head = new String(bytes, 0, Math.min(bytes.length, 256), StandardCharsets.ISO_8859_1);
@@ -118,6 +117,9 @@ final class SpecParser {
             parser.parse(new InputSource(new StringReader(text)), builder);
         } catch (SAXParseException e) {
             problems.add(Problem.error(e.getLineNumber(), e.getColumnNumber(), explain(e.getMessage())));
+            return null;
+        } catch (LimitException e) {
+            problems.add(Problem.error(builder.line(), builder.column(), e.getMessage()));
             return null;
         } catch (SAXException e) {
             problems.add(Problem.error(builder.line(), builder.column(), explain(e.getMessage())));
@@ -175,6 +177,15 @@ final class SpecParser {
         return starts.stream().mapToInt(Integer::intValue).toArray();
     }
 
+    /** A bound of {@link SpecLimits} was exceeded; its message is complete as it is. */
+    private static final class LimitException extends SAXException {
+        private static final long serialVersionUID = 1L;
+
+        LimitException(String message) {
+            super(message);
+        }
+    }
+
     /** Builds the DOM from SAX events and records positions; enforces count, depth and deadline. */
     private static final class PositionedDomBuilder extends DefaultHandler {
         private final Parsed parsed;
@@ -207,13 +218,13 @@ final class SpecParser {
         @Override
         public void startElement(String uri, String localName, String qName, Attributes atts) throws SAXException {
             if (++elements > limits.maxElements()) {
-                throw new SAXException("spec has more than " + limits.maxElements() + " elements");
+                throw new LimitException("spec has more than " + limits.maxElements() + " elements");
             }
             if (stack.size() > limits.maxDepth()) {
-                throw new SAXException("spec nests elements more than " + limits.maxDepth() + " levels deep");
+                throw new LimitException("spec nests elements more than " + limits.maxDepth() + " levels deep");
             }
             if (deadline.passed()) {
-                throw new SAXException(deadline.message("parsing the XML"));
+                throw new LimitException(deadline.message("parsing the XML"));
             }
             Document doc = parsed.document();
             Element e = doc.createElementNS(uri.isEmpty() ? null : uri, qName);
@@ -253,7 +264,7 @@ final class SpecParser {
         @Override
         public void characters(char[] ch, int start, int length) throws SAXException {
             if (deadline.passed()) {
-                throw new SAXException(deadline.message("parsing the XML"));
+                throw new LimitException(deadline.message("parsing the XML"));
             }
             Node parent = stack.peek();
             if (parent instanceof Element) {

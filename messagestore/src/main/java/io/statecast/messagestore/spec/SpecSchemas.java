@@ -91,7 +91,7 @@ final class SpecSchemas {
 
             private void report(SAXParseException e) {
                 SourcePosition p = SourcePosition.of(locator.current);
-                problems.add(Problem.error(p.line(), p.column(), "schema: " + e.getMessage()));
+                problems.add(Problem.error(p.line(), p.column(), "schema: " + readable(e.getMessage())));
                 if (locator.current != null) {
                     failed.add(locator.current);
                 }
@@ -115,6 +115,17 @@ final class SpecSchemas {
             SourcePosition p = SourcePosition.of(locator.current);
             problems.add(Problem.error(p.line(), p.column(), "schema: " + e.getMessage()));
         }
+    }
+
+    /** Drops Xerces' rule codes and namespace URIs, which only obscure the message. */
+    static String readable(String message) {
+        if (message == null) {
+            return "invalid";
+        }
+        String m = message.replaceFirst("^cvc-[A-Za-z0-9.\\-]+: ", "");
+        m = m.replaceAll("\"[^\"]*\":", "");
+        m = m.replace("'{", "'").replace("}'", "'");
+        return m;
     }
 
     private static void emit(ValidatorHandler vh, Node n, MovingLocator locator) throws SAXException {

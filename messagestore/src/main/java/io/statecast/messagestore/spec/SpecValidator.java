@@ -149,6 +149,8 @@ final class SpecValidator {
         private final Map<String, Element> sections = new LinkedHashMap<>();
 
         private final Map<String, Parameter> parameters = new LinkedHashMap<>();
+        /** Declared parameters refused for a bad declaration: referencing them is not a second error. */
+        private final Set<String> brokenParameters = new HashSet<>();
         private final Map<String, Integer> eventLines = new LinkedHashMap<>();
         private final List<MessageEventDefinition> messageEvents = new ArrayList<>();
         private final List<TimerEventDefinition> timerEvents = new ArrayList<>();
@@ -156,6 +158,7 @@ final class SpecValidator {
         private final Set<String> basicNames = new LinkedHashSet<>();
         private final Set<String> compositeNames = new LinkedHashSet<>();
         private final Map<BlockKey, List<ActionTemplate>> templates = new LinkedHashMap<>();
+        private final Map<ActionTemplate, SourcePosition> templatePositions = new IdentityHashMap<>();
         private HistoryReads reads = HistoryReads.NONE;
         private String initialState;
 
@@ -553,6 +556,9 @@ final class SpecValidator {
                 ParameterType type = ParameterType.ofLabel(String.valueOf(attr(p, "type")));
                 String def = attr(p, "default");
                 if (name == null || type == null || def == null || schemaFailed.contains(p)) {
+                    if (name != null) {
+                        brokenParameters.add(name);
+                    }
                     continue;
                 }
                 Parameter dup = parameters.get(name);
@@ -565,6 +571,7 @@ final class SpecValidator {
                     parameters.put(name, new Parameter(name, type, value, p.getTextContent().strip(), pos(p).line()));
                 } catch (IllegalArgumentException ex) {
                     error(p, "default of parameter " + name + ": " + ex.getMessage());
+                    brokenParameters.add(name);
                 }
             }
         }
@@ -747,17 +754,15 @@ final class SpecValidator {
                                     + block.getLocalName() + ">");
                             continue;
                         }
-                        Set<ActionField> assigned = EnumSet.noneOf(ActionField.class);
-                        for (FieldAssignment fa : o.assignments) {
-                            assigned.add(fa.field());
-                        }
                         for (ActionField req : primitive.requiredFields()) {
-                            if (!assigned.contains(req)) {
+                            if (!o.attempted.contains(req)) {
                                 error(a, name + " needs field " + req.path() + " (set it with action:set before "
                                         + "action:execute)");
                             }
                         }
-                        out.add(new ActionTemplate(primitive, o.assignments, pos(a).line()));
+                        ActionTemplate t = new ActionTemplate(primitive, o.assignments, pos(a).line());
+                        templatePositions.put(t, pos(a));
+                        out.add(t);
                     }
                     default -> { }
                 }
@@ -772,6 +777,9 @@ final class SpecValidator {
         private FieldAssignment compileSet(Element a, OpenAction o) {
             String fieldPath = attr(a, "field");
             ActionField field = ActionField.ofPath(fieldPath);
+            if (field != null) {
+                o.attempted.add(field); // a failed set is reported once, not again as a missing field
+            }
             if (field == null) {
                 StringBuilder known = new StringBuilder();
                 for (ActionField f : o.primitive.fields()) {
@@ -811,6 +819,9 @@ final class SpecValidator {
             }
             if (param != null) {
                 Parameter p = parameters.get(param);
+                if (p == null && brokenParameters.contains(param)) {
+                    return null;
+                }
                 if (p == null) {
                     error(a, "parameter '" + param + "' is not declared (declared: " + list(parameters.keySet()) + ")");
                     return null;
@@ -923,7 +934,8 @@ final class SpecValidator {
                     } else if (v instanceof FieldValue.ParameterRef ref && parameters.containsKey(ref.name())) {
                         id = Integer.valueOf(parameters.get(ref.name()).defaultValue());
                     } else if (v instanceof FieldValue.HistoryQuery) {
-                        problems.add(Problem.warning(t.line(), 0, t.primitive().specName()
+                        SourcePosition at = templatePositions.getOrDefault(t, SourcePosition.UNKNOWN);
+                        problems.add(Problem.warning(at.line(), at.column(), t.primitive().specName()
                                 + ": a timer identifier taken from an XPath cannot be checked against the timer "
                                 + "events"));
                     }
@@ -937,7 +949,8 @@ final class SpecValidator {
                             declared |= te.filter().matches(id);
                         }
                         if (!declared) {
-                            problems.add(Problem.error(t.line(), 0, "setTimer sets timer " + id + " but no basic "
+                            SourcePosition at = templatePositions.getOrDefault(t, SourcePosition.UNKNOWN);
+                            problems.add(Problem.error(at.line(), at.column(), "setTimer sets timer " + id + " but no basic "
                                     + "event declares <Timer><TimerIdentifier>" + id + "</TimerIdentifier></Timer>: "
                                     + "its expiry would be ignored"));
                         }
@@ -1063,6 +1076,7 @@ final class SpecValidator {
         final Primitive primitive;
         final int line;
         final List<FieldAssignment> assignments = new ArrayList<>();
+        final Set<ActionField> attempted = EnumSet.noneOf(ActionField.class);
 
         OpenAction(Primitive primitive, int line) {
             this.primitive = primitive;
