@@ -6,7 +6,8 @@ import net.sf.saxon.s9api.XPathExecutable;
 /**
  * An XPath of an {@code action:set xpath="…"}, compiled once when the spec is loaded. The
  * context item is the instance's history document; spec parameters are in scope as variables
- * ({@code $TimeoutACK}). Thread-safe; load a selector per evaluation or reuse one per thread.
+ * ({@code $TimeoutACK}): bind every one of them ({@code XPathSelector.setVariable}) before
+ * evaluating. Thread-safe; load a selector per evaluation or reuse one per thread.
  *
  * @param text       the expression as written in the spec
  * @param executable the compiled expression

@@ -584,6 +584,9 @@ final class SpecValidator {
             for (Element group : elements(d)) {
                 boolean basic = group.getLocalName().equals("Basic");
                 for (Element ev : elements(group)) {
+                    if (deadline.passed()) {
+                        return; // reported by the caller
+                    }
                     String name = attr(ev, "name");
                     if (name == null || !SYMBOL.matcher(name).matches()) {
                         continue; // reported by the schema
@@ -703,6 +706,9 @@ final class SpecValidator {
 
         private void compileActions() {
             for (Map.Entry<BlockKey, Element> b : blocks.entrySet()) {
+                if (deadline.passed()) {
+                    return; // reported by the caller
+                }
                 templates.put(b.getKey(), compileBlock(b.getValue()));
             }
         }

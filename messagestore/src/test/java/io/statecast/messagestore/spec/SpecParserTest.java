@@ -37,6 +37,17 @@ class SpecParserTest {
     }
 
     @Test
+    void shouldGiveUpWhenTheLoadDeadlinePasses() {
+        SpecLimits hurried = new SpecLimits(SpecLimits.DEFAULT_MAX_BYTES, SpecLimits.DEFAULT_MAX_ELEMENTS,
+                SpecLimits.DEFAULT_MAX_DEPTH, Duration.ofNanos(1), QueryLimits.DEFAULTS);
+        try (SpecLoader loader = new SpecLoader(hurried)) {
+            List<Problem> p = loader.validate(MINIMAL.getBytes(StandardCharsets.UTF_8), "m");
+            assertTrue(p.stream().anyMatch(x -> x.isError() && x.message().startsWith("loading took longer than 0 ms")),
+                    p.toString());
+        }
+    }
+
+    @Test
     void shouldReportPositionsOfTheStartTagAlsoWithWindowsLineEnds() {
         String crlf = MINIMAL.replace("<transition event=\"tick\" target=\"idle\"/>",
                 "<transition\n        event=\"tock\" target=\"idle\"/>").replace("\n", "\r\n");
