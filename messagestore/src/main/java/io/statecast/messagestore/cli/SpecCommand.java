@@ -9,13 +9,15 @@ import picocli.CommandLine.Command;
  */
 @Command(
         name = "spec",
-        mixinStandardHelpOptions = true,
         description = "Check and inspect executable specifications (SCXML service specs).",
         subcommands = {
             SpecValidateCommand.class,
             SpecInfoCommand.class,
         })
 public final class SpecCommand implements Runnable {
+
+    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    private boolean help;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;

@@ -24,9 +24,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code statecast spec info FILE}: what a spec declares. Exits 1 when it does not load. */
-@Command(name = "info", mixinStandardHelpOptions = true,
+@Command(name = "info",
         description = "Show a spec's service, states, events, timers, primitives and parameters.")
 final class SpecInfoCommand implements Callable<Integer> {
+
+    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    private boolean help;
 
     @Parameters(index = "0", paramLabel = "FILE", description = "Spec file.")
     private Path file;

@@ -14,10 +14,13 @@ import picocli.CommandLine.Parameters;
  * {@code statecast spec validate FILE…}: prints every problem as
  * {@code file:line:column: severity: message}; exits 1 when any file has an error.
  */
-@Command(name = "validate", mixinStandardHelpOptions = true,
+@Command(name = "validate",
         description = "Check specs; print every problem as file:line:column: severity: message. "
                 + "Exit status 1 if any error.")
 final class SpecValidateCommand implements Callable<Integer> {
+
+    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    private boolean help;
 
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "Spec files to check.")
     private List<Path> files;

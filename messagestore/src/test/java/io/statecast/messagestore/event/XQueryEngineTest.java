@@ -84,6 +84,26 @@ class XQueryEngineTest {
     }
 
     @Test
+    void shouldRefuseOutsideAccessAtRunTimeEvenIfTheInspectionWereBypassed() throws Exception {
+        // Second layer: the processor itself cannot reach files or the environment.
+        net.sf.saxon.s9api.XQueryCompiler raw = engine.processor().newXQueryCompiler();
+        net.sf.saxon.s9api.SaxonApiException e = assertThrows(net.sf.saxon.s9api.SaxonApiException.class,
+                () -> quiet(raw.compile("doc('file:///etc/passwd')")).evaluate());
+        assertFalse(e.getMessage().contains("root:"), e.getMessage());
+        assertThrows(net.sf.saxon.s9api.SaxonApiException.class,
+                () -> quiet(raw.compile("unparsed-text('file:///etc/passwd')")).evaluate());
+        assertEquals(0, raw.compile("available-environment-variables()").load().evaluate().size());
+        assertEquals("", raw.compile("string-join(environment-variable('PATH'))").load().evaluate().toString(),
+                "no environment variable is exposed");
+    }
+
+    private static XQueryEvaluator quiet(net.sf.saxon.s9api.XQueryExecutable x) {
+        XQueryEvaluator ev = x.load();
+        ev.setErrorReporter(error -> { });
+        return ev;
+    }
+
+    @Test
     void shouldReportThePositionOfACompileErrorInsideTheQuery() {
         QueryException e = assertThrows(QueryException.class,
                 () -> engine.compileQuery("let $a := 1\nreturn $a +\n  ) ", Set.of()));
