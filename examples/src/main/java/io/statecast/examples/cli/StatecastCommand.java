@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class,
             ExchangeCommand.class,
             BenchCommand.class,
+            io.statecast.messagestore.cli.SpecCommand.class,
             ChatCommand.class,
         })
 public final class StatecastCommand implements Runnable {
