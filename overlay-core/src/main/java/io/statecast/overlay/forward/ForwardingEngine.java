@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  *       {@code nextHop(destination)}, deliver at the destination. Its previous hop must be a
  *       neighbour.</li>
  *   <li><b>Flood</b> goes to every neighbour but the previous hop; each node delivers and
- *       forwards a flood once (see {@link FloodId} for how floods are named).</li>
+ *       forwards a flood once (see {@link FloodId} for how floods are named). Its previous hop is
+ *       not checked: a flood should survive neighbour churn, and the seen-cache already stops
+ *       every copy after the first.</li>
  *   <li>Every transmission decrements the hop limit and rewrites the previous hop
  *       ({@link OverlayMessage#forwardedBy}); a message created with limit {@code h} crosses at
  *       most {@code h} links.</li>
