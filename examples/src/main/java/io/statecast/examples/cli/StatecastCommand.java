@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             ExchangeCommand.class,
             BenchCommand.class,
             io.statecast.messagestore.cli.SpecCommand.class,
+            ChatCommand.class,
         })
 public final class StatecastCommand implements Runnable {
 

@@ -1,0 +1,61 @@
+package io.statecast.overlay.forward;
+
+import io.statecast.overlay.message.OverlayMessage;
+
+/**
+ * The only way overlay-core knows a MessageStore. A socket works without one (plain best-effort
+ * delivery); with one installed, the {@link ForwardingEngine} follows the blueprint's rules for
+ * messages that carry an FSM extension (a ServiceID):
+ *
+ * <ul>
+ *   <li>the message is handed to the store ({@link #receiveMessage}) and, unless the store
+ *       forwards that service's messages itself ({@link #forwardsItself}, the blueprint's
+ *       <em>messageStoreWillForwardMessage</em>), also forwarded at once;</li>
+ *   <li>the application sees such a message only through the store
+ *       ({@link OverlayContext#toApplication}), never directly;</li>
+ *   <li>a unicast message this node only relays is handed to the store only if
+ *       {@link #processIntermediateUnicast} (the blueprint's
+ *       <em>processIntermediateUnicastMessage</em>) is true for its service; otherwise the
+ *       engine forwards it as if no store were installed.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * Every method may be called from several threads at once (I/O threads, the application's
+ * sending thread) and must not block: {@link #receiveMessage} enqueues into the store's own
+ * bounded queues and returns. The two metaop queries are called once per message on the
+ * forwarding path and should be a lookup in an immutable table.
+ */
+public interface MessageStorePort extends AutoCloseable {
+
+    /**
+     * Called once when the port is installed in a socket, before any other method; the store
+     * acts on the overlay only through {@code context}.
+     */
+    void open(OverlayContext context);
+
+    /**
+     * The blueprint's <em>messageStoreWillForwardMessage</em> metaop: true if the store forwards
+     * messages of this service itself, so the engine must not.
+     */
+    boolean forwardsItself(int serviceId);
+
+    /**
+     * The blueprint's <em>processIntermediateUnicastMessage</em> metaop: true if a unicast message
+     * of this service that this node only relays is handed to the store.
+     */
+    boolean processIntermediateUnicast(int serviceId);
+
+    /**
+     * Takes a message carrying an FSM extension. Never blocks.
+     *
+     * @param message the message as it arrived (immutable; its payload must not be modified)
+     * @param arrival why the store gets it
+     * @return false if the store refused it (queue full, unknown service, closed); the engine
+     *         counts that and does not deliver the message by other means
+     */
+    boolean receiveMessage(OverlayMessage message, Arrival arrival);
+
+    /** Stops the store; called when the socket closes. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,63 @@
+package io.statecast.overlay.forward;
+
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.substrate.TimerService;
+
+/**
+ * The narrow set of overlay operations a MessageStore acts through — the blueprint's network
+ * primitives (Table 5.2) that touch the overlay. Timers and instance termination are the store's
+ * own business; it schedules on {@link #timers()}.
+ *
+ * <p>Every method is thread-safe and non-blocking. Sends return the number of substrate
+ * transmissions made (0 when there was nowhere to send, the hop limit was 0, or every send was
+ * dropped — each counted by cause in the socket's statistics).
+ */
+public interface OverlayContext {
+
+    /** This node's logical address. */
+    LogicalAddress localAddress();
+
+    /**
+     * The blueprint's <em>updateNodeInfo</em>: the current snapshot of neighbours, parents and
+     * children (lock-free; take one snapshot per decision).
+     */
+    Topology topology();
+
+    /** The node's timer service (its clock, virtual in simulations). */
+    TimerService timers();
+
+    /** A MessageID unique to this node (random 64-bit start, then a counter). */
+    long newMessageId();
+
+    /**
+     * The blueprint's <em>sendDataMessage</em>: builds a data message (MessageType
+     * {@link io.statecast.overlay.message.FsmExtension#PAYLOAD_TYPE}) from this node — source and
+     * previous hop set to the local address — marked with {@code serviceId} and
+     * {@code messageId}, and sends it along {@code route}. The store does not get it back.
+     */
+    int sendDataMessage(int serviceId, long messageId, byte[] payload, Route route);
+
+    /**
+     * The blueprint's <em>sendControlMessage</em>: as {@link #sendDataMessage} but with a
+     * service-defined {@code messageType} and an optional body ({@code null}: no payload
+     * extension); {@code messageId} names the data message it refers to.
+     */
+    int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route);
+
+    /**
+     * Forwards a message the store holds (received or its own) to the next hops its header
+     * implies: multicast to the children in the tree rooted at its source (or root), unicast to
+     * the next hop toward its destination, flood to every neighbour except its previous hop. The
+     * previous hop is rewritten and the hop limit decremented as on any hop.
+     */
+    int forwardMessage(OverlayMessage message);
+
+    /**
+     * The blueprint's <em>toApplication</em>: passes the message to the local application.
+     *
+     * @return false if the application's receive queue was full (counted)
+     */
+    boolean toApplication(OverlayMessage message);
+}

@@ -1,0 +1,620 @@
+package io.statecast.overlay.node.tree;
+
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.address.TreeAddress;
+import io.statecast.overlay.message.ProtocolMessage;
+import io.statecast.overlay.node.NodeEnvironment;
+import io.statecast.overlay.node.NodeListener;
+import io.statecast.overlay.node.NodeState;
+import io.statecast.overlay.node.OverlayNode;
+import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.node.tree.TreeMessages.Beacon;
+import io.statecast.overlay.node.tree.TreeMessages.Goodbye;
+import io.statecast.overlay.node.tree.TreeMessages.TreeMessage;
+import io.statecast.overlay.substrate.TimerService;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An overlay node that builds one spanning tree over nodes with integer ids — the simpler of
+ * Statecast's two overlays (after the spanning-tree design in {@code dt-overlay.md}).
+ *
+ * <h2>Protocol</h2>
+ * <ul>
+ *   <li><b>Links.</b> Nodes that exchange beacons are <em>links</em>. A node finds its first
+ *       links through its buddy list (configured substrate addresses): it sends them beacons, and
+ *       a node that receives a beacon from a stranger makes it a link (up to {@code maxLinks};
+ *       beyond that it answers Goodbye) and answers at once. Links are kept by beacons every
+ *       heartbeat and dropped after {@code timeoutMs} of silence or on Goodbye. Addresses of
+ *       links that timed out go to a small buddy cache, so a healed partition is found again.
+ *       Every {@code rendezvousMs} a node beacons one buddy that is not a link (all of them while
+ *       it has no link), which is how separately started trees find each other and merge.</li>
+ *   <li><b>Tree.</b> Each beacon offers (root id, root sequence, hops, parent). A node adopts as
+ *       parent the link offering the largest root, then the fewest hops (then its current parent,
+ *       then the larger id) — never a link whose parent is itself, never an offer beyond
+ *       {@code maxHops}, and never a root larger than its own id that has gone stale; if no offer
+ *       beats its own id it is a root. So the root is the largest id reachable.</li>
+ *   <li><b>Count-to-infinity.</b> A crashed root's id keeps circulating in stale offers. Two
+ *       guards stop it: the hop cap, and root freshness — a root advances a sequence number (a
+ *       random epoch in the high 32 bits, a counter in the low) every heartbeat; an offer whose
+ *       root's sequence has not advanced for {@code timeoutMs} is ignored. A crashed root is thus
+ *       forgotten within about one timeout whatever the diameter; a restarted one gets a new epoch.</li>
+ *   <li><b>Routing.</b> Each node sends its parent the ids of its subtree. A node thus knows, for
+ *       every node below it, the child toward it; any other node is toward its parent. That gives
+ *       {@code parent(s)} and {@code children(s)} for a tree rooted at any node {@code s}
+ *       ({@link TreeTopology}).</li>
+ *   <li>A change of the node's own offer triggers one extra round of beacons between heartbeats,
+ *       so a change travels at network speed rather than one hop per heartbeat.</li>
+ * </ul>
+ * Message bodies and their bounds are in {@link TreeMessages}. Neighbours (for forwarding) are the
+ * tree neighbours: the parent and the children.
+ *
+ * <h2>Threads</h2>
+ * All protocol state is confined to the timer service's thread; see {@link OverlayNode}.
+ */
+public final class TreeNode implements OverlayNode {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TreeNode.class);
+    /** Root incarnations whose freshness is tracked at most; far more than a healthy overlay shows. */
+    static final int MAX_ROOTS_TRACKED = 1024;
+    /**
+     * Protocol messages waiting for the protocol thread at most; more are dropped and counted, so
+     * a flood from the network cannot grow the timer queue without bound. A healthy node has a
+     * few per link and heartbeat waiting.
+     */
+    static final int MAX_PENDING_MESSAGES = 10_000;
+
+    private final TreeAddress self;
+    private final long selfId;
+    private final TreeSettings settings;
+    private final NodeEnvironment env;
+    private final TimerService timers;
+    private final long timeoutNanos;
+    private final CopyOnWriteArrayList<NodeListener> listeners = new CopyOnWriteArrayList<>();
+    private final ConcurrentHashMap<String, LongAdder> counters = new ConcurrentHashMap<>();
+    private volatile TreeTopology published;
+    private final AtomicInteger pending = new AtomicInteger();
+
+    // ---- protocol-thread state ----
+    private boolean running;
+    private boolean left;
+    private final TreeMap<Long, Link> links = new TreeMap<>();
+    private final Map<RootEpoch, Freshness> freshness = new HashMap<>();
+    private final LinkedHashSet<SubstrateAddress> buddyCache = new LinkedHashSet<>();
+    private final int epoch;
+    private long counter;
+    private long rootId;
+    private long rootSeq;
+    private int hops;
+    private boolean hasParent;
+    private long parentId;
+    private final List<Link> children = new ArrayList<>();
+    private Map<Long, TreeAddress> routes = Map.of();
+    private long[] subtree;
+    private boolean subtreeTruncated;
+    private int unchangedTicks;
+    private boolean triggeredSinceTick;
+    private int rendezvousCursor;
+    private TimerService.Timer heartbeatTimer;
+    private TimerService.Timer rendezvousTimer;
+    private long version;
+
+    /**
+     * @param self     this node's address
+     * @param settings protocol settings
+     * @param env      transport, local addresses, timers, randomness
+     */
+    public TreeNode(TreeAddress self, TreeSettings settings, NodeEnvironment env) {
+        this.self = Objects.requireNonNull(self, "self");
+        this.selfId = self.id();
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.env = Objects.requireNonNull(env, "env");
+        this.timers = env.timers();
+        this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.timeoutMs());
+        this.epoch = env.random().nextInt();
+        this.rootId = selfId;
+        this.subtree = new long[] {selfId};
+        this.published = TreeTopology.stopped(self);
+    }
+
+    @Override
+    public TreeAddress localAddress() {
+        return self;
+    }
+
+    @Override
+    public TreeTopology topology() {
+        return published;
+    }
+
+    @Override
+    public void join() {
+        timers.execute(this::start);
+    }
+
+    @Override
+    public void leave() {
+        timers.execute(this::stop);
+    }
+
+    @Override
+    public void onProtocolMessage(ProtocolMessage message, SubstrateAddress from) {
+        Objects.requireNonNull(message, "message");
+        if (pending.incrementAndGet() > MAX_PENDING_MESSAGES) {
+            pending.decrementAndGet();
+            count("droppedQueueFull");
+            return;
+        }
+        timers.execute(() -> {
+            pending.decrementAndGet();
+            handle(message, from);
+        });
+    }
+
+    @Override
+    public void addListener(NodeListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    @Override
+    public void removeListener(NodeListener listener) {
+        listeners.remove(listener);
+    }
+
+    @Override
+    public Map<String, Long> counters() {
+        Map<String, Long> out = new TreeMap<>();
+        counters.forEach((k, v) -> out.put(k, v.sum()));
+        return out;
+    }
+
+    private void count(String name) {
+        counters.computeIfAbsent(name, k -> new LongAdder()).increment();
+    }
+
+    // ------------------------------------------------------------------------------------ lifecycle
+
+    private void start() {
+        if (running || left) {
+            return;
+        }
+        running = true;
+        counter = 0;
+        rootId = selfId;
+        rootSeq = ownSeq();
+        hops = 0;
+        hasParent = false;
+        publish();
+        long jitter = (long) (env.random().nextDouble() * TimeUnit.MILLISECONDS.toNanos(settings.fastHeartbeatMs()));
+        heartbeatTimer = timers.schedule(jitter, TimeUnit.NANOSECONDS, this::tick);
+        rendezvous();
+    }
+
+    private void stop() {
+        left = true;
+        if (!running) {
+            return;
+        }
+        ProtocolMessage bye = TreeMessages.encode(new Goodbye(selfId));
+        for (Link l : links.values()) {
+            send(l.address, bye, "goodbyesSent");
+        }
+        running = false;
+        cancel(heartbeatTimer);
+        cancel(rendezvousTimer);
+        links.clear();
+        children.clear();
+        routes = Map.of();
+        TreeTopology old = published;
+        published = TreeTopology.stopped(self).withState(NodeState.STOPPED, ++version);
+        notifyListeners(old, published);
+    }
+
+    private static void cancel(TimerService.Timer t) {
+        if (t != null) {
+            t.cancel();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------ timers
+
+    private void tick() {
+        if (!running) {
+            return;
+        }
+        long now = timers.nanoTime();
+        expireLinks(now);
+        freshness.values().removeIf(f -> now - f.lastSeen > 3 * timeoutNanos);
+        if (!hasParent) {
+            counter++;
+        }
+        recompute(now);
+        sendBeacons();
+        triggeredSinceTick = false;
+        publish();
+        unchangedTicks++;
+        publish(); // the state may have become STABLE
+        long next = unchangedTicks < settings.stableAfterHeartbeats() ? settings.fastHeartbeatMs() : settings.slowHeartbeatMs();
+        heartbeatTimer = timers.schedule(next, TimeUnit.MILLISECONDS, this::tick);
+    }
+
+    private void expireLinks(long now) {
+        for (Iterator<Link> it = links.values().iterator(); it.hasNext(); ) {
+            Link l = it.next();
+            if (now - l.lastHeard > timeoutNanos) {
+                it.remove();
+                count("linksTimedOut");
+                rememberBuddy(l.address);
+                LOG.debug("{}: link #{} timed out", self, l.id);
+            }
+        }
+    }
+
+    private void rememberBuddy(SubstrateAddress a) {
+        if (settings.buddyCacheSize() == 0 || a == null) {
+            return;
+        }
+        buddyCache.remove(a);
+        buddyCache.add(a);
+        while (buddyCache.size() > settings.buddyCacheSize()) {
+            Iterator<SubstrateAddress> it = buddyCache.iterator();
+            it.next();
+            it.remove();
+        }
+    }
+
+    private void rendezvous() {
+        if (!running) {
+            return;
+        }
+        LinkedHashSet<SubstrateAddress> candidates = new LinkedHashSet<>(settings.buddies());
+        candidates.addAll(buddyCache);
+        candidates.removeAll(env.localAddresses());
+        for (Link l : links.values()) {
+            candidates.remove(l.address);
+        }
+        if (!candidates.isEmpty()) {
+            ProtocolMessage beacon = beacon(false);
+            if (links.isEmpty()) {
+                for (SubstrateAddress a : candidates) {
+                    send(a, beacon, "rendezvousSent");
+                }
+            } else {
+                List<SubstrateAddress> list = new ArrayList<>(candidates);
+                send(list.get(Math.floorMod(rendezvousCursor++, list.size())), beacon, "rendezvousSent");
+            }
+        }
+        rendezvousTimer = timers.schedule(settings.rendezvousMs(), TimeUnit.MILLISECONDS, this::rendezvous);
+    }
+
+    // ------------------------------------------------------------------------------------ messages
+
+    private void handle(ProtocolMessage message, SubstrateAddress from) {
+        if (!running) {
+            count("ignoredWhileStopped");
+            return;
+        }
+        TreeMessage m;
+        try {
+            m = TreeMessages.decode(message, settings.maxSubtreeIds());
+        } catch (TreeProtocolException e) {
+            count("malformed." + e.reason());
+            LOG.debug("{}: dropped malformed protocol message from {}: {}", self, from, e.getMessage());
+            return;
+        }
+        if (m instanceof Beacon b) {
+            count("beaconsReceived");
+            onBeacon(b, from);
+        } else if (m instanceof Goodbye g) {
+            count("goodbyesReceived");
+            Link l = links.remove(g.sender());
+            if (l != null) {
+                afterEvent();
+            }
+        }
+    }
+
+    private void onBeacon(Beacon b, SubstrateAddress from) {
+        if (b.sender() == selfId) {
+            count(env.localAddresses().contains(from) ? "selfContact" : "duplicateId");
+            return;
+        }
+        long now = timers.nanoTime();
+        Link l = links.get(b.sender());
+        boolean isNew = l == null;
+        if (isNew) {
+            if (links.size() >= settings.maxLinks()) {
+                send(from, TreeMessages.encode(new Goodbye(selfId)), "refusedLinks");
+                return;
+            }
+            l = new Link(b.sender());
+            links.put(b.sender(), l);
+            count("linksAdded");
+        }
+        l.address = pick(b.addresses(), from);
+        l.lastHeard = now;
+        l.root = b.root();
+        l.rootSeq = b.rootSeq();
+        l.hops = b.hops();
+        l.hasParent = b.hasParent();
+        l.parent = b.parent();
+        l.subtree = b.subtree();
+        observeRoot(b.root(), b.rootSeq(), now);
+        if (isNew) {
+            send(l.address, beacon(false), "beaconsSent"); // answer at once: the link forms in one round trip
+        }
+        afterEvent();
+    }
+
+    /** The advertised address on the scheme the beacon came in on, else the sender address itself. */
+    private static SubstrateAddress pick(List<SubstrateAddress> advertised, SubstrateAddress from) {
+        if (from == null) {
+            return advertised.get(0);
+        }
+        for (SubstrateAddress a : advertised) {
+            if (a.scheme() == from.scheme()) {
+                return a;
+            }
+        }
+        return from;
+    }
+
+    private void afterEvent() {
+        boolean changed = recompute(timers.nanoTime());
+        if (changed && !triggeredSinceTick) {
+            triggeredSinceTick = true;
+            sendBeacons();
+        }
+        publish();
+    }
+
+    // ------------------------------------------------------------------------------------ tree
+
+    private void observeRoot(long root, long seq, long now) {
+        RootEpoch key = new RootEpoch(root, (int) (seq >>> 32));
+        long c = seq & 0xFFFF_FFFFL;
+        Freshness f = freshness.get(key);
+        if (f == null) {
+            if (freshness.size() >= MAX_ROOTS_TRACKED) {
+                // bounded against beacons naming ever new roots: forget the one unseen longest
+                RootEpoch oldest = null;
+                long oldestSeen = Long.MAX_VALUE;
+                for (Map.Entry<RootEpoch, Freshness> e : freshness.entrySet()) {
+                    if (e.getValue().lastSeen < oldestSeen) {
+                        oldestSeen = e.getValue().lastSeen;
+                        oldest = e.getKey();
+                    }
+                }
+                freshness.remove(oldest);
+                count("rootsForgotten");
+            }
+            freshness.put(key, new Freshness(c, now));
+        } else {
+            f.lastSeen = now;
+            if (c > f.maxCounter) {
+                f.maxCounter = c;
+                f.lastAdvance = now;
+            }
+        }
+    }
+
+    private boolean fresh(Link l, long now) {
+        Freshness f = freshness.get(new RootEpoch(l.root, (int) (l.rootSeq >>> 32)));
+        return f != null && now - f.lastAdvance <= timeoutNanos;
+    }
+
+    private long ownSeq() {
+        return ((long) epoch << 32) | (counter & 0xFFFF_FFFFL);
+    }
+
+    /** Chooses the parent and derives children, routes and the subtree; true if the node's own offer changed. */
+    private boolean recompute(long now) {
+        Link best = null;
+        for (Link l : links.values()) {
+            if (l.lastHeard == Long.MIN_VALUE
+                    || (l.hasParent && l.parent == selfId)
+                    || l.root <= selfId
+                    || l.hops + 1 > settings.maxHops()
+                    || !fresh(l, now)) {
+                continue;
+            }
+            if (best == null || better(l, best)) {
+                best = l;
+            }
+        }
+        long newRoot = best == null ? selfId : best.root;
+        int newHops = best == null ? 0 : best.hops + 1;
+        boolean newHasParent = best != null;
+        long newParent = best == null ? 0 : best.id;
+        boolean changed = newRoot != rootId || newHops != hops || newHasParent != hasParent || newParent != parentId;
+        rootId = newRoot;
+        hops = newHops;
+        hasParent = newHasParent;
+        parentId = newParent;
+        rootSeq = best == null ? ownSeq() : best.rootSeq;
+
+        children.clear();
+        Map<Long, TreeAddress> r = new HashMap<>();
+        for (Link l : links.values()) {
+            if (l.hasParent && l.parent == selfId && l.root == rootId && !(hasParent && l.id == parentId)) {
+                children.add(l);
+                TreeAddress child = new TreeAddress(l.id);
+                r.put(l.id, child);
+                if (l.subtree != null) {
+                    for (long id : l.subtree) {
+                        if (id != selfId) {
+                            r.putIfAbsent(id, child);
+                        }
+                    }
+                }
+            }
+        }
+        routes = r;
+        int n = Math.min(r.size() + 1, settings.maxSubtreeIds());
+        subtreeTruncated = r.size() + 1 > settings.maxSubtreeIds();
+        long[] s = new long[n];
+        s[0] = selfId;
+        int i = 1;
+        for (Long id : r.keySet()) {
+            if (i == n) {
+                break;
+            }
+            s[i++] = id;
+        }
+        Arrays.sort(s);
+        subtree = s;
+        return changed;
+    }
+
+    private boolean better(Link a, Link b) {
+        if (a.root != b.root) {
+            return a.root > b.root;
+        }
+        if (a.hops != b.hops) {
+            return a.hops < b.hops;
+        }
+        if (hasParent && (a.id == parentId || b.id == parentId)) {
+            return a.id == parentId;
+        }
+        return a.id > b.id;
+    }
+
+    private ProtocolMessage beacon(boolean toParent) {
+        List<SubstrateAddress> addrs = env.localAddresses();
+        if (addrs.size() > TreeMessages.MAX_ADDRESSES) {
+            addrs = addrs.subList(0, TreeMessages.MAX_ADDRESSES);
+        }
+        if (toParent && subtreeTruncated) {
+            count("subtreeTruncated");
+        }
+        return TreeMessages.encode(new Beacon(selfId, rootId, rootSeq, hasParent, hasParent ? parentId : 0, hops, addrs,
+                toParent ? subtree : null, toParent && subtreeTruncated));
+    }
+
+    private void sendBeacons() {
+        if (links.isEmpty()) {
+            return;
+        }
+        ProtocolMessage plain = beacon(false);
+        ProtocolMessage toParent = hasParent ? beacon(true) : null;
+        for (Link l : links.values()) {
+            send(l.address, hasParent && l.id == parentId ? toParent : plain, "beaconsSent");
+        }
+    }
+
+    private void send(SubstrateAddress to, ProtocolMessage m, String counter) {
+        boolean ok;
+        try {
+            ok = env.transport().send(to, m);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: transport failed sending to {}: {}", self, to, e.toString());
+            ok = false;
+        }
+        count(ok ? counter : "sendFailed");
+    }
+
+    // ------------------------------------------------------------------------------------ publication
+
+    private void publish() {
+        if (!running) {
+            return;
+        }
+        Map<LogicalAddress, SubstrateAddress> nbrs = new LinkedHashMap<>();
+        TreeAddress parent = null;
+        if (hasParent) {
+            parent = new TreeAddress(parentId);
+            nbrs.put(parent, links.get(parentId).address);
+        }
+        for (Link c : children) {
+            nbrs.put(new TreeAddress(c.id), c.address);
+        }
+        TreeTopology old = published;
+        TreeTopology view = new TreeTopology(self, old.state(), old.version(), rootId, hops, parent, nbrs, routes, links.size());
+        boolean treeChanged = !view.sameTree(old) || old.state() == NodeState.STOPPED;
+        if (treeChanged) {
+            unchangedTicks = 0;
+        }
+        NodeState state = state(nbrs.isEmpty());
+        if (!treeChanged && state == old.state() && view.links() == old.links()) {
+            return;
+        }
+        published = view.withState(state, ++version);
+        if (treeChanged || state != old.state()) {
+            notifyListeners(old, published);
+        }
+    }
+
+    private NodeState state(boolean noTreeNeighbour) {
+        if (noTreeNeighbour) {
+            return links.isEmpty() && settings.buddies().isEmpty() ? NodeState.STABLE : NodeState.JOINING;
+        }
+        return unchangedTicks >= settings.stableAfterHeartbeats() ? NodeState.STABLE : NodeState.INCOMPLETE;
+    }
+
+    private void notifyListeners(Topology old, Topology now) {
+        for (NodeListener l : listeners) {
+            try {
+                l.onTopologyChanged(old, now);
+            } catch (RuntimeException e) {
+                LOG.warn("{}: node listener failed: {}", self, e.toString());
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------ state types
+
+    /** A peer exchanging beacons with this node, and its last offer. Protocol thread only. */
+    private static final class Link {
+        final long id;
+        SubstrateAddress address;
+        long lastHeard = Long.MIN_VALUE;
+        long root;
+        long rootSeq;
+        int hops;
+        boolean hasParent;
+        long parent;
+        long[] subtree;
+
+        Link(long id) {
+            this.id = id;
+        }
+    }
+
+    /** A root incarnation: its id and the epoch it chose at start. */
+    private record RootEpoch(long root, int epoch) {
+    }
+
+    /** When a root incarnation's sequence last advanced. */
+    private static final class Freshness {
+        long maxCounter;
+        long lastAdvance;
+        long lastSeen;
+
+        Freshness(long counter, long now) {
+            this.maxCounter = counter;
+            this.lastAdvance = now;
+            this.lastSeen = now;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TreeNode" + published;
+    }
+}

@@ -1,0 +1,554 @@
+package io.statecast.overlay.socket;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.statecast.overlay.address.DtAddress;
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.address.TreeAddress;
+import io.statecast.overlay.node.tree.TreeSettings;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.random.RandomGenerator;
+
+/**
+ * Everything an {@link OverlaySocket} is built from: which overlay, which kind of node, its
+ * logical address, its substrate interfaces and buddies, every protocol timer, buffer sizes and
+ * the optional MessageStore section.
+ *
+ * <p>Mapped by Jackson from JSON or YAML ({@link OverlayConfigLoader}); the document's root has a
+ * single key {@code overlay} holding this record. Unknown fields, duplicate keys, wrong types and
+ * every out-of-range value are errors naming the field. A field that is absent (or {@code null})
+ * takes its default. Configurations built in code are checked by {@link #validate()} when a socket
+ * is created.
+ *
+ * <p>Defaults (also in {@code docs/config.md}):
+ * <table>
+ *   <caption>top-level fields</caption>
+ *   <tr><th>field</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@code id}</td><td>(required)</td><td>overlay ID; its SHA-256 prefix is in every frame and
+ *       frames of other overlays are dropped. 1..255 characters, no control characters.</td></tr>
+ *   <tr><td>{@code node}</td><td>{@code DT}</td><td>{@code DT} or {@code TREE}</td></tr>
+ *   <tr><td>{@code address}</td><td>{@code RANDOM}</td><td>{@code RANDOM}; a decimal id for TREE;
+ *       {@code x,y} for DT</td></tr>
+ *   <tr><td>{@code addressFrame}</td><td>{@code 0,0 .. 10000,10000}</td><td>where a RANDOM DT
+ *       address is drawn (inclusive); small enough for exact long-integer geometry</td></tr>
+ *   <tr><td>{@code interfaces}</td><td>{@code [udp://127.0.0.1:0]}</td><td>substrate interfaces, 1..8,
+ *       at most one per scheme; port 0 picks a free port</td></tr>
+ *   <tr><td>{@code buddies}</td><td>{@code []}</td><td>substrate addresses of nodes that may be in
+ *       the overlay (at most 1024); a node with none founds an overlay alone</td></tr>
+ *   <tr><td>{@code messageStore}</td><td>absent</td><td>opaque section for the MessageStore
+ *       module; its presence asks for a store</td></tr>
+ * </table>
+ * Nested sections and their defaults are documented on {@link Heartbeat}, {@link Rendezvous},
+ * {@link Tree}, {@link Forwarding}, {@link Buffers} and {@link Join}.
+ *
+ * @param id           overlay ID
+ * @param node         kind of overlay node
+ * @param address      {@code RANDOM}, a tree id, or DT coordinates {@code x,y}
+ * @param addressFrame frame for RANDOM DT addresses
+ * @param interfaces   substrate interfaces to open
+ * @param buddies      rendezvous addresses
+ * @param heartbeat    heartbeat timers
+ * @param rendezvous   buddy-list rendezvous
+ * @param tree         spanning-tree protocol bounds
+ * @param forwarding   forwarding engine settings
+ * @param buffers      queue and message sizes
+ * @param join         join behaviour
+ * @param messageStore the MessageStore section, or {@code null} for none
+ */
+public record OverlayConfig(
+        String id,
+        NodeType node,
+        String address,
+        Frame addressFrame,
+        List<SubstrateAddress> interfaces,
+        List<SubstrateAddress> buddies,
+        Heartbeat heartbeat,
+        Rendezvous rendezvous,
+        Tree tree,
+        Forwarding forwarding,
+        Buffers buffers,
+        Join join,
+        JsonNode messageStore) {
+
+    /** Default {@link #node()}. */
+    public static final NodeType DEFAULT_NODE = NodeType.DT;
+    /** The {@link #address()} value that asks for a random address. */
+    public static final String RANDOM = "RANDOM";
+    /** Default {@link #interfaces()}. */
+    public static final String DEFAULT_INTERFACE = "udp://127.0.0.1:0";
+    /** Most interfaces (a beacon advertises at most this many addresses). */
+    public static final int MAX_INTERFACES = 8;
+    /** Most buddies. */
+    public static final int MAX_BUDDIES = 1024;
+    /** Longest overlay ID. */
+    public static final int MAX_ID_LENGTH = 255;
+
+    /** Fills in defaults for absent parts (no range checks: see {@link #validate()}). */
+    public OverlayConfig {
+        node = node == null ? DEFAULT_NODE : node;
+        address = address == null ? RANDOM : address.trim();
+        addressFrame = addressFrame == null ? Frame.defaults() : addressFrame;
+        interfaces = interfaces == null ? List.of(SubstrateAddress.parse(DEFAULT_INTERFACE)) : List.copyOf(interfaces);
+        buddies = buddies == null ? List.of() : List.copyOf(buddies);
+        heartbeat = heartbeat == null ? Heartbeat.defaults() : heartbeat;
+        rendezvous = rendezvous == null ? Rendezvous.defaults() : rendezvous;
+        tree = tree == null ? Tree.defaults() : tree;
+        forwarding = forwarding == null ? Forwarding.defaults() : forwarding;
+        buffers = buffers == null ? Buffers.defaults() : buffers;
+        join = join == null ? Join.defaults() : join;
+        if (messageStore != null && messageStore.isNull()) {
+            messageStore = null;
+        }
+    }
+
+    /** Jackson's entry point: every field optional but {@code id}. */
+    @JsonCreator
+    static OverlayConfig fromJson(
+            @JsonProperty("id") String id,
+            @JsonProperty("node") NodeType node,
+            @JsonProperty("address") String address,
+            @JsonProperty("addressFrame") Frame addressFrame,
+            @JsonProperty("interfaces") List<SubstrateAddress> interfaces,
+            @JsonProperty("buddies") List<SubstrateAddress> buddies,
+            @JsonProperty("heartbeat") Heartbeat heartbeat,
+            @JsonProperty("rendezvous") Rendezvous rendezvous,
+            @JsonProperty("tree") Tree tree,
+            @JsonProperty("forwarding") Forwarding forwarding,
+            @JsonProperty("buffers") Buffers buffers,
+            @JsonProperty("join") Join join,
+            @JsonProperty("messageStore") JsonNode messageStore) {
+        return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
+                forwarding, buffers, join, messageStore);
+    }
+
+    /** A configuration with every default, for overlay {@code id}, node type {@code node}. */
+    public static OverlayConfig defaults(String id, NodeType node) {
+        return new OverlayConfig(id, node, null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /** Loads and validates a {@code .json}, {@code .yaml} or {@code .yml} file. */
+    public static OverlayConfig load(Path file) throws OverlayConfigException {
+        return OverlayConfigLoader.load(file);
+    }
+
+    /** Parses and validates a YAML (or JSON, which is YAML) document. */
+    public static OverlayConfig parse(String text) throws OverlayConfigException {
+        return OverlayConfigLoader.parseYaml(text);
+    }
+
+    // ---------------------------------------------------------------------------------- withers
+
+    /** This configuration with another logical address ({@code RANDOM}, an id, or {@code x,y}). */
+    public OverlayConfig withAddress(String newAddress) {
+        return new OverlayConfig(id, node, newAddress, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
+                forwarding, buffers, join, messageStore);
+    }
+
+    /** This configuration with other interfaces. */
+    public OverlayConfig withInterfaces(List<SubstrateAddress> newInterfaces) {
+        return new OverlayConfig(id, node, address, addressFrame, newInterfaces, buddies, heartbeat, rendezvous, tree,
+                forwarding, buffers, join, messageStore);
+    }
+
+    /** This configuration with other buddies. */
+    public OverlayConfig withBuddies(List<SubstrateAddress> newBuddies) {
+        return new OverlayConfig(id, node, address, addressFrame, interfaces, newBuddies, heartbeat, rendezvous, tree,
+                forwarding, buffers, join, messageStore);
+    }
+
+    /** This configuration with another MessageStore section ({@code null}: none). */
+    public OverlayConfig withMessageStore(JsonNode section) {
+        return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
+                forwarding, buffers, join, section);
+    }
+
+    // ---------------------------------------------------------------------------------- derived
+
+    /**
+     * The logical address this configuration asks for: the explicit one, or a random one drawn
+     * from {@code random} (a positive id for TREE; a point of {@link #addressFrame()} for DT).
+     */
+    public LogicalAddress resolveAddress(RandomGenerator random) {
+        if (!address.equalsIgnoreCase(RANDOM)) {
+            return parseAddress(address);
+        }
+        return switch (node) {
+            case TREE -> new TreeAddress(1 + random.nextLong(Long.MAX_VALUE - 1));
+            case DT -> new DtAddress(
+                    (int) random.nextLong(addressFrame.minX(), (long) addressFrame.maxX() + 1),
+                    (int) random.nextLong(addressFrame.minY(), (long) addressFrame.maxY() + 1));
+        };
+    }
+
+    /**
+     * Parses a logical address of this configuration's node type: a decimal id for TREE,
+     * {@code x,y} for DT (how applications read addresses typed by users).
+     *
+     * @throws IllegalArgumentException if {@code text} is not such an address
+     */
+    public LogicalAddress parseAddress(String text) {
+        try {
+            return switch (node) {
+                case TREE -> new TreeAddress(Long.parseLong(text.trim()));
+                case DT -> {
+                    String[] xy = text.split(",", -1);
+                    if (xy.length != 2) {
+                        throw new NumberFormatException("not x,y");
+                    }
+                    yield new DtAddress(Integer.parseInt(xy[0].trim()), Integer.parseInt(xy[1].trim()));
+                }
+            };
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a " + node + " address ("
+                    + (node == NodeType.TREE ? "a decimal id" : "integer coordinates x,y") + ")", e);
+        }
+    }
+
+    /** The spanning-tree protocol's settings from this configuration. */
+    public TreeSettings treeSettings() {
+        return new TreeSettings(heartbeat.fastMs(), heartbeat.slowMs(), heartbeat.timeoutMs(), rendezvous.iAmHereMs(),
+                heartbeat.stableAfter(), tree.maxHops(), tree.maxLinks(), tree.maxSubtreeIds(), rendezvous.buddyCacheSize(),
+                buddies);
+    }
+
+    // ---------------------------------------------------------------------------------- validation
+
+    /**
+     * Checks every field and every combination.
+     *
+     * @throws OverlayConfigException naming the first offending field
+     */
+    public OverlayConfig validate() throws OverlayConfigException {
+        String p = "overlay.";
+        if (id == null) {
+            throw new OverlayConfigException(p + "id", p + "id is required");
+        }
+        if (id.isEmpty() || id.length() > MAX_ID_LENGTH || id.chars().anyMatch(Character::isISOControl)) {
+            throw new OverlayConfigException(p + "id", p + "id='" + printable(id) + "' must be 1.." + MAX_ID_LENGTH
+                    + " characters without control characters");
+        }
+        addressFrame.validate(p + "addressFrame");
+        validateAddress(p + "address");
+        if (interfaces.isEmpty() || interfaces.size() > MAX_INTERFACES) {
+            throw new OverlayConfigException(p + "interfaces", p + "interfaces has " + interfaces.size()
+                    + " entries; must be 1.." + MAX_INTERFACES);
+        }
+        Set<SubstrateAddress.Scheme> schemes = EnumSet.noneOf(SubstrateAddress.Scheme.class);
+        for (int i = 0; i < interfaces.size(); i++) {
+            if (interfaces.get(i) == null) {
+                throw new OverlayConfigException(p + "interfaces[" + i + "]", p + "interfaces[" + i + "] is null");
+            }
+            if (!schemes.add(interfaces.get(i).scheme())) {
+                throw new OverlayConfigException(p + "interfaces[" + i + "]", p + "interfaces[" + i + "]=" + interfaces.get(i)
+                        + ": at most one interface per scheme (" + interfaces.get(i).scheme().uriScheme() + ")");
+            }
+        }
+        if (buddies.size() > MAX_BUDDIES) {
+            throw new OverlayConfigException(p + "buddies", p + "buddies has " + buddies.size() + " entries; at most " + MAX_BUDDIES);
+        }
+        for (int i = 0; i < buddies.size(); i++) {
+            if (buddies.get(i) == null) {
+                throw new OverlayConfigException(p + "buddies[" + i + "]", p + "buddies[" + i + "] is null");
+            }
+        }
+        heartbeat.validate(p + "heartbeat");
+        rendezvous.validate(p + "rendezvous");
+        buffers.validate(p + "buffers");
+        tree.validate(p + "tree", buffers);
+        forwarding.validate(p + "forwarding");
+        join.validate(p + "join");
+        if (messageStore != null && !messageStore.isObject()) {
+            throw new OverlayConfigException(p + "messageStore", p + "messageStore must be an object, got " + messageStore.getNodeType());
+        }
+        return this;
+    }
+
+    private void validateAddress(String f) throws OverlayConfigException {
+        if (address.equalsIgnoreCase(RANDOM)) {
+            return;
+        }
+        try {
+            parseAddress(address);
+        } catch (IllegalArgumentException e) {
+            throw new OverlayConfigException(f, f + "='" + printable(address) + "' must be RANDOM or "
+                    + (node == NodeType.TREE ? "a decimal node id for node TREE" : "integer coordinates x,y for node DT"));
+        }
+    }
+
+    private static String printable(String s) {
+        String t = s.length() > 40 ? s.substring(0, 40) + "…" : s;
+        StringBuilder b = new StringBuilder();
+        t.codePoints().forEach(c -> {
+            if (Character.isISOControl(c)) {
+                b.append(String.format(Locale.ROOT, "\\u%04x", c));
+            } else {
+                b.appendCodePoint(c);
+            }
+        });
+        return b.toString();
+    }
+
+    static void range(String field, long value, long min, long max) throws OverlayConfigException {
+        if (value < min || value > max) {
+            throw new OverlayConfigException(field, field + "=" + value + " must be within " + min + ".." + max);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------- sections
+
+    /**
+     * The rectangle a RANDOM DT address is drawn from, bounds inclusive. Default
+     * {@code 0,0 .. 10000,10000}: wide enough that 10,000 random nodes rarely collide, small
+     * enough that the geometric predicates stay exact in 64-bit arithmetic.
+     *
+     * @param minX smallest x, default 0
+     * @param minY smallest y, default 0
+     * @param maxX largest x, default 10000
+     * @param maxY largest y, default 10000
+     */
+    public record Frame(int minX, int minY, int maxX, int maxY) {
+        /** Default of {@link #maxX()} and {@link #maxY()}. */
+        public static final int DEFAULT_MAX = 10_000;
+
+        @JsonCreator
+        static Frame fromJson(@JsonProperty("minX") Integer minX, @JsonProperty("minY") Integer minY,
+                              @JsonProperty("maxX") Integer maxX, @JsonProperty("maxY") Integer maxY) {
+            return new Frame(or(minX, 0), or(minY, 0), or(maxX, DEFAULT_MAX), or(maxY, DEFAULT_MAX));
+        }
+
+        /** The documented defaults. */
+        public static Frame defaults() {
+            return new Frame(0, 0, DEFAULT_MAX, DEFAULT_MAX);
+        }
+
+        void validate(String p) throws OverlayConfigException {
+            if (minX >= maxX) {
+                throw new OverlayConfigException(p + ".maxX", p + ".maxX=" + maxX + " must be > minX=" + minX);
+            }
+            if (minY >= maxY) {
+                throw new OverlayConfigException(p + ".maxY", p + ".maxY=" + maxY + " must be > minY=" + minY);
+            }
+        }
+    }
+
+    /**
+     * Heartbeat timers of the overlay protocol (HyperCast's sample configuration).
+     *
+     * @param fastMs      beacon/Hello interval while the node's view is changing; default 250 ms
+     * @param slowMs      interval once stable; default 250 ms; must be >= fastMs
+     * @param timeoutMs   a neighbour silent this long is dropped; default 10,000 ms; must be
+     *                    >= 5 x slowMs so one lost heartbeat never removes a neighbour
+     * @param stableAfter heartbeats without a change before the node counts as STABLE; default 4
+     */
+    public record Heartbeat(long fastMs, long slowMs, long timeoutMs, int stableAfter) {
+        /** Default {@link #fastMs()}. */
+        public static final long DEFAULT_FAST_MS = 250;
+        /** Default {@link #slowMs()}. */
+        public static final long DEFAULT_SLOW_MS = 250;
+        /** Default {@link #timeoutMs()}. */
+        public static final long DEFAULT_TIMEOUT_MS = 10_000;
+        /** Default {@link #stableAfter()}. */
+        public static final int DEFAULT_STABLE_AFTER = 4;
+
+        @JsonCreator
+        static Heartbeat fromJson(@JsonProperty("fastMs") Long fastMs, @JsonProperty("slowMs") Long slowMs,
+                                  @JsonProperty("timeoutMs") Long timeoutMs, @JsonProperty("stableAfter") Integer stableAfter) {
+            return new Heartbeat(or(fastMs, DEFAULT_FAST_MS), or(slowMs, DEFAULT_SLOW_MS), or(timeoutMs, DEFAULT_TIMEOUT_MS),
+                    or(stableAfter, DEFAULT_STABLE_AFTER));
+        }
+
+        /** The documented defaults. */
+        public static Heartbeat defaults() {
+            return new Heartbeat(DEFAULT_FAST_MS, DEFAULT_SLOW_MS, DEFAULT_TIMEOUT_MS, DEFAULT_STABLE_AFTER);
+        }
+
+        void validate(String p) throws OverlayConfigException {
+            range(p + ".fastMs", fastMs, 1, 3_600_000);
+            range(p + ".slowMs", slowMs, 1, 3_600_000);
+            if (slowMs < fastMs) {
+                throw new OverlayConfigException(p + ".slowMs", p + ".slowMs=" + slowMs + " must be >= fastMs=" + fastMs);
+            }
+            range(p + ".timeoutMs", timeoutMs, 1, 86_400_000);
+            if (timeoutMs < 5 * slowMs) {
+                throw new OverlayConfigException(p + ".timeoutMs", p + ".timeoutMs=" + timeoutMs + " must be >= 5 x slowMs=" + slowMs);
+            }
+            range(p + ".stableAfter", stableAfter, 1, 1000);
+        }
+    }
+
+    /**
+     * Buddy-list rendezvous.
+     *
+     * @param iAmHereMs      interval at which a node contacts a buddy it is not linked to (all of
+     *                       them while it has no neighbour); default 2,000 ms
+     * @param buddyCacheSize addresses of lost neighbours remembered as extra buddies, so a healed
+     *                       partition is found again; default 10
+     */
+    public record Rendezvous(long iAmHereMs, int buddyCacheSize) {
+        /** Default {@link #iAmHereMs()}. */
+        public static final long DEFAULT_I_AM_HERE_MS = 2_000;
+        /** Default {@link #buddyCacheSize()}. */
+        public static final int DEFAULT_BUDDY_CACHE_SIZE = 10;
+
+        @JsonCreator
+        static Rendezvous fromJson(@JsonProperty("iAmHereMs") Long iAmHereMs, @JsonProperty("buddyCacheSize") Integer buddyCacheSize) {
+            return new Rendezvous(or(iAmHereMs, DEFAULT_I_AM_HERE_MS), or(buddyCacheSize, DEFAULT_BUDDY_CACHE_SIZE));
+        }
+
+        /** The documented defaults. */
+        public static Rendezvous defaults() {
+            return new Rendezvous(DEFAULT_I_AM_HERE_MS, DEFAULT_BUDDY_CACHE_SIZE);
+        }
+
+        void validate(String p) throws OverlayConfigException {
+            range(p + ".iAmHereMs", iAmHereMs, 1, 3_600_000);
+            range(p + ".buddyCacheSize", buddyCacheSize, 0, 1024);
+        }
+    }
+
+    /**
+     * Bounds of the spanning-tree protocol (node TREE only).
+     *
+     * @param maxHops       offers of a root further than this are ignored, which ends
+     *                      count-to-infinity after a root fails; default 64 (buddy meshes are
+     *                      shallow, and root freshness usually ends it sooner)
+     * @param maxLinks      most peers a node exchanges beacons with; beyond it newcomers are
+     *                      refused with Goodbye; default 64
+     * @param maxSubtreeIds longest subtree list sent or accepted, i.e. the largest tree overlay
+     *                      whose unicast routing is complete; default 4096; 8 bytes each must
+     *                      fit in maxMessageBytes
+     */
+    public record Tree(int maxHops, int maxLinks, int maxSubtreeIds) {
+        /** Default {@link #maxHops()}. */
+        public static final int DEFAULT_MAX_HOPS = 64;
+        /** Default {@link #maxLinks()}. */
+        public static final int DEFAULT_MAX_LINKS = 64;
+        /** Default {@link #maxSubtreeIds()}. */
+        public static final int DEFAULT_MAX_SUBTREE_IDS = 4096;
+
+        @JsonCreator
+        static Tree fromJson(@JsonProperty("maxHops") Integer maxHops, @JsonProperty("maxLinks") Integer maxLinks,
+                             @JsonProperty("maxSubtreeIds") Integer maxSubtreeIds) {
+            return new Tree(or(maxHops, DEFAULT_MAX_HOPS), or(maxLinks, DEFAULT_MAX_LINKS), or(maxSubtreeIds, DEFAULT_MAX_SUBTREE_IDS));
+        }
+
+        /** The documented defaults. */
+        public static Tree defaults() {
+            return new Tree(DEFAULT_MAX_HOPS, DEFAULT_MAX_LINKS, DEFAULT_MAX_SUBTREE_IDS);
+        }
+
+        void validate(String p, Buffers buffers) throws OverlayConfigException {
+            range(p + ".maxHops", maxHops, 1, 65_535);
+            range(p + ".maxLinks", maxLinks, 1, 4096);
+            range(p + ".maxSubtreeIds", maxSubtreeIds, 1, 65_535);
+            long need = 8L * maxSubtreeIds + 2 * 1024;
+            if (need > buffers.maxMessageBytes()) {
+                throw new OverlayConfigException(p + ".maxSubtreeIds", p + ".maxSubtreeIds=" + maxSubtreeIds
+                        + " needs 8 x ids + 2048 = " + need + " bytes > buffers.maxMessageBytes=" + buffers.maxMessageBytes());
+            }
+        }
+    }
+
+    /**
+     * The forwarding engine.
+     *
+     * @param hopLimit          hop limit of messages this node originates; default 255, the most
+     *                          the header holds: DT trees grow about as the square root of N
+     *                          deep, so any smaller default would cut legitimate paths in a
+     *                          large overlay, while transient loops are already cut by previous-hop
+     *                          checks and duplicate suppression — the limit is only a backstop
+     * @param floodCacheEntries flood identifiers remembered for duplicate suppression; default
+     *                          4096 (at 1,000 floods a second, four seconds of history — far
+     *                          longer than a flood takes to cross an overlay)
+     */
+    public record Forwarding(int hopLimit, int floodCacheEntries) {
+        /** Default {@link #hopLimit()}. */
+        public static final int DEFAULT_HOP_LIMIT = 255;
+        /** Default {@link #floodCacheEntries()}. */
+        public static final int DEFAULT_FLOOD_CACHE_ENTRIES = 4096;
+
+        @JsonCreator
+        static Forwarding fromJson(@JsonProperty("hopLimit") Integer hopLimit, @JsonProperty("floodCacheEntries") Integer floodCacheEntries) {
+            return new Forwarding(or(hopLimit, DEFAULT_HOP_LIMIT), or(floodCacheEntries, DEFAULT_FLOOD_CACHE_ENTRIES));
+        }
+
+        /** The documented defaults. */
+        public static Forwarding defaults() {
+            return new Forwarding(DEFAULT_HOP_LIMIT, DEFAULT_FLOOD_CACHE_ENTRIES);
+        }
+
+        void validate(String p) throws OverlayConfigException {
+            range(p + ".hopLimit", hopLimit, 1, 255);
+            range(p + ".floodCacheEntries", floodCacheEntries, 1, 1_000_000);
+        }
+    }
+
+    /**
+     * Queue and message sizes.
+     *
+     * @param receiveQueueMessages messages waiting for the application (blocking receive or the
+     *                             callback thread); beyond it deliveries are dropped and counted;
+     *                             default 1024
+     * @param maxMessageBytes      largest frame sent or accepted; default 65,536 (64 KiB; UDP's
+     *                             limit is just below it, and the codec's own default); 64..16 MiB
+     */
+    public record Buffers(int receiveQueueMessages, int maxMessageBytes) {
+        /** Default {@link #receiveQueueMessages()}. */
+        public static final int DEFAULT_RECEIVE_QUEUE_MESSAGES = 1024;
+        /** Default {@link #maxMessageBytes()}. */
+        public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024;
+
+        @JsonCreator
+        static Buffers fromJson(@JsonProperty("receiveQueueMessages") Integer receiveQueueMessages,
+                                @JsonProperty("maxMessageBytes") Integer maxMessageBytes) {
+            return new Buffers(or(receiveQueueMessages, DEFAULT_RECEIVE_QUEUE_MESSAGES), or(maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES));
+        }
+
+        /** The documented defaults. */
+        public static Buffers defaults() {
+            return new Buffers(DEFAULT_RECEIVE_QUEUE_MESSAGES, DEFAULT_MAX_MESSAGE_BYTES);
+        }
+
+        void validate(String p) throws OverlayConfigException {
+            range(p + ".receiveQueueMessages", receiveQueueMessages, 1, 1_000_000);
+            range(p + ".maxMessageBytes", maxMessageBytes, 64, 16 * 1024 * 1024);
+        }
+    }
+
+    /**
+     * Joining.
+     *
+     * @param timeoutMs how long {@link OverlaySocket#join()} waits for the node to become part
+     *                  of an overlay before it fails; default 30,000 ms (three neighbour timeouts:
+     *                  enough for many rendezvous rounds of 2 s even under heavy loss)
+     */
+    public record Join(long timeoutMs) {
+        /** Default {@link #timeoutMs()}. */
+        public static final long DEFAULT_TIMEOUT_MS = 30_000;
+
+        @JsonCreator
+        static Join fromJson(@JsonProperty("timeoutMs") Long timeoutMs) {
+            return new Join(or(timeoutMs, DEFAULT_TIMEOUT_MS));
+        }
+
+        /** The documented defaults. */
+        public static Join defaults() {
+            return new Join(DEFAULT_TIMEOUT_MS);
+        }
+
+        void validate(String p) throws OverlayConfigException {
+            range(p + ".timeoutMs", timeoutMs, 1, 86_400_000);
+        }
+    }
+
+    private static <T> T or(T value, T fallback) {
+        return Objects.requireNonNullElse(value, fallback);
+    }
+}
