@@ -15,6 +15,12 @@ record Int128(long hi, long lo) {
         return new Int128(Math.multiplyHigh(a, b), a * b);
     }
 
+    /** The sign of {@code a·b − c·d}, exactly and without allocating. */
+    static int compareProducts(long a, long b, long c, long d) {
+        int byHigh = Long.compare(Math.multiplyHigh(a, b), Math.multiplyHigh(c, d));
+        return byHigh != 0 ? byHigh : Long.compareUnsigned(a * b, c * d);
+    }
+
     /** The exact sum {@code this + other} (the caller guarantees it fits in 128 bits). */
     Int128 plus(Int128 other) {
         long sumLo = lo + other.lo;

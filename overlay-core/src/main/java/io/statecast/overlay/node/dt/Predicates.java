@@ -75,7 +75,7 @@ public final class Predicates {
         long aby = (long) b.y() - a.y();
         long acx = (long) c.x() - a.x();
         long acy = (long) c.y() - a.y();
-        return Int128.product(abx, acy).compareTo(Int128.product(aby, acx));
+        return Int128.compareProducts(abx, acy, aby, acx);
     }
 
     /**
@@ -192,7 +192,7 @@ public final class Predicates {
             long aCross = Math.abs(ux * ay - uy * ax);
             long bDot = ux * bx + uy * by;
             long bCross = Math.abs(ux * by - uy * bx);
-            cross = Int128.product(aDot, bCross).compareTo(Int128.product(aCross, bDot));
+            cross = Int128.compareProducts(aDot, bCross, aCross, bDot);
             dot = Int128.product(aDot, bDot).plus(Int128.product(aCross, bCross)).signum();
             aAtZero = aDot > 0;
         } else {

@@ -286,6 +286,9 @@ final class DelaunayOracle {
 
     /** n distinct uniform points with coordinates in [lo, hi]. */
     static List<DtAddress> randomPoints(Random random, int n, long lo, long hi) {
+        if ((hi - lo + 1) * (hi - lo + 1) < 2L * n && hi - lo < 1 << 20) {
+            throw new IllegalArgumentException("[" + lo + ", " + hi + "]² is too small for " + n + " random points");
+        }
         Set<DtAddress> set = new LinkedHashSet<>();
         while (set.size() < n) {
             set.add(new DtAddress((int) (lo + floorMod(random.nextLong(), hi - lo + 1)),

@@ -19,6 +19,14 @@ class PredicatesTest {
     private static final int MIN = Integer.MIN_VALUE;
     private static final int MAX = Integer.MAX_VALUE;
     private static final int CASES = Integer.getInteger("statecast.fuzz.cases", 50_000);
+    /** E^i for E = 2^100, the reciprocal of the concrete ε of {@link #perturbedReference}. */
+    private static final BigInteger[] EPSILON_INVERSE_POWERS = new BigInteger[6];
+
+    static {
+        for (int i = 0; i < EPSILON_INVERSE_POWERS.length; i++) {
+            EPSILON_INVERSE_POWERS[i] = BigInteger.TWO.pow(100 * i);
+        }
+    }
 
     private static DtAddress p(int x, int y) {
         return new DtAddress(x, y);
@@ -61,11 +69,11 @@ class PredicatesTest {
         DtAddress[] pts = {a, b, c, d};
         DtAddress[] sorted = pts.clone();
         Arrays.sort(sorted, Predicates.LEXICOGRAPHIC);
-        BigInteger e = BigInteger.TWO.pow(100);
         BigInteger[][] m = new BigInteger[4][];
         for (int i = 0; i < 4; i++) {
             int rank = Arrays.asList(sorted).indexOf(pts[i]);
-            BigInteger perturbedLift = lift(pts[i]).multiply(e.pow(5)).add(e.pow(4 - rank));
+            BigInteger perturbedLift = lift(pts[i]).multiply(EPSILON_INVERSE_POWERS[5])
+                    .add(EPSILON_INVERSE_POWERS[4 - rank]);
             m[i] = new BigInteger[] {big(pts[i].x()), big(pts[i].y()), perturbedLift, BigInteger.ONE};
         }
         return determinant(m).signum();
@@ -315,6 +323,10 @@ class PredicatesTest {
         assertEquals(1, new Int128(0, -1).signum(), "low word is unsigned");
         assertEquals(-1, Int128.product(-1, 1).compareTo(new Int128(0, 0)));
         assertEquals(1, new Int128(0, -1).compareTo(new Int128(0, 1)));
+        assertEquals(1, Int128.compareProducts(Long.MAX_VALUE, Long.MAX_VALUE - 1, Long.MAX_VALUE - 1, Long.MAX_VALUE - 1),
+                "products differing by 2^63 − 1 in the low bits");
+        assertEquals(1, Int128.compareProducts(-1, Long.MIN_VALUE, Long.MAX_VALUE, 1), "2^63 > 2^63 − 1");
+        assertEquals(0, Int128.compareProducts(-4, -6, 3, 8));
     }
 
     private static BigInteger toBig(Int128 v) {
