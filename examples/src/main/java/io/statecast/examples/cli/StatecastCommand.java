@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             CommandLine.HelpCommand.class,
             ExchangeCommand.class,
+            io.statecast.specserver.cli.SpecServerCommand.class,
         })
 public final class StatecastCommand implements Runnable {
 
