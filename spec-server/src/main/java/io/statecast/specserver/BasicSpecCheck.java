@@ -31,7 +31,7 @@ import org.xml.sax.helpers.DefaultHandler;
  * <p>It checks nothing about states, events or actions. It exists so the server can run and be
  * tested before the MessageStore validator is wired in; production should inject that validator.
  *
- * <p>Parsing is hardened against hostile input: DOCTYPE declarations are refused (so no entity
+ * <p>Thread-safe: each call uses its own parser. Parsing is hardened against hostile input: DOCTYPE declarations are refused (so no entity
  * expansion and no external entities), external DTD and schema access is disabled, and only the
  * metadata text is accumulated, capped at {@value #MAX_FIELD_CHARS} characters per field.
  */
@@ -70,7 +70,10 @@ public final class BasicSpecCheck implements SpecCheck {
     public Validated check(byte[] document) {
         MetadataHandler handler = new MetadataHandler();
         try {
-            SAXParser parser = factory.newSAXParser();
+            SAXParser parser;
+            synchronized (factory) { // a factory is not guaranteed thread-safe; the parser is ours alone
+                parser = factory.newSAXParser();
+            }
             parser.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
             parser.setProperty(XMLConstants.ACCESS_EXTERNAL_SCHEMA, "");
             parser.parse(new InputSource(new ByteArrayInputStream(document)), handler);

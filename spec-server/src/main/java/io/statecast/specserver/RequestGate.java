@@ -1,6 +1,5 @@
 package io.statecast.specserver;
 
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderResult;
@@ -135,7 +134,7 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
     private void write(ChannelHandlerContext ctx, FullHttpResponse response) {
         discarding = true;
         response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        LingeringClose.afterWrite(ctx.writeAndFlush(response));
     }
 
     @Override

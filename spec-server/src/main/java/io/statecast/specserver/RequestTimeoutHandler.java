@@ -1,6 +1,5 @@
 package io.statecast.specserver;
 
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -9,6 +8,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -28,6 +28,7 @@ final class RequestTimeoutHandler extends ChannelInboundHandlerAdapter {
     private final long timeoutNanos;
     private ScheduledFuture<?> timer;
     private boolean headSeen;
+    private boolean expired;
 
     RequestTimeoutHandler(ServerContext context) {
         this.context = context;
@@ -49,6 +50,10 @@ final class RequestTimeoutHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (expired) {
+            ReferenceCountUtil.release(msg); // answered 408: the rest of that request is drained, not processed
+            return;
+        }
         if (msg instanceof HttpRequest) {
             headSeen = true;
         }
@@ -96,11 +101,12 @@ final class RequestTimeoutHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         context.metrics().timeouts.increment();
+        expired = true;
         if (headSeen) {
             FullHttpResponse r = context.responses().error(HttpResponseStatus.REQUEST_TIMEOUT,
                     "request not received completely within " + context.limits().requestTimeout().toMillis() + " ms");
             r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+            LingeringClose.afterWrite(ctx.writeAndFlush(r));
         } else {
             ctx.close();
         }

@@ -1,6 +1,5 @@
 package io.statecast.specserver;
 
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -12,8 +11,9 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 /**
  * Netty's aggregator, bounded by {@link SpecServerLimits#maxSpecBytes()}, answering an oversized
  * body (one without {@code Content-Length}, typically chunked: the gate has already refused the
- * others) with a JSON 413 and always closing the connection, since the rest of the body is unread.
- * Netty stops buffering at the limit and drops the partial body.
+ * others) with a JSON 413 and always closing the connection (see {@link LingeringClose}), since
+ * the rest of the body is unread. Netty stops buffering at the limit, drops the partial body and
+ * discards the rest of the message.
  */
 final class SpecAggregator extends HttpObjectAggregator {
 
@@ -30,6 +30,6 @@ final class SpecAggregator extends HttpObjectAggregator {
         FullHttpResponse r = context.responses().error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
                 "body exceeds maxSpecBytes=" + context.limits().maxSpecBytes());
         r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+        LingeringClose.afterWrite(ctx.writeAndFlush(r));
     }
 }

@@ -20,6 +20,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,9 +44,17 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
         this.responses = context.responses();
     }
 
-    /** One request being answered: sends exactly one response, whatever finishes first. */
+    /**
+     * One request being answered: sends exactly one response, whatever finishes first.
+     *
+     * <p>A write races the processing deadline through {@link #settle()}: either the deadline
+     * settles first and the client gets 503 while nothing is written, or the worker settles first
+     * and the client gets the write's real outcome, however long the disk takes. A 503 therefore
+     * never hides a stored change.
+     */
     private final class Exchange {
         private final ChannelHandlerContext ctx;
+        private final AtomicBoolean settled = new AtomicBoolean();
         private boolean keepAlive;
         private boolean responded;
         private final ScheduledFuture<?> deadline;
@@ -57,8 +66,13 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             this.deadline = ctx.executor().schedule(this::expire, nanos, TimeUnit.NANOSECONDS);
         }
 
+        /** @return true for the one caller that decides the outcome: the deadline or a mutation */
+        boolean settle() {
+            return settled.compareAndSet(false, true);
+        }
+
         private void expire() {
-            if (!responded) {
+            if (!responded && settle()) {
                 context.metrics().timeouts.increment();
                 keepAlive = false;
                 respond(responses.error(HttpResponseStatus.SERVICE_UNAVAILABLE, "request not processed within "
@@ -66,8 +80,11 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             }
         }
 
-        /** Writes the response; must run on the event loop. A second response is dropped. */
+        /** Writes the response; must run on the event loop. A second response, or null, is dropped. */
         void respond(FullHttpResponse response) {
+            if (response == null) {
+                return;
+            }
             if (responded || !ctx.channel().isActive()) {
                 response.release();
                 return;
@@ -100,7 +117,9 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
                     try {
                         ctx.executor().execute(() -> respond(r));
                     } catch (RejectedExecutionException e) {
-                        r.release(); // the server is shutting down
+                        if (r != null) {
+                            r.release(); // the server is shutting down
+                        }
                     }
                 });
             } catch (RejectedExecutionException e) {
@@ -121,7 +140,7 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
     private FullHttpResponse runTask(Callable<FullHttpResponse> task) {
         try {
             return task.call();
-        } catch (Exception | LinkageError | AssertionError e) {
+        } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
             context.metrics().internalErrors.increment();
             LOG.error("request failed", e);
             return responses.error(HttpResponseStatus.INTERNAL_SERVER_ERROR,
@@ -230,6 +249,9 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
                 return responses.error(HttpResponseStatus.CONFLICT,
                         "the document declares ServiceID " + metadata.serviceId() + " but was sent to /services/" + id);
             }
+            if (!exchange.settle()) {
+                return null; // the client has been told 503; nothing may change behind that answer
+            }
             SpecStore.Outcome outcome = context.store().put(metadata, body, pre);
             if (outcome instanceof SpecStore.Outcome.Created created) {
                 context.metrics().specsWritten.increment();
@@ -252,6 +274,9 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
 
     private void delete(Exchange exchange, int id, SpecStore.Preconditions pre) {
         exchange.respondFromWorker(() -> {
+            if (!exchange.settle()) {
+                return null;
+            }
             SpecStore.Outcome outcome = context.store().delete(id, pre);
             if (outcome instanceof SpecStore.Outcome.Deleted deleted) {
                 context.metrics().specsDeleted.increment();

@@ -176,7 +176,8 @@ final class SpecStore implements Closeable {
         SpecCheck.Validated result;
         try {
             result = check.check(bytes);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
+            // Counted as invalid: quarantine is reversible (move the file back), a refusal to start is not.
             result = new SpecCheck.Validated.Invalid(List.of(SpecProblem.unlocated("validator failed: " + e)));
         }
         if (result instanceof SpecCheck.Validated.Invalid invalid) {

@@ -195,6 +195,17 @@ class SpecServerLimitsTest {
     }
 
     @Test
+    void shouldAnswer507WhenCreatingBeyondMaxServicesButStillReplace() throws Exception {
+        start(SpecServerLimits.DEFAULTS.withMaxServices(1));
+        Http http = new Http(server.baseUri());
+        String etag = http.send(http.authorized(http.put("/services/1", TestSpecs.spec(1, "one")))).headers().firstValue("ETag").orElseThrow();
+        assertEquals(507, http.send(http.authorized(http.put("/services/2", TestSpecs.spec(2, "two")))).statusCode());
+        assertEquals(200, http.send(http.authorized(http.put("/services/1", TestSpecs.spec(1, "one", "v2"))).header("If-Match", etag)).statusCode());
+        assertEquals(204, http.send(http.authorized(http.request("/services/1").DELETE())).statusCode());
+        assertEquals(201, http.send(http.authorized(http.put("/services/2", TestSpecs.spec(2, "two")))).statusCode());
+    }
+
+    @Test
     void shouldAnswer408WhenABodyArrivesTooSlowly() throws Exception {
         start(SpecServerLimits.DEFAULTS.withRequestTimeout(Duration.ofMillis(300)));
         try (RawConnection c = connect()) {
@@ -302,18 +313,21 @@ class SpecServerLimitsTest {
     }
 
     @Test
-    void shouldAnswer503WhenValidationTakesLongerThanTheProcessingTimeout(@TempDir Path other) throws Exception {
+    void shouldAnswer503WhenValidationTakesLongerThanTheProcessingTimeoutAndStoreNothing(@TempDir Path other) throws Exception {
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch finished = new java.util.concurrent.CountDownLatch(1);
+        BasicSpecCheck basic = new BasicSpecCheck();
         SpecCheck stuck = document -> {
             try {
                 release.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            return new SpecCheck.Validated.Invalid(List.of(SpecProblem.unlocated("late")));
+            finished.countDown();
+            return basic.check(document);
         };
         server = SpecServer.start(SpecServerConfig.secured(other, Http.TOKEN)
-                .withLimits(SpecServerLimits.DEFAULTS.withProcessingTimeout(Duration.ofMillis(300))), stuck);
+                .withLimits(SpecServerLimits.DEFAULTS.withProcessingTimeout(Duration.ofMillis(300)).withWorkers(1, 4)), stuck);
         try (RawConnection c = connect()) {
             byte[] doc = TestSpecs.spec(1, "one");
             c.send("PUT /services/1 HTTP/1.1\r\nHost: t\r\nAuthorization: Bearer " + Http.TOKEN
@@ -325,6 +339,13 @@ class SpecServerLimitsTest {
         } finally {
             release.countDown();
         }
+        assertTrue(finished.await(10, java.util.concurrent.TimeUnit.SECONDS));
+        // The late validation succeeds, but the client was told 503: the upload must not land.
+        // The only worker runs tasks in order, so once a later upload is answered the late one is done.
+        Http http = new Http(server.baseUri());
+        assertEquals(201, http.send(http.authorized(http.put("/services/2", TestSpecs.spec(2, "two")))).statusCode());
+        assertEquals(404, http.get("/services/1").statusCode());
+        assertEquals(1, server.services().size());
         assertServerAlive();
     }
 }

@@ -32,7 +32,6 @@ import picocli.CommandLine.Option;
  */
 @Command(
         name = "spec-server",
-        mixinStandardHelpOptions = true,
         description = "Run the spec server: store, validate and serve executable specs (SCXML) over HTTP.",
         footer = "Writes need 'Authorization: Bearer <token>' unless --insecure. See docs/spec-server.md.")
 public final class SpecServerCommand implements Callable<Integer> {
@@ -41,6 +40,9 @@ public final class SpecServerCommand implements Callable<Integer> {
 
     /** Largest token file read: a token is at most {@value SpecServerConfig#MAX_TOKEN_CHARS} characters. */
     static final int MAX_TOKEN_FILE_BYTES = 4096;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
 
     @Option(names = "--port", defaultValue = "0", description = "TCP port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
