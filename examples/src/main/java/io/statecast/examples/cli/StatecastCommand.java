@@ -15,6 +15,8 @@ import picocli.CommandLine.Command;
         subcommands = {
             CommandLine.HelpCommand.class,
             ExchangeCommand.class,
+            BenchCommand.class,
+            io.statecast.messagestore.cli.SpecCommand.class,
             io.statecast.specserver.cli.SpecServerCommand.class,
         })
 public final class StatecastCommand implements Runnable {

@@ -13,4 +13,16 @@ public interface FrameReceiver {
      * @param from  the substrate address the frame came from
      */
     void onFrame(ByteBuf frame, SubstrateAddress from);
+
+    /**
+     * As {@link #onFrame}, and reports whether the frame was well formed. A stream substrate
+     * closes the connection an ill-formed frame came on: on a reliable stream a conforming peer
+     * never sends one. The default accepts every frame.
+     *
+     * @return false if the frame was malformed and dropped
+     */
+    default boolean onFrameChecked(ByteBuf frame, SubstrateAddress from) {
+        onFrame(frame, from);
+        return true;
+    }
 }

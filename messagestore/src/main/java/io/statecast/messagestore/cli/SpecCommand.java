@@ -1,0 +1,29 @@
+package io.statecast.messagestore.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code statecast spec …}: tools for executable specifications. Subcommands print what they
+ * did and exit non-zero on failure.
+ */
+@Command(
+        name = "spec",
+        description = "Check and inspect executable specifications (SCXML service specs).",
+        subcommands = {
+            SpecValidateCommand.class,
+            SpecInfoCommand.class,
+        })
+public final class SpecCommand implements Runnable {
+
+    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    private boolean help;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

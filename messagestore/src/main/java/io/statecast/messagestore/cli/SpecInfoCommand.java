@@ -1,0 +1,140 @@
+package io.statecast.messagestore.cli;
+
+import io.statecast.messagestore.event.AttributeTest;
+import io.statecast.messagestore.event.AttributeValues;
+import io.statecast.messagestore.event.CompositeEventDefinition;
+import io.statecast.messagestore.event.MessageEventDefinition;
+import io.statecast.messagestore.event.TimerEventDefinition;
+import io.statecast.messagestore.event.TimerFilter;
+import io.statecast.messagestore.spec.Parameter;
+import io.statecast.messagestore.spec.Primitive;
+import io.statecast.messagestore.spec.Problem;
+import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.messagestore.spec.SpecException;
+import io.statecast.messagestore.spec.SpecLoader;
+import io.statecast.messagestore.spec.SpecStructure;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.StringJoiner;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code statecast spec info FILE}: what a spec declares. Exits 1 when it does not load. */
+@Command(name = "info",
+        description = "Show a spec's service, states, events, timers, primitives and parameters.")
+final class SpecInfoCommand implements Callable<Integer> {
+
+    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+    private boolean help;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "Spec file.")
+    private Path file;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        ServiceSpec s;
+        try (SpecLoader loader = new SpecLoader()) {
+            s = loader.load(file);
+        } catch (SpecException e) {
+            for (Problem p : e.problems()) {
+                out.println(p.format(file.toString()));
+            }
+            out.flush();
+            return 1;
+        }
+        print(s, out);
+        out.flush();
+        return 0;
+    }
+
+    static void print(ServiceSpec s, PrintWriter out) {
+        out.println("service:     " + s.service().name());
+        out.println("ServiceID:   " + s.service().serviceId());
+        StringJoiner modes = new StringJoiner(", ");
+        s.service().deliveryModes().stream().sorted().forEach(m -> modes.add(AttributeValues.name(m)));
+        out.println("delivery:    " + modes);
+        out.println("scope:       " + s.service().scope().name().toLowerCase(Locale.ROOT));
+        if (!s.service().description().isEmpty()) {
+            out.println("description: " + s.service().description());
+        }
+        out.println("metaops:     messageStoreWillForwardMessage=" + s.metaops().messageStoreWillForwardMessage()
+                + ", processIntermediateUnicastMessage=" + s.metaops().processIntermediateUnicastMessage());
+        out.println("sha256:      " + s.sha256Hex());
+
+        SpecStructure st = s.structure();
+        out.println("states (" + st.states().size() + "), initial " + st.initialState() + ":");
+        for (SpecStructure.StateInfo i : st.states()) {
+            long n = st.transitions().stream().filter(t -> t.source().equals(i.id())).count();
+            out.println("  " + i.id() + (i.kind() == SpecStructure.StateKind.STATE ? "" : " (" + i.kind().name()
+                    .toLowerCase(Locale.ROOT) + ")") + (i.parent() == null ? "" : " in " + i.parent()) + ": " + n
+                    + " transition" + (n == 1 ? "" : "s"));
+        }
+
+        out.println("message events (" + s.messageEvents().size() + "):");
+        for (MessageEventDefinition e : s.messageEvents()) {
+            StringJoiner f = new StringJoiner(", ");
+            for (AttributeTest t : e.filter().tests()) {
+                f.add(t.attribute().elementName() + "=" + describe(t));
+            }
+            out.println("  " + e.name() + ": " + (f.length() == 0 ? "any message" : f.toString())
+                    + (e.historyXmlNeeded() ? "  [read by queries]" : ""));
+        }
+        out.println("timer events (" + s.timerEvents().size() + "):");
+        for (TimerEventDefinition e : s.timerEvents()) {
+            out.println("  " + e.name() + ": " + (e.filter().timerId() == TimerFilter.ANY_TIMER ? "any timer"
+                    : "timer " + e.filter().timerId()) + (e.historyXmlNeeded() ? "  [read by queries]" : ""));
+        }
+        out.println("composite events (" + s.compositeEvents().size() + "):");
+        for (CompositeEventDefinition c : s.compositeEvents()) {
+            out.println("  " + c.name() + ": after " + String.join(", ", c.constituents()) + "; reads "
+                    + c.query().reads());
+        }
+        TreeSet<String> prims = new TreeSet<>();
+        for (Primitive p : s.primitivesUsed()) {
+            prims.add(p.specName());
+        }
+        out.println("primitives:  " + String.join(", ", prims));
+        out.println("parameters (" + s.parameters().declared().size() + "):");
+        for (Parameter p : s.parameters().declared()) {
+            out.println("  " + p.name() + " = " + s.parameters().value(p.name()) + " (" + p.type().label()
+                    + (p.type() == io.statecast.messagestore.spec.ParameterType.DURATION ? ", ms" : "") + ")"
+                    + (p.description().isEmpty() ? "" : ": " + p.description()));
+        }
+        for (Problem w : s.warnings()) {
+            out.println(w.format(s.source()));
+        }
+    }
+
+    private static String describe(AttributeTest t) {
+        if (t instanceof AttributeTest.MessageTypeIs m) {
+            return Integer.toString(m.type() & 0xff);
+        }
+        if (t instanceof AttributeTest.AddressIs a) {
+            return a.address() == null ? AttributeValues.LOCAL : AttributeValues.text(a.address());
+        }
+        if (t instanceof AttributeTest.DeliveryModeIs d) {
+            return AttributeValues.name(d.mode());
+        }
+        if (t instanceof AttributeTest.MessageIdIs m) {
+            return Long.toString(m.id());
+        }
+        if (t instanceof AttributeTest.ServiceIdIs m) {
+            return Integer.toString(m.id());
+        }
+        if (t instanceof AttributeTest.HopLimitIs h) {
+            return Integer.toString(h.hopLimit());
+        }
+        if (t instanceof AttributeTest.KindIs k) {
+            return k.data() ? "data" : "control";
+        }
+        return t.toString();
+    }
+}

@@ -1,0 +1,29 @@
+package io.statecast.messagestore.spec;
+
+import io.statecast.overlay.message.DeliveryMode;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The {@code <data name="service">} section: what the service is.
+ *
+ * @param name          short human name (the blueprint's "h2hack")
+ * @param serviceId     the ServiceID carried in the FSM extension of the service's messages
+ * @param deliveryModes delivery modes the service supports
+ * @param scope         which messages share an instance
+ * @param description   free text, possibly empty
+ */
+public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
+        String description) {
+
+    /** Copies the modes; requires every component. */
+    public ServiceMetadata {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(description, "description");
+        deliveryModes = Set.copyOf(deliveryModes);
+        if (serviceId < 0) {
+            throw new IllegalArgumentException("serviceId must be >= 0, got " + serviceId);
+        }
+    }
+}

@@ -1,0 +1,277 @@
+package io.statecast.messagestore.spec;
+
+import io.statecast.messagestore.event.BasicEventDefinition;
+import io.statecast.messagestore.event.CompositeEventDefinition;
+import io.statecast.messagestore.event.MessageEventDefinition;
+import io.statecast.messagestore.event.TimerEventDefinition;
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.message.OverlayMessage;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.commons.scxml.SCXMLExecutor;
+import org.apache.commons.scxml.model.SCXML;
+
+/**
+ * The blueprint's <em>ExecSpec</em>: one loaded, checked and compiled executable specification,
+ * shared by every instance of its service. Immutable and safe to use from any thread.
+ *
+ * <p>Holds the Commons SCXML model (every transition's paths pre-filled, datamodel stripped,
+ * custom actions bound to compiled {@link ActionTemplate}s), the service metadata and metaops,
+ * the parameters with their effective values, the basic-event filters as Java predicates, the
+ * composite events with their XQuery compiled once, and per basic event whether any expression
+ * may read its XML form. Create instances with {@link SpecLoader}.
+ *
+ * <p>Threading: the model is never modified after loading; an executor from
+ * {@link #newExecutor} is confined to the thread that drives it (Commons SCXML's setters are not
+ * synchronized). The spec's fields are final, so publishing the spec publishes the model safely.
+ */
+public final class ServiceSpec {
+
+    private final String source;
+    private final byte[] sha256;
+    private final ServiceMetadata service;
+    private final MetaOps metaops;
+    private final Parameters parameters;
+    private final List<MessageEventDefinition> messageEvents;
+    private final List<TimerEventDefinition> timerEvents;
+    private final List<CompositeEventDefinition> compositeEvents;
+    private final Map<String, BasicEventDefinition> basicByName;
+    private final Map<String, List<CompositeEventDefinition>> compositesByConstituent;
+    private final List<ActionTemplate> actions;
+    private final Set<Primitive> primitivesUsed;
+    private final SpecStructure structure;
+    private final SCXML model;
+    private final List<Problem> warnings;
+    private final EngineErrorReporter errorReporter;
+
+    ServiceSpec(String source, byte[] sha256, SpecValidator.Checked checked, SCXML model, List<Problem> warnings) {
+        this.source = Objects.requireNonNull(source, "source");
+        this.sha256 = sha256.clone();
+        this.service = checked.service();
+        this.metaops = checked.metaops();
+        this.parameters = Parameters.of(checked.parameters());
+        this.messageEvents = List.copyOf(checked.messageEvents());
+        this.timerEvents = List.copyOf(checked.timerEvents());
+        this.compositeEvents = List.copyOf(checked.compositeEvents());
+        Map<String, BasicEventDefinition> basics = new LinkedHashMap<>();
+        for (MessageEventDefinition m : messageEvents) {
+            basics.put(m.name(), m);
+        }
+        for (TimerEventDefinition t : timerEvents) {
+            basics.put(t.name(), t);
+        }
+        this.basicByName = Collections.unmodifiableMap(basics);
+        Map<String, List<CompositeEventDefinition>> byConstituent = new LinkedHashMap<>();
+        for (CompositeEventDefinition c : compositeEvents) {
+            for (String b : c.constituents()) {
+                byConstituent.computeIfAbsent(b, k -> new ArrayList<>()).add(c);
+            }
+        }
+        byConstituent.replaceAll((k, v) -> List.copyOf(v));
+        this.compositesByConstituent = Collections.unmodifiableMap(byConstituent);
+        List<ActionTemplate> all = new ArrayList<>();
+        Set<Primitive> used = EnumSet.noneOf(Primitive.class);
+        for (List<ActionTemplate> ts : checked.actions().values()) {
+            all.addAll(ts);
+            for (ActionTemplate t : ts) {
+                used.add(t.primitive());
+            }
+        }
+        all.sort((a, b) -> Integer.compare(a.line(), b.line()));
+        this.actions = List.copyOf(all);
+        this.primitivesUsed = Collections.unmodifiableSet(used);
+        this.structure = checked.structure();
+        this.model = Objects.requireNonNull(model, "model");
+        this.warnings = List.copyOf(warnings);
+        this.errorReporter = new EngineErrorReporter(service.name());
+    }
+
+    private ServiceSpec(ServiceSpec base, Parameters parameters) {
+        this.source = base.source;
+        this.sha256 = base.sha256;
+        this.service = base.service;
+        this.metaops = base.metaops;
+        this.parameters = parameters;
+        this.messageEvents = base.messageEvents;
+        this.timerEvents = base.timerEvents;
+        this.compositeEvents = base.compositeEvents;
+        this.basicByName = base.basicByName;
+        this.compositesByConstituent = base.compositesByConstituent;
+        this.actions = base.actions;
+        this.primitivesUsed = base.primitivesUsed;
+        this.structure = base.structure;
+        this.model = base.model;
+        this.warnings = base.warnings;
+        this.errorReporter = base.errorReporter;
+    }
+
+    /** Where the spec came from (file name or URI), for messages. */
+    public String source() {
+        return source;
+    }
+
+    /** SHA-256 of the spec's bytes (a copy). */
+    public byte[] sha256() {
+        return sha256.clone();
+    }
+
+    /** SHA-256 of the spec's bytes, lower-case hex. */
+    public String sha256Hex() {
+        return HexFormat.of().formatHex(sha256);
+    }
+
+    /** The service section: name, ServiceID, delivery modes, scope. */
+    public ServiceMetadata service() {
+        return service;
+    }
+
+    /** The metaops section (defaults when absent). */
+    public MetaOps metaops() {
+        return metaops;
+    }
+
+    /** Declared parameters and their effective values. */
+    public Parameters parameters() {
+        return parameters;
+    }
+
+    /**
+     * This spec with some parameter values overridden (a deployment's settings). Everything else,
+     * including the model and compiled expressions, is shared.
+     *
+     * @throws SpecException when a name is not declared or a value does not fit its type
+     */
+    public ServiceSpec withParameters(Map<String, String> overrides) throws SpecException {
+        List<Problem> problems = new ArrayList<>();
+        Parameters p = parameters.withOverrides(overrides, problems);
+        if (!problems.isEmpty()) {
+            throw new SpecException(source, problems);
+        }
+        return new ServiceSpec(this, p);
+    }
+
+    /** Message basic events in spec order (the order filters are applied). */
+    public List<MessageEventDefinition> messageEvents() {
+        return messageEvents;
+    }
+
+    /** Timer basic events in spec order. */
+    public List<TimerEventDefinition> timerEvents() {
+        return timerEvents;
+    }
+
+    /** Composite events in spec order. */
+    public List<CompositeEventDefinition> compositeEvents() {
+        return compositeEvents;
+    }
+
+    /** The basic event with this name, or {@code null}. */
+    public BasicEventDefinition basicEvent(String name) {
+        return basicByName.get(name);
+    }
+
+    /**
+     * The message events an arriving message fires, in spec order. Every matching filter fires
+     * (one-to-many mapping, blueprint Table 4.3); none means the message is not an input.
+     *
+     * @param self this node's logical address (for filters written {@code local})
+     */
+    public List<MessageEventDefinition> matchMessage(OverlayMessage message, LogicalAddress self) {
+        List<MessageEventDefinition> out = null;
+        for (int i = 0, n = messageEvents.size(); i < n; i++) {
+            MessageEventDefinition d = messageEvents.get(i);
+            if (d.filter().matches(message, self)) {
+                if (out == null) {
+                    out = new ArrayList<>(2);
+                }
+                out.add(d);
+            }
+        }
+        return out == null ? List.of() : out;
+    }
+
+    /** The timer events an expiry of the instance's timer {@code timerId} fires, in spec order. */
+    public List<TimerEventDefinition> matchTimer(int timerId) {
+        List<TimerEventDefinition> out = null;
+        for (int i = 0, n = timerEvents.size(); i < n; i++) {
+            TimerEventDefinition d = timerEvents.get(i);
+            if (d.filter().matches(timerId)) {
+                if (out == null) {
+                    out = new ArrayList<>(1);
+                }
+                out.add(d);
+            }
+        }
+        return out == null ? List.of() : out;
+    }
+
+    /** The composite events to evaluate after basic event {@code name} fired, in spec order. */
+    public List<CompositeEventDefinition> compositesTriggeredBy(String name) {
+        return compositesByConstituent.getOrDefault(name, List.of());
+    }
+
+    /** Whether any XPath or XQuery of the spec may read the XML form of basic event {@code name}. */
+    public boolean historyXmlNeeded(String name) {
+        BasicEventDefinition d = basicByName.get(name);
+        return d != null && d.historyXmlNeeded();
+    }
+
+    /** Every compiled action, ordered by line. */
+    public List<ActionTemplate> actions() {
+        return actions;
+    }
+
+    /** The primitives the spec executes. */
+    public Set<Primitive> primitivesUsed() {
+        return primitivesUsed;
+    }
+
+    /** States and transitions as written. */
+    public SpecStructure structure() {
+        return structure;
+    }
+
+    /** Problems that did not refuse the spec. */
+    public List<Problem> warnings() {
+        return warnings;
+    }
+
+    /** How many errors the engine reported while running instances of this spec. */
+    public long engineErrors() {
+        return errorReporter.errors();
+    }
+
+    /**
+     * The shared Commons SCXML model. Read-only by contract: modifying it corrupts every instance.
+     */
+    public SCXML model() {
+        return model;
+    }
+
+    /**
+     * A new engine for one instance, not yet started: call {@code go()} to enter the initial state
+     * (its entry actions reach {@code sink}), then {@code triggerEvent} for each input symbol.
+     * Runs without supersteps (specs have no eventless transitions, and event names cannot match
+     * the engine's internal events). Confine it to one thread.
+     */
+    public SCXMLExecutor newExecutor(ActionSink sink) {
+        SCXMLExecutor executor = new SCXMLExecutor(NoExpressionEvaluator.INSTANCE, RefusingEventDispatcher.INSTANCE,
+                errorReporter);
+        executor.setRootContext(EngineContext.root(sink));
+        executor.setSuperStep(false);
+        executor.setStateMachine(model);
+        return executor;
+    }
+
+    @Override
+    public String toString() {
+        return "ServiceSpec[" + service.name() + ", ServiceID " + service.serviceId() + ", " + source + "]";
+    }
+}

@@ -1,0 +1,1135 @@
+package io.statecast.messagestore.spec;
+
+import io.statecast.messagestore.event.AttributeTest;
+import io.statecast.messagestore.event.AttributeValues;
+import io.statecast.messagestore.event.CompiledPath;
+import io.statecast.messagestore.event.CompiledQuery;
+import io.statecast.messagestore.event.CompositeEventDefinition;
+import io.statecast.messagestore.event.HistoryReads;
+import io.statecast.messagestore.event.MessageAttribute;
+import io.statecast.messagestore.event.MessageEventDefinition;
+import io.statecast.messagestore.event.MessageFilter;
+import io.statecast.messagestore.event.QueryException;
+import io.statecast.messagestore.event.TimerEventDefinition;
+import io.statecast.messagestore.event.TimerFilter;
+import io.statecast.messagestore.event.XQueryEngine;
+import io.statecast.messagestore.spec.SpecStructure.StateInfo;
+import io.statecast.messagestore.spec.SpecStructure.StateKind;
+import io.statecast.messagestore.spec.SpecStructure.TransitionInfo;
+import io.statecast.overlay.message.DeliveryMode;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.w3c.dom.Attr;
+import org.w3c.dom.Element;
+import org.w3c.dom.NamedNodeMap;
+import org.w3c.dom.Node;
+
+/**
+ * Checks a parsed spec and compiles its parts: XSD validation of the datamodel sections and the
+ * action elements, then the semantic checks (every event used is declared, every target exists,
+ * transitions are deterministic, only known primitives with known fields, every timer set has a
+ * timer event, every parameter referenced exists, every XPath and XQuery compiles in the sandbox),
+ * and the refusal of SCXML constructs specs may not use, each with a reason.
+ *
+ * <p>Runs single-threaded per spec; the engine and schemas are shared and thread-safe.
+ */
+final class SpecValidator {
+
+    /** Names of the datamodel sections. */
+    static final String SERVICE = "service";
+    static final String METAOPS = "metaops";
+    static final String PARAMETERS = "parameters";
+    static final String EVENTS = "events";
+    private static final Set<String> SECTIONS = Set.of(SERVICE, METAOPS, PARAMETERS, EVENTS);
+
+    private static final Pattern ID = Pattern.compile("[A-Za-z_][A-Za-z0-9_.\\-]*");
+    private static final Pattern SYMBOL = Pattern.compile("[A-Za-z_][A-Za-z0-9_\\-]*");
+    private static final int MAX_LISTED = 12;
+
+    private static final Map<String, String> REFUSED_SCXML = refusedScxml();
+
+    private final XQueryEngine engine;
+    private final SpecSchemas schemas;
+
+    SpecValidator(XQueryEngine engine, SpecSchemas schemas) {
+        this.engine = engine;
+        this.schemas = schemas;
+    }
+
+    private static Map<String, String> refusedScxml() {
+        String noExpr = "specs carry no executable expressions; decide with composite events (guards) instead";
+        Map<String, String> m = new HashMap<>();
+        m.put("send", "messages and timers are primitives (action:execute sendDataMessage, sendControlMessage, "
+                + "setTimer); Commons SCXML's <send> would also start a thread per delayed event");
+        m.put("cancel", "timers are primitives; use action:execute cancelTimer");
+        m.put("invoke", "a spec cannot start other state machines or external services");
+        m.put("script", noExpr);
+        m.put("assign", noExpr);
+        m.put("if", noExpr);
+        m.put("elseif", noExpr);
+        m.put("else", noExpr);
+        m.put("foreach", noExpr);
+        m.put("log", "specs have no logging action; the history records every event");
+        m.put("event", "events come only from messages, timers and composite events");
+        m.put("raise", "events come only from messages, timers and composite events");
+        m.put("history", "history pseudo-states are not supported");
+        m.put("donedata", "not supported");
+        m.put("content", "not supported");
+        m.put("param", "not supported");
+        m.put("finalize", "not supported (there is no <invoke>)");
+        return Map.copyOf(m);
+    }
+
+    /** Where an action block sits: the state that owns it, which kind of block, which transition. */
+    enum BlockKind {
+        ONENTRY, ONEXIT, TRANSITION, INITIAL
+    }
+
+    /**
+     * Identifies one executable block, so that compiled templates can be bound to the Commons
+     * model's action objects of the same block.
+     *
+     * @param stateId owning state
+     * @param kind    block kind
+     * @param index   index of the transition among the state's {@code <transition>}s; 0 otherwise
+     */
+    record BlockKey(String stateId, BlockKind kind, int index) {
+    }
+
+    /** Everything compiled from a spec that passed every check. */
+    record Checked(
+            ServiceMetadata service,
+            MetaOps metaops,
+            List<Parameter> parameters,
+            List<MessageEventDefinition> messageEvents,
+            List<TimerEventDefinition> timerEvents,
+            List<CompositeEventDefinition> compositeEvents,
+            Map<BlockKey, List<ActionTemplate>> actions,
+            SpecStructure structure) {
+    }
+
+    /**
+     * Checks the spec.
+     *
+     * @param problems receives every problem found
+     * @return the compiled parts when no error was found, else {@code null}
+     */
+    Checked check(SpecParser.Parsed parsed, Deadline deadline, List<Problem> problems) {
+        return new Run(parsed, deadline, problems).run();
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    /** State of one check. */
+    private final class Run {
+        private final SpecParser.Parsed parsed;
+        private final Deadline deadline;
+        private final List<Problem> problems;
+        private final Set<Node> schemaFailed = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+
+        private final Map<String, Element> stateElements = new LinkedHashMap<>();
+        private final List<StateInfo> states = new ArrayList<>();
+        private final Map<String, String> parents = new HashMap<>();
+        private final Map<String, String> firstChild = new HashMap<>();
+        private final Map<String, List<String>> children = new HashMap<>();
+        private final List<TransitionRecord> transitions = new ArrayList<>();
+        private final Map<BlockKey, Element> blocks = new LinkedHashMap<>();
+        private final Map<String, Element> sections = new LinkedHashMap<>();
+
+        private final Map<String, Parameter> parameters = new LinkedHashMap<>();
+        /** Declared parameters refused for a bad declaration: referencing them is not a second error. */
+        private final Set<String> brokenParameters = new HashSet<>();
+        private final Map<String, Integer> eventLines = new LinkedHashMap<>();
+        private final List<MessageEventDefinition> messageEvents = new ArrayList<>();
+        private final List<TimerEventDefinition> timerEvents = new ArrayList<>();
+        private final List<PendingComposite> composites = new ArrayList<>();
+        private final Set<String> basicNames = new LinkedHashSet<>();
+        private final Set<String> compositeNames = new LinkedHashSet<>();
+        private final Map<BlockKey, List<ActionTemplate>> templates = new LinkedHashMap<>();
+        private final Map<ActionTemplate, SourcePosition> templatePositions = new IdentityHashMap<>();
+        private HistoryReads reads = HistoryReads.NONE;
+        private String initialState;
+
+        Run(SpecParser.Parsed parsed, Deadline deadline, List<Problem> problems) {
+            this.parsed = parsed;
+            this.deadline = deadline;
+            this.problems = problems;
+        }
+
+        Checked run() {
+            Element root = parsed.document().getDocumentElement();
+            if (root == null) {
+                error(null, "spec has no root element");
+                return null;
+            }
+            if (!isScxml(root, "scxml")) {
+                error(root, "root element must be <scxml> in namespace " + SpecNamespaces.SCXML + " (found <"
+                        + root.getNodeName() + "> in namespace " + nsOf(root) + ")");
+                return null;
+            }
+            checkRoot(root);
+            if (timedOut("checking the structure")) {
+                return null;
+            }
+            ServiceMetadata service = parseService();
+            MetaOps metaops = parseMetaops();
+            parseParameters();
+            parseEvents();
+            if (timedOut("compiling the events")) {
+                return null;
+            }
+            compileActions();
+            if (timedOut("compiling the actions")) {
+                return null;
+            }
+            crossCheck();
+            if (problems.stream().anyMatch(Problem::isError)) {
+                return null;
+            }
+            List<MessageEventDefinition> msgs = new ArrayList<>();
+            for (MessageEventDefinition d : messageEvents) {
+                msgs.add(new MessageEventDefinition(d.name(), d.filter(), reads.reads(d.name()), d.line()));
+            }
+            List<TimerEventDefinition> timers = new ArrayList<>();
+            for (TimerEventDefinition d : timerEvents) {
+                timers.add(new TimerEventDefinition(d.name(), d.filter(), reads.reads(d.name()), d.line()));
+            }
+            List<CompositeEventDefinition> comps = new ArrayList<>();
+            for (PendingComposite c : composites) {
+                comps.add(new CompositeEventDefinition(c.name, c.constituents, c.query, c.line));
+            }
+            List<TransitionInfo> tinfo = new ArrayList<>();
+            for (TransitionRecord t : transitions) {
+                tinfo.add(new TransitionInfo(t.source, t.event, t.targets, t.line,
+                        templates.getOrDefault(t.key, List.of())));
+            }
+            return new Checked(service, metaops, List.copyOf(parameters.values()), msgs, timers, comps,
+                    Map.copyOf(templates), new SpecStructure(initialState, states, tinfo));
+        }
+
+        // -------------------------------------------------------------- structure
+
+        private void checkRoot(Element root) {
+            checkAttributes(root, Set.of("version", "initialstate", "initial", "name"));
+            String version = attr(root, "version");
+            if (version != null && !version.equals("1.0")) {
+                error(root, "SCXML version must be 1.0, got '" + version + "'");
+            }
+            String legacy = attr(root, "initialstate");
+            String initial = attr(root, "initial");
+            if (legacy != null && initial != null && !legacy.equals(initial)) {
+                error(root, "initialstate='" + legacy + "' and initial='" + initial + "' disagree; give one");
+            }
+            initialState = legacy != null ? legacy : initial;
+            if (initialState == null) {
+                error(root, "<scxml> needs initialstate=\"…\" (the blueprint's attribute) or initial=\"…\"");
+            }
+            int datamodels = 0;
+            boolean anyState = false;
+            for (Element c : elements(root)) {
+                if (isScxml(c, "datamodel")) {
+                    if (++datamodels > 1) {
+                        error(c, "only one <datamodel> is allowed");
+                    } else {
+                        collectSections(c);
+                    }
+                } else if (isScxml(c, "state") || isScxml(c, "parallel") || isScxml(c, "final")) {
+                    anyState = true;
+                    walkTarget(c, null);
+                } else {
+                    refuseElement(c, "<scxml>");
+                }
+            }
+            if (!anyState) {
+                error(root, "spec has no states");
+            }
+            if (initialState != null && !stateElements.containsKey(initialState) && anyState) {
+                error(root, "initial state '" + initialState + "' does not exist (states: "
+                        + list(stateElements.keySet()) + ")");
+            }
+            if (!sections.containsKey(SERVICE)) {
+                error(root, "missing <data name=\"service\"> section in the root <datamodel> "
+                        + "(ServiceName, ServiceID, DeliveryMode)");
+            }
+        }
+
+        private void walkTarget(Element e, String parentId) {
+            String kindName = e.getLocalName();
+            StateKind kind = switch (kindName) {
+                case "parallel" -> StateKind.PARALLEL;
+                case "final" -> StateKind.FINAL;
+                default -> StateKind.STATE;
+            };
+            checkAttributes(e, kind == StateKind.STATE ? Set.of("id", "initial") : Set.of("id"));
+            String id = attr(e, "id");
+            if (id == null) {
+                error(e, "<" + kindName + "> needs an id");
+                return;
+            }
+            if (!ID.matcher(id).matches()) {
+                error(e, "state id '" + id + "' is not a valid name");
+            }
+            Element dup = stateElements.putIfAbsent(id, e);
+            if (dup != null) {
+                error(e, "state id '" + id + "' is used twice (also at line " + SourcePosition.of(dup).line() + ")");
+                return;
+            }
+            states.add(new StateInfo(id, kind, parentId, pos(e).line()));
+            if (parentId != null) {
+                parents.put(id, parentId);
+                children.computeIfAbsent(parentId, k -> new ArrayList<>()).add(id);
+            }
+            int transitionIndex = 0;
+            boolean onentry = false;
+            boolean onexit = false;
+            boolean initialElement = false;
+            boolean childStates = false;
+            for (Element c : elements(e)) {
+                if (isScxml(c, "onentry") || isScxml(c, "onexit")) {
+                    boolean entry = c.getLocalName().equals("onentry");
+                    if (entry ? onentry : onexit) {
+                        error(c, "a state may have only one <" + c.getLocalName() + "> (Commons SCXML keeps the last)");
+                        continue;
+                    }
+                    if (entry) {
+                        onentry = true;
+                    } else {
+                        onexit = true;
+                    }
+                    checkAttributes(c, Set.of());
+                    collectBlock(new BlockKey(id, entry ? BlockKind.ONENTRY : BlockKind.ONEXIT, 0), c);
+                } else if (isScxml(c, "transition") && kind != StateKind.FINAL) {
+                    collectTransition(id, transitionIndex++, c);
+                } else if (isScxml(c, "initial") && kind == StateKind.STATE) {
+                    if (initialElement) {
+                        error(c, "a state may have only one <initial>");
+                        continue;
+                    }
+                    initialElement = true;
+                    collectInitial(id, c);
+                } else if ((isScxml(c, "state") && kind != StateKind.FINAL)
+                        || ((isScxml(c, "parallel") || isScxml(c, "final")) && kind == StateKind.STATE)) {
+                    childStates = true;
+                    walkTarget(c, id);
+                } else {
+                    refuseElement(c, "<" + kindName + ">");
+                }
+            }
+            if (kind == StateKind.STATE && childStates) {
+                String first = attr(e, "initial");
+                if (first == null && !initialElement) {
+                    error(e, "compound state '" + id + "' needs initial=\"…\" or an <initial> child");
+                } else if (first != null && initialElement) {
+                    error(e, "state '" + id + "' has both initial=\"…\" and an <initial> child");
+                } else if (first != null) {
+                    firstChild.put(id, first);
+                }
+            } else if (kind == StateKind.STATE && (attr(e, "initial") != null || initialElement)) {
+                error(e, "state '" + id + "' has an initial state but no child states");
+            }
+        }
+
+        private void collectInitial(String stateId, Element initial) {
+            checkAttributes(initial, Set.of("id"));
+            List<Element> ts = elements(initial);
+            if (ts.size() != 1 || !isScxml(ts.get(0), "transition")) {
+                error(initial, "<initial> must contain exactly one <transition target=\"…\">");
+                for (Element c : ts) {
+                    if (!isScxml(c, "transition")) {
+                        refuseElement(c, "<initial>");
+                    }
+                }
+                return;
+            }
+            Element t = ts.get(0);
+            checkAttributes(t, Set.of("target"));
+            String target = attr(t, "target");
+            if (target == null || target.isBlank()) {
+                error(t, "the <transition> of an <initial> needs a target");
+            } else {
+                firstChild.put(stateId, target.strip());
+            }
+            collectBlock(new BlockKey(stateId, BlockKind.INITIAL, 0), t);
+        }
+
+        private void collectTransition(String owner, int index, Element t) {
+            checkAttributes(t, Set.of("event", "target"));
+            String event = attr(t, "event");
+            List<String> targets = new ArrayList<>();
+            String target = attr(t, "target");
+            if (target != null) {
+                for (String s : target.strip().split("\\s+")) {
+                    if (!s.isEmpty()) {
+                        targets.add(s);
+                    }
+                }
+            }
+            if (event == null || event.isBlank()) {
+                error(t, "every transition needs an event: eventless transitions are not supported "
+                        + "(the engine runs without supersteps)");
+            } else if (!SYMBOL.matcher(event.strip()).matches()) {
+                error(t, "transition event '" + event + "' must be one declared event name (no lists, no '*' "
+                        + "or '.' wildcards)");
+                event = null;
+            } else {
+                event = event.strip();
+            }
+            BlockKey key = new BlockKey(owner, BlockKind.TRANSITION, index);
+            transitions.add(new TransitionRecord(owner, event, targets, pos(t).line(), pos(t).column(), key));
+            collectBlock(key, t);
+        }
+
+        private void collectBlock(BlockKey key, Element block) {
+            blocks.put(key, block);
+            for (Node c = block.getFirstChild(); c != null; c = c.getNextSibling()) {
+                if (c instanceof Element el) {
+                    if (SpecNamespaces.ACTION.equals(el.getNamespaceURI())) {
+                        String local = el.getLocalName();
+                        if (!local.equals("create") && !local.equals("set") && !local.equals("execute")) {
+                            error(el, "unknown action element <" + el.getNodeName()
+                                    + "> (the action namespace has create, set, execute)");
+                        } else {
+                            schemas.validateAction(el, problems, schemaFailed);
+                        }
+                    } else {
+                        refuseElement(el, "<" + block.getLocalName() + ">");
+                    }
+                } else if (c.getNodeType() == Node.TEXT_NODE && !c.getNodeValue().isBlank()) {
+                    error(block, "unexpected text in <" + block.getLocalName() + ">: '"
+                            + abbreviate(c.getNodeValue().strip()) + "'");
+                }
+            }
+        }
+
+        private void collectSections(Element datamodel) {
+            checkAttributes(datamodel, Set.of());
+            for (Element d : elements(datamodel)) {
+                if (!isScxml(d, "data")) {
+                    refuseElement(d, "<datamodel>");
+                    continue;
+                }
+                checkAttributes(d, Set.of("name", "id"));
+                String name = attr(d, "name") != null ? attr(d, "name") : attr(d, "id");
+                if (name == null) {
+                    error(d, "<data> needs name=\"service|metaops|parameters|events\"");
+                    continue;
+                }
+                if (!SECTIONS.contains(name)) {
+                    error(d, "unknown datamodel section '" + name + "' (sections: service, metaops, parameters, "
+                            + "events)");
+                    continue;
+                }
+                Element dup = sections.putIfAbsent(name, d);
+                if (dup != null) {
+                    error(d, "section '" + name + "' is declared twice (also at line " + pos(dup).line() + ")");
+                    continue;
+                }
+                schemas.validateSection(d, name, problems, schemaFailed);
+            }
+        }
+
+        private void refuseElement(Element c, String where) {
+            String ns = c.getNamespaceURI();
+            String local = c.getLocalName();
+            if (SpecNamespaces.SCXML.equals(ns)) {
+                String why = REFUSED_SCXML.get(local);
+                if (why != null) {
+                    error(c, "<" + local + "> is not supported: " + why);
+                } else if (local.equals("datamodel") || local.equals("data")) {
+                    error(c, "<" + local + "> is only allowed in the root <datamodel> (our sections); states "
+                            + "have no data");
+                } else {
+                    error(c, "<" + local + "> is not allowed in " + where);
+                }
+            } else if (SpecNamespaces.COMMONS_SCXML.equals(ns)) {
+                error(c, "<" + c.getNodeName() + "> from the Commons SCXML namespace is not supported");
+            } else if (SpecNamespaces.ACTION.equals(ns)) {
+                error(c, "action elements belong directly inside <onentry>, <onexit> or <transition>, not in "
+                        + where);
+            } else {
+                error(c, "element <" + c.getNodeName() + "> in namespace " + (ns == null ? "(none)" : ns)
+                        + " is not part of a spec");
+            }
+        }
+
+        /** Refuses attributes outside {@code allowed} (namespaced ones too, except xml:*), with reasons. */
+        private void checkAttributes(Element e, Set<String> allowed) {
+            NamedNodeMap map = e.getAttributes();
+            for (int i = 0; i < map.getLength(); i++) {
+                Attr a = (Attr) map.item(i);
+                String ns = a.getNamespaceURI();
+                if (javax.xml.XMLConstants.XML_NS_URI.equals(ns)
+                        || javax.xml.XMLConstants.XMLNS_ATTRIBUTE_NS_URI.equals(ns)) {
+                    continue;
+                }
+                String local = a.getLocalName() == null ? a.getName() : a.getLocalName();
+                if (ns == null && allowed.contains(local)) {
+                    continue;
+                }
+                String where = "<" + e.getLocalName() + ">";
+                switch (local) {
+                    case "cond" -> error(e, "cond is not supported on " + where
+                            + ": specs have no expression language; guard with a composite event instead");
+                    case "src" -> error(e, "src on " + where + " would load external content: not allowed");
+                    case "expr", "srcexpr", "location", "namelist" -> error(e, local + " on " + where
+                            + " is an expression: specs have no expression language");
+                    default -> error(e, "attribute " + a.getName() + " is not supported on " + where);
+                }
+            }
+        }
+
+        // -------------------------------------------------------------- sections
+
+        private ServiceMetadata parseService() {
+            Element d = sections.get(SERVICE);
+            if (d == null || hasSchemaErrors(d)) {
+                return null;
+            }
+            String name = null;
+            int id = 0;
+            Set<DeliveryMode> modes = EnumSet.noneOf(DeliveryMode.class);
+            Scope scope = Scope.MESSAGE;
+            String description = "";
+            for (Element c : elements(d)) {
+                String text = c.getTextContent().strip();
+                switch (c.getLocalName()) {
+                    case "ServiceName" -> name = text;
+                    case "ServiceID" -> {
+                        try {
+                            id = (int) AttributeValues.longValue(text, 0, Integer.MAX_VALUE, "ServiceID");
+                        } catch (IllegalArgumentException ex) {
+                            error(c, ex.getMessage());
+                        }
+                    }
+                    case "DeliveryMode" -> {
+                        DeliveryMode m = AttributeValues.deliveryMode(text);
+                        if (!modes.add(m)) {
+                            error(c, "delivery mode " + text + " is listed twice");
+                        }
+                    }
+                    case "Scope" -> scope = text.equals("flow") ? Scope.FLOW : Scope.MESSAGE;
+                    case "Description" -> description = text;
+                    default -> { }
+                }
+            }
+            return name == null ? null : new ServiceMetadata(name, id, modes, scope, description);
+        }
+
+        private MetaOps parseMetaops() {
+            Element d = sections.get(METAOPS);
+            if (d == null || hasSchemaErrors(d)) {
+                return MetaOps.DEFAULTS;
+            }
+            boolean forward = MetaOps.DEFAULTS.messageStoreWillForwardMessage();
+            boolean intermediate = MetaOps.DEFAULTS.processIntermediateUnicastMessage();
+            for (Element c : elements(d)) {
+                String t = c.getTextContent().strip();
+                boolean v = t.equals("true") || t.equals("1");
+                if (c.getLocalName().equals("messageStoreWillForwardMessage")) {
+                    forward = v;
+                } else if (c.getLocalName().equals("processIntermediateUnicastMessage")) {
+                    intermediate = v;
+                }
+            }
+            return new MetaOps(forward, intermediate);
+        }
+
+        private void parseParameters() {
+            Element d = sections.get(PARAMETERS);
+            if (d == null) {
+                return;
+            }
+            for (Element p : elements(d)) {
+                String name = attr(p, "name");
+                ParameterType type = ParameterType.ofLabel(String.valueOf(attr(p, "type")));
+                String def = attr(p, "default");
+                if (name == null || type == null || def == null || schemaFailed.contains(p)) {
+                    if (name != null) {
+                        brokenParameters.add(name);
+                    }
+                    continue;
+                }
+                Parameter dup = parameters.get(name);
+                if (dup != null) {
+                    error(p, "parameter " + name + " is declared twice (also at line " + dup.line() + ")");
+                    continue;
+                }
+                try {
+                    String value = type.check(def);
+                    parameters.put(name, new Parameter(name, type, value, p.getTextContent().strip(), pos(p).line()));
+                } catch (IllegalArgumentException ex) {
+                    error(p, "default of parameter " + name + ": " + ex.getMessage());
+                    brokenParameters.add(name);
+                }
+            }
+        }
+
+        private void parseEvents() {
+            Element d = sections.get(EVENTS);
+            if (d == null) {
+                return;
+            }
+            for (Element group : elements(d)) {
+                boolean basic = group.getLocalName().equals("Basic");
+                for (Element ev : elements(group)) {
+                    if (deadline.passed()) {
+                        return; // reported by the caller
+                    }
+                    String name = attr(ev, "name");
+                    if (name == null || !SYMBOL.matcher(name).matches()) {
+                        continue; // reported by the schema
+                    }
+                    Integer dup = eventLines.putIfAbsent(name, pos(ev).line());
+                    if (dup != null) {
+                        error(ev, "event " + name + " is declared twice (also at line " + dup + ")");
+                        continue;
+                    }
+                    if (basic) {
+                        basicNames.add(name);
+                        parseBasic(ev, name);
+                    } else {
+                        compositeNames.add(name);
+                        parseComposite(ev, name);
+                    }
+                }
+            }
+        }
+
+        private void parseBasic(Element ev, String name) {
+            List<Element> kids = elements(ev);
+            if (kids.size() != 1 || hasSchemaErrors(ev)) {
+                return;
+            }
+            Element f = kids.get(0);
+            int line = pos(ev).line();
+            if (f.getLocalName().equals("Timer")) {
+                List<Element> ids = elements(f);
+                int id = TimerFilter.ANY_TIMER;
+                if (!ids.isEmpty()) {
+                    try {
+                        id = (int) AttributeValues.longValue(ids.get(0).getTextContent(), 0, Integer.MAX_VALUE,
+                                "TimerIdentifier");
+                    } catch (IllegalArgumentException ex) {
+                        error(ids.get(0), ex.getMessage());
+                        return;
+                    }
+                }
+                timerEvents.add(new TimerEventDefinition(name, new TimerFilter(id), false, line));
+                return;
+            }
+            List<AttributeTest> tests = new ArrayList<>();
+            for (Element c : elements(f)) {
+                MessageAttribute a = MessageAttribute.ofElementName(c.getLocalName());
+                String text = c.getTextContent().strip();
+                try {
+                    tests.add(switch (a) {
+                        case MESSAGE_IDENTIFIER -> new AttributeTest.MessageIdIs(
+                                AttributeValues.longValue(text, Long.MIN_VALUE, Long.MAX_VALUE, "MessageIdentifier"));
+                        case SERVICE_IDENTIFIER -> new AttributeTest.ServiceIdIs(
+                                (int) AttributeValues.longValue(text, 0, Integer.MAX_VALUE, "ServiceIdentifier"));
+                        case DELIVERY_MODE -> new AttributeTest.DeliveryModeIs(AttributeValues.deliveryMode(text));
+                        case HOP_LIMIT -> new AttributeTest.HopLimitIs(
+                                (int) AttributeValues.longValue(text, 0, 255, "HopLimit"));
+                        case MESSAGE_TYPE -> new AttributeTest.MessageTypeIs(AttributeValues.byteValue(text));
+                        case MESSAGE_KIND -> new AttributeTest.KindIs(text.equals("data"));
+                        case SOURCE_ADDRESS, DESTINATION_ADDRESS, PREVIOUS_HOP_ADDRESS, ROOT_ADDRESS ->
+                                new AttributeTest.AddressIs(a, text.equals(AttributeValues.LOCAL) ? null
+                                        : AttributeValues.address(text));
+                    });
+                } catch (IllegalArgumentException ex) {
+                    error(c, "event " + name + ": " + ex.getMessage());
+                }
+            }
+            messageEvents.add(new MessageEventDefinition(name, new MessageFilter(tests), false, line));
+        }
+
+        private void parseComposite(Element ev, String name) {
+            if (hasSchemaErrors(ev)) {
+                return;
+            }
+            List<String> constituents = new ArrayList<>();
+            Element query = null;
+            for (Element c : elements(ev)) {
+                if (c.getLocalName().equals("ConstituentBasicEvent")) {
+                    String n = c.getTextContent().strip();
+                    if (constituents.contains(n)) {
+                        warning(c, "constituent " + n + " is listed twice");
+                    } else {
+                        constituents.add(n);
+                    }
+                } else if (c.getLocalName().equals("XQuery")) {
+                    query = c;
+                }
+            }
+            if (query == null) {
+                return;
+            }
+            String text = query.getTextContent();
+            try {
+                CompiledQuery q = engine.compileQuery(text, parameters.keySet());
+                reads = reads.union(q.reads());
+                composites.add(new PendingComposite(name, constituents, q, pos(ev).line(), ev));
+            } catch (QueryException ex) {
+                SourcePosition at = queryPosition(query, ex.line(), ex.column());
+                problems.add(Problem.error(at.line(), at.column(), "composite event " + name + ": " + ex.getMessage()));
+            }
+        }
+
+        /** Maps a position inside an element's text to the spec (CDATA openers accounted for). */
+        private SourcePosition queryPosition(Element holder, int qLine, int qCol) {
+            SourcePosition content = SourcePosition.contentOf(holder);
+            if (qLine <= 0 || content.line() <= 0) {
+                return pos(holder);
+            }
+            int col = content.column();
+            int off = parsed.offset(content.line(), content.column());
+            if (parsed.text().startsWith("<![CDATA[", off)) {
+                col += "<![CDATA[".length();
+            }
+            return qLine == 1 ? new SourcePosition(content.line(), col + Math.max(0, qCol - 1))
+                    : new SourcePosition(content.line() + qLine - 1, qCol);
+        }
+
+        // -------------------------------------------------------------- actions
+
+        private void compileActions() {
+            for (Map.Entry<BlockKey, Element> b : blocks.entrySet()) {
+                if (deadline.passed()) {
+                    return; // reported by the caller
+                }
+                templates.put(b.getKey(), compileBlock(b.getValue()));
+            }
+        }
+
+        private List<ActionTemplate> compileBlock(Element block) {
+            List<ActionTemplate> out = new ArrayList<>();
+            Map<String, OpenAction> open = new LinkedHashMap<>();
+            for (Element a : elements(block)) {
+                if (!SpecNamespaces.ACTION.equals(a.getNamespaceURI()) || schemaFailed.contains(a)) {
+                    continue;
+                }
+                String name = attr(a, "name");
+                if (name == null) {
+                    continue;
+                }
+                String kind = a.getLocalName();
+                Primitive primitive = Primitive.ofSpecName(name);
+                if (primitive == null) {
+                    if (kind.equals("create")) {
+                        error(a, Primitive.unknownMessage(name));
+                    }
+                    continue;
+                }
+                switch (kind) {
+                    case "create" -> {
+                        OpenAction prev = open.get(name);
+                        if (prev != null) {
+                            error(a, "action " + name + " is created again before its action:execute (first "
+                                    + "created at line " + prev.line + ")");
+                        }
+                        open.put(name, new OpenAction(primitive, pos(a).line()));
+                    }
+                    case "set" -> {
+                        OpenAction o = open.get(name);
+                        if (o == null) {
+                            error(a, "action:set for " + name + " has no action:create before it in the same <"
+                                    + block.getLocalName() + ">");
+                        } else {
+                            FieldAssignment fa = compileSet(a, o);
+                            if (fa != null) {
+                                o.assignments.add(fa);
+                            }
+                        }
+                    }
+                    case "execute" -> {
+                        OpenAction o = open.remove(name);
+                        if (o == null) {
+                            error(a, "action:execute for " + name + " has no action:create before it in the same <"
+                                    + block.getLocalName() + ">");
+                            continue;
+                        }
+                        for (ActionField req : primitive.requiredFields()) {
+                            if (!o.attempted.contains(req)) {
+                                error(a, name + " needs field " + req.path() + " (set it with action:set before "
+                                        + "action:execute)");
+                            }
+                        }
+                        ActionTemplate t = new ActionTemplate(primitive, o.assignments, pos(a).line());
+                        templatePositions.put(t, pos(a));
+                        out.add(t);
+                    }
+                    default -> { }
+                }
+            }
+            for (Map.Entry<String, OpenAction> o : open.entrySet()) {
+                problems.add(Problem.warning(o.getValue().line, 0, "action " + o.getKey()
+                        + " is created but never executed in this <" + block.getLocalName() + ">"));
+            }
+            return out;
+        }
+
+        private FieldAssignment compileSet(Element a, OpenAction o) {
+            String fieldPath = attr(a, "field");
+            ActionField field = ActionField.ofPath(fieldPath);
+            if (field != null) {
+                o.attempted.add(field); // a failed set is reported once, not again as a missing field
+            }
+            if (field == null) {
+                StringBuilder known = new StringBuilder();
+                for (ActionField f : o.primitive.fields()) {
+                    known.append(known.length() == 0 ? "" : ", ").append(f.path());
+                }
+                error(a, "unknown field '" + fieldPath + "' for " + o.primitive.specName() + " (its fields: "
+                        + (known.length() == 0 ? "none" : known) + ")");
+                return null;
+            }
+            if (!o.primitive.fields().contains(field)) {
+                error(a, o.primitive.fieldRefusal(field));
+                return null;
+            }
+            String value = attr(a, "value");
+            String xpath = attr(a, "xpath");
+            String param = attr(a, "param");
+            int given = (value != null ? 1 : 0) + (xpath != null ? 1 : 0) + (param != null ? 1 : 0);
+            if (given != 1) {
+                error(a, "action:set needs exactly one of value, xpath or param (got " + given + ")");
+                return null;
+            }
+            for (FieldAssignment prev : o.assignments) {
+                if (prev.field() == field) {
+                    warning(a, "field " + field.path() + " is set twice (also at line " + prev.line()
+                            + "); the later value wins");
+                }
+            }
+            int line = pos(a).line();
+            if (value != null) {
+                try {
+                    field.checkLiteral(value);
+                    return new FieldAssignment(field, new FieldValue.Literal(value), line);
+                } catch (IllegalArgumentException ex) {
+                    error(a, "field " + field.path() + ": " + ex.getMessage());
+                    return null;
+                }
+            }
+            if (param != null) {
+                Parameter p = parameters.get(param);
+                if (p == null && brokenParameters.contains(param)) {
+                    return null;
+                }
+                if (p == null) {
+                    error(a, "parameter '" + param + "' is not declared (declared: " + list(parameters.keySet()) + ")");
+                    return null;
+                }
+                if (!field.accepts(p.type())) {
+                    error(a, "parameter " + param + " is a " + p.type().label() + "; field " + field.path()
+                            + " cannot take it");
+                    return null;
+                }
+                if (field != ActionField.MESSAGE) {
+                    try {
+                        field.checkLiteral(p.defaultValue());
+                    } catch (IllegalArgumentException ex) {
+                        error(a, "default of parameter " + param + " does not fit field " + field.path() + ": "
+                                + ex.getMessage());
+                        return null;
+                    }
+                }
+                return new FieldAssignment(field, new FieldValue.ParameterRef(param), line);
+            }
+            try {
+                CompiledPath path = engine.compilePath(xpath, parameters.keySet());
+                reads = reads.union(path.reads());
+                return new FieldAssignment(field, new FieldValue.HistoryQuery(path), line);
+            } catch (QueryException ex) {
+                error(a, "xpath of field " + field.path() + ": " + ex.getMessage());
+                return null;
+            }
+        }
+
+        // -------------------------------------------------------------- cross checks
+
+        private void crossCheck() {
+            Set<String> declared = new LinkedHashSet<>(basicNames);
+            declared.addAll(compositeNames);
+            Set<String> used = new HashSet<>();
+            Map<String, TransitionRecord> seen = new HashMap<>();
+            for (TransitionRecord t : transitions) {
+                if (t.event != null) {
+                    used.add(t.event);
+                    if (!declared.contains(t.event)) {
+                        problems.add(Problem.error(t.line, t.column, "transition on undeclared event '" + t.event
+                                + "' (declared: " + list(declared) + ")"));
+                    }
+                    TransitionRecord prev = seen.putIfAbsent(t.source + "\u0000" + t.event, t);
+                    if (prev != null) {
+                        problems.add(Problem.error(t.line, t.column, "state " + t.source + " has two transitions on "
+                                + "event " + t.event + " (lines " + prev.line + " and " + t.line
+                                + "): the machine must be deterministic"));
+                    }
+                }
+                for (String target : t.targets) {
+                    if (!stateElements.containsKey(target)) {
+                        problems.add(Problem.error(t.line, t.column, "transition target '" + target
+                                + "' does not exist (states: " + list(stateElements.keySet()) + ")"));
+                    }
+                }
+            }
+            for (Map.Entry<String, String> f : firstChild.entrySet()) {
+                if (!stateElements.containsKey(f.getValue())) {
+                    error(stateElements.get(f.getKey()), "initial state '" + f.getValue() + "' of state "
+                            + f.getKey() + " does not exist");
+                } else if (!isDescendant(f.getValue(), f.getKey())) {
+                    error(stateElements.get(f.getKey()), "initial state '" + f.getValue() + "' of state "
+                            + f.getKey() + " is not one of its descendants");
+                }
+            }
+            for (PendingComposite c : composites) {
+                for (String n : c.constituents) {
+                    used.add(n);
+                    if (!basicNames.contains(n)) {
+                        error(c.element, "composite event " + c.name + ": constituent '" + n + "' is not a declared "
+                                + "basic event (basic events: " + list(basicNames) + ")");
+                    }
+                }
+            }
+            for (MessageEventDefinition m : messageEvents) {
+                if (!used.contains(m.name())) {
+                    problems.add(Problem.warning(m.line(), 0, "event " + m.name()
+                            + " is declared but no transition or composite event uses it"));
+                }
+            }
+            for (TimerEventDefinition m : timerEvents) {
+                if (!used.contains(m.name())) {
+                    problems.add(Problem.warning(m.line(), 0, "timer event " + m.name()
+                            + " is declared but no transition or composite event uses it"));
+                }
+            }
+            for (PendingComposite c : composites) {
+                if (!used.contains(c.name)) {
+                    problems.add(Problem.warning(c.line, 0, "composite event " + c.name
+                            + " is declared but no transition uses it"));
+                }
+            }
+            checkTimers();
+            checkReachability();
+        }
+
+        private void checkTimers() {
+            Set<Integer> setIds = new HashSet<>();
+            for (List<ActionTemplate> ts : templates.values()) {
+                for (ActionTemplate t : ts) {
+                    if (t.primitive() != Primitive.SET_TIMER && t.primitive() != Primitive.CANCEL_TIMER) {
+                        continue;
+                    }
+                    FieldValue v = t.valueOf(ActionField.TIMER_IDENTIFIER);
+                    Integer id = null;
+                    if (v instanceof FieldValue.Literal lit) {
+                        id = Integer.valueOf(lit.text().strip());
+                    } else if (v instanceof FieldValue.ParameterRef ref && parameters.containsKey(ref.name())) {
+                        id = Integer.valueOf(parameters.get(ref.name()).defaultValue());
+                    } else if (v instanceof FieldValue.HistoryQuery) {
+                        SourcePosition at = templatePositions.getOrDefault(t, SourcePosition.UNKNOWN);
+                        problems.add(Problem.warning(at.line(), at.column(), t.primitive().specName()
+                                + ": a timer identifier taken from an XPath cannot be checked against the timer "
+                                + "events"));
+                    }
+                    if (id == null) {
+                        continue;
+                    }
+                    if (t.primitive() == Primitive.SET_TIMER) {
+                        setIds.add(id);
+                        boolean declared = false;
+                        for (TimerEventDefinition te : timerEvents) {
+                            declared |= te.filter().matches(id);
+                        }
+                        if (!declared) {
+                            SourcePosition at = templatePositions.getOrDefault(t, SourcePosition.UNKNOWN);
+                            problems.add(Problem.error(at.line(), at.column(), "setTimer sets timer " + id + " but no basic "
+                                    + "event declares <Timer><TimerIdentifier>" + id + "</TimerIdentifier></Timer>: "
+                                    + "its expiry would be ignored"));
+                        }
+                    }
+                }
+            }
+            for (TimerEventDefinition te : timerEvents) {
+                int id = te.filter().timerId();
+                if (id != TimerFilter.ANY_TIMER && !setIds.contains(id)) {
+                    problems.add(Problem.warning(te.line(), 0, "timer event " + te.name() + " waits for timer " + id
+                            + ", which no setTimer sets"));
+                }
+            }
+        }
+
+        private void checkReachability() {
+            if (initialState == null || !stateElements.containsKey(initialState)) {
+                return;
+            }
+            Set<String> reached = new LinkedHashSet<>();
+            Deque<String> todo = new ArrayDeque<>();
+            enter(initialState, reached, todo);
+            Map<String, List<TransitionRecord>> bySource = new HashMap<>();
+            for (TransitionRecord t : transitions) {
+                bySource.computeIfAbsent(t.source, k -> new ArrayList<>()).add(t);
+            }
+            while (!todo.isEmpty()) {
+                String s = todo.pop();
+                for (String a = s; a != null; a = parents.get(a)) {
+                    for (TransitionRecord t : bySource.getOrDefault(a, List.of())) {
+                        for (String target : t.targets) {
+                            if (stateElements.containsKey(target)) {
+                                enter(target, reached, todo);
+                            }
+                        }
+                    }
+                }
+            }
+            for (StateInfo s : states) {
+                if (!reached.contains(s.id())) {
+                    problems.add(Problem.warning(s.line(), 0, "state " + s.id() + " is unreachable from the initial "
+                            + "state " + initialState));
+                }
+            }
+        }
+
+        private void enter(String id, Set<String> reached, Deque<String> todo) {
+            for (String a = id; a != null; a = parents.get(a)) {
+                if (reached.add(a)) {
+                    todo.push(a);
+                }
+            }
+            Element e = stateElements.get(id);
+            if (e != null && e.getLocalName().equals("parallel")) {
+                for (String c : children.getOrDefault(id, List.of())) {
+                    if (!reached.contains(c)) {
+                        enter(c, reached, todo);
+                    }
+                }
+            } else {
+                String first = firstChild.get(id);
+                if (first != null && stateElements.containsKey(first) && !reached.contains(first)) {
+                    enter(first, reached, todo);
+                }
+            }
+        }
+
+        private boolean isDescendant(String id, String ancestor) {
+            for (String a = parents.get(id); a != null; a = parents.get(a)) {
+                if (a.equals(ancestor)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        // -------------------------------------------------------------- helpers
+
+        private boolean hasSchemaErrors(Element e) {
+            if (schemaFailed.contains(e)) {
+                return true;
+            }
+            for (Node f : schemaFailed) {
+                for (Node p = f; p != null; p = p.getParentNode()) {
+                    if (p == e) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        private boolean timedOut(String what) {
+            if (deadline.passed()) {
+                problems.add(Problem.error(0, 0, deadline.message(what)));
+                return true;
+            }
+            return false;
+        }
+
+        private void error(Node at, String message) {
+            SourcePosition p = pos(at);
+            problems.add(Problem.error(p.line(), p.column(), message));
+        }
+
+        private void warning(Node at, String message) {
+            SourcePosition p = pos(at);
+            problems.add(Problem.warning(p.line(), p.column(), message));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    private record TransitionRecord(String source, String event, List<String> targets, int line, int column,
+            BlockKey key) {
+    }
+
+    private record PendingComposite(String name, List<String> constituents, CompiledQuery query, int line,
+            Element element) {
+    }
+
+    private static final class OpenAction {
+        final Primitive primitive;
+        final int line;
+        final List<FieldAssignment> assignments = new ArrayList<>();
+        final Set<ActionField> attempted = EnumSet.noneOf(ActionField.class);
+
+        OpenAction(Primitive primitive, int line) {
+            this.primitive = primitive;
+            this.line = line;
+        }
+    }
+
+    private static SourcePosition pos(Node n) {
+        return SourcePosition.of(n);
+    }
+
+    private static boolean isScxml(Element e, String local) {
+        return SpecNamespaces.SCXML.equals(e.getNamespaceURI()) && local.equals(e.getLocalName());
+    }
+
+    private static String nsOf(Element e) {
+        return e.getNamespaceURI() == null ? "(none)" : e.getNamespaceURI();
+    }
+
+    /** The attribute's value, or {@code null} when absent. */
+    static String attr(Element e, String name) {
+        Attr a = e.getAttributeNodeNS(null, name);
+        return a == null ? null : a.getValue();
+    }
+
+    static List<Element> elements(Element parent) {
+        List<Element> out = new ArrayList<>();
+        for (Node c = parent.getFirstChild(); c != null; c = c.getNextSibling()) {
+            if (c instanceof Element e) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    private static String list(Set<String> names) {
+        if (names.isEmpty()) {
+            return "none";
+        }
+        List<String> sorted = new ArrayList<>(new TreeSet<>(names));
+        if (sorted.size() <= MAX_LISTED) {
+            return String.join(", ", sorted);
+        }
+        return String.join(", ", sorted.subList(0, MAX_LISTED)) + ", … (" + sorted.size() + " in all)";
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 40) + "…";
+    }
+}

@@ -1,0 +1,77 @@
+package io.statecast.messagestore.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URL;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class SpecCommandTest {
+
+    private record Run(int exit, String out) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        CommandLine cl = new CommandLine(new SpecCommand());
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(out));
+        int exit = cl.execute(args);
+        return new Run(exit, out.toString());
+    }
+
+    private static String resource(String name) throws Exception {
+        URL url = SpecCommandTest.class.getClassLoader().getResource(name);
+        return Path.of(url.toURI()).toString();
+    }
+
+    @Test
+    void shouldPassTheBlueprintSpec() throws Exception {
+        Run r = run("validate", resource("specs/blueprint-h2h.scxml"));
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("1 file checked: 0 errors, 0 warnings"), r.out());
+    }
+
+    @Test
+    void shouldPrintEachProblemWithFileLineAndColumnAndFail() throws Exception {
+        String bad = resource("invalid/undeclared-event.scxml");
+        Run r = run("validate", resource("specs/minimal.scxml"), bad);
+        assertEquals(1, r.exit(), r.out());
+        assertTrue(r.out().contains(bad + ":38:5: error: transition on undeclared event 'tock'"), r.out());
+        assertTrue(r.out().contains("2 files checked: 1 error"), r.out());
+    }
+
+    @Test
+    void shouldReportAMissingFileAsAnError() {
+        Run r = run("validate", "/nonexistent/spec.scxml");
+        assertEquals(1, r.exit(), r.out());
+        assertTrue(r.out().contains("/nonexistent/spec.scxml: error: cannot read spec"), r.out());
+    }
+
+    @Test
+    void shouldDescribeASpec() throws Exception {
+        Run r = run("info", resource("specs/blueprint-h2h.scxml"));
+        assertEquals(0, r.exit(), r.out());
+        for (String expected : new String[] {
+            "service:     h2hack", "ServiceID:   1", "delivery:    unicast, multicast", "scope:       message",
+            "states (5), initial init:", "  waitack: 6 transitions", "  payloadmessage: MessageType=128  [read by queries]",
+            "  acktimeout: timer 3", "  allh2hackmessagesreceived: after h2hackmessage; reads events [h2hackmessage]",
+            "primitives:  cancelTimer, sendControlMessage, sendDataMessage, setTimer, terminate, toApplication, "
+                    + "updateNodeInfo",
+            "  TimeoutNACK = 5000 (duration, ms): Wait this long for the payload before sending another NACK.",
+        }) {
+            assertTrue(r.out().contains(expected), "missing '" + expected + "' in:\n" + r.out());
+        }
+    }
+
+    @Test
+    void shouldFailInfoOnARefusedSpec() throws Exception {
+        Run r = run("info", resource("hostile/xxe-file.scxml"));
+        assertEquals(1, r.exit(), r.out());
+        assertTrue(r.out().contains("DOCTYPE declarations are not allowed"), r.out());
+    }
+}

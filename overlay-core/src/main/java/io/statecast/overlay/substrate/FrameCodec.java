@@ -1,0 +1,56 @@
+package io.statecast.overlay.substrate;
+
+import io.netty.buffer.ByteBuf;
+import io.statecast.overlay.message.DecodeException;
+import io.statecast.overlay.message.MessageCodec;
+import io.statecast.overlay.message.WireMessage;
+
+/**
+ * What the adapter needs of a codec. Production code always passes a {@link MessageCodec}
+ * (see {@link #of}); the seam exists so that the adapter's own behaviour (dispatch, drop counting,
+ * isolation from listener failures) can be tested with a stand-in codec.
+ */
+interface FrameCodec {
+
+    /** Largest frame accepted or produced. */
+    int maxFrameBytes();
+
+    /** Size of the frame {@link #encode} writes. */
+    int encodedSize(WireMessage message);
+
+    /** Writes one frame at {@code out}'s writer index. */
+    void encode(WireMessage message, ByteBuf out);
+
+    /** Decodes all readable bytes of {@code frame} as one message. */
+    WireMessage decode(ByteBuf frame) throws DecodeException;
+
+    /** The codec the adapter uses in production. */
+    static FrameCodec of(MessageCodec codec) {
+        return new FrameCodec() {
+            @Override
+            public int maxFrameBytes() {
+                return codec.maxMessageBytes();
+            }
+
+            @Override
+            public int encodedSize(WireMessage message) {
+                return codec.encodedSize(message);
+            }
+
+            @Override
+            public void encode(WireMessage message, ByteBuf out) {
+                codec.encode(message, out);
+            }
+
+            @Override
+            public WireMessage decode(ByteBuf frame) throws DecodeException {
+                return codec.decode(frame);
+            }
+
+            @Override
+            public String toString() {
+                return "MessageCodec[overlayHash=" + codec.overlayHash() + ", max=" + codec.maxMessageBytes() + "]";
+            }
+        };
+    }
+}

@@ -1,0 +1,263 @@
+package io.statecast.overlay.substrate;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.DatagramChannelConfig;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.InternetProtocolFamily;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.statecast.overlay.address.SubstrateAddress;
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The UDP interface: one datagram per frame, on a Netty NIO datagram channel.
+ *
+ * <p><b>Threading.</b> Received frames are delivered on the channel's event-loop thread, one at a
+ * time. {@link #send} may be called from any thread; it never blocks: when more than
+ * {@link UdpConfig#sendQueueBytes()} wait for the socket it drops the frame and counts
+ * {@link InterfaceMetrics.SendDrop#NOT_WRITABLE}. The event-loop group is either given (shared,
+ * e.g. with the adapter's TCP interface, and not shut down by this interface) or created with one
+ * thread and shut down on {@link #close()}.
+ *
+ * <p><b>Bounds.</b> The receive buffer of each read is {@link UdpConfig#maxDatagramBytes()} + 1,
+ * so a larger datagram is recognised (the kernel truncates it to that size) and dropped as
+ * {@link InterfaceMetrics.ReceiveDrop#TOO_LARGE}. A small datagram is copied into a right-sized
+ * buffer before it is handed on, so frames held by upper layers do not pin 64 KiB each.
+ */
+public final class UdpInterface implements SubstrateInterface {
+
+    private static final Logger LOG = LoggerFactory.getLogger(UdpInterface.class);
+    /** Wasted capacity above which a received datagram is copied into a right-sized buffer. */
+    private static final int COMPACT_ABOVE_WASTE_BYTES = 2048;
+    /** Sender addresses remembered per channel, to avoid building a substrate address per datagram. */
+    private static final int SENDER_CACHE_SIZE = 1024;
+
+    private final UdpConfig config;
+    private final EventLoopGroup group;
+    private final boolean ownsGroup;
+    private final InterfaceMetrics metrics = new InterfaceMetrics();
+    private final InetAddresses resolver = new InetAddresses();
+    private final ChannelFutureListener writeListener;
+    private volatile Channel channel;
+    private volatile SubstrateAddress local;
+    private volatile FrameReceiver receiver;
+    private volatile boolean closed;
+
+    /** An interface with its own one-thread event loop. */
+    public UdpInterface(UdpConfig config) {
+        this(config, null);
+    }
+
+    /**
+     * @param config settings
+     * @param group  event loops to run on (shared, not shut down by this interface), or
+     *               {@code null} to create a one-thread group owned by this interface
+     */
+    public UdpInterface(UdpConfig config, EventLoopGroup group) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.ownsGroup = group == null;
+        this.group = group != null ? group : NettyLoops.newGroup("statecast-udp");
+        this.local = new SubstrateAddress(SubstrateAddress.Scheme.UDP, hostPort(config.host(), config.port()));
+        this.writeListener = f -> {
+            if (!f.isSuccess()) {
+                metrics.recordDrop(InterfaceMetrics.SendDrop.WRITE_FAILED);
+                LOG.debug("datagram write failed", f.cause());
+            }
+        };
+    }
+
+    private static String hostPort(String host, int port) {
+        return (host.indexOf(':') >= 0 && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    /** The bound address once started (the configured one before). */
+    @Override
+    public SubstrateAddress localAddress() {
+        return local;
+    }
+
+    @Override
+    public SubstrateAddress.Scheme scheme() {
+        return SubstrateAddress.Scheme.UDP;
+    }
+
+    /** The settings. */
+    public UdpConfig config() {
+        return config;
+    }
+
+    /**
+     * Binds the socket and starts delivering datagrams.
+     *
+     * @throws IOException           if the host is unresolvable or the port cannot be bound
+     * @throws IllegalStateException if already started or closed
+     */
+    @Override
+    public synchronized void start(FrameReceiver receiver) throws IOException {
+        Objects.requireNonNull(receiver, "receiver");
+        if (closed || channel != null) {
+            throw new IllegalStateException("udp interface " + local + " is " + (closed ? "closed" : "already started"));
+        }
+        InetSocketAddress bindTo = InetAddresses.resolveUncached(config.host(), config.port());
+        if (bindTo == null) {
+            throw new IOException("cannot resolve UDP bind host '" + config.host() + "'");
+        }
+        this.receiver = receiver;
+        InternetProtocolFamily family = bindTo.getAddress() instanceof Inet4Address
+                ? InternetProtocolFamily.IPv4 : InternetProtocolFamily.IPv6;
+        Bootstrap b = new Bootstrap()
+                .group(group)
+                .channelFactory(() -> new NioDatagramChannel(family))
+                .option(ChannelOption.SO_RCVBUF, config.receiveBufferBytes())
+                .option(ChannelOption.SO_SNDBUF, config.sendBufferBytes())
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(config.maxDatagramBytes() + 1))
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(config.sendQueueBytes() / 2, config.sendQueueBytes()))
+                .handler(new Receiver());
+        ChannelFuture f = b.bind(bindTo).awaitUninterruptibly();
+        if (!f.isSuccess()) {
+            throw new IOException("cannot bind udp://" + hostPort(config.host(), config.port()) + ": " + f.cause(), f.cause());
+        }
+        Channel ch = f.channel();
+        local = InetAddresses.toSubstrate(SubstrateAddress.Scheme.UDP, (InetSocketAddress) ch.localAddress());
+        channel = ch;
+        DatagramChannelConfig c = (DatagramChannelConfig) ch.config();
+        LOG.debug("{} bound; SO_RCVBUF={} SO_SNDBUF={} (asked {} / {})", local, c.getReceiveBufferSize(),
+                c.getSendBufferSize(), config.receiveBufferBytes(), config.sendBufferBytes());
+    }
+
+    /** SO_RCVBUF as granted by the kernel (Linux reports twice the usable size), or -1 before start. */
+    public int effectiveReceiveBufferBytes() {
+        Channel ch = channel;
+        return ch == null ? -1 : ((DatagramChannelConfig) ch.config()).getReceiveBufferSize();
+    }
+
+    @Override
+    public boolean send(SubstrateAddress to, ByteBuf frame) {
+        Channel ch = channel;
+        InterfaceMetrics.SendDrop drop = null;
+        InetSocketAddress target = null;
+        if (closed || ch == null) {
+            drop = InterfaceMetrics.SendDrop.CLOSED;
+        } else if (to.scheme() != SubstrateAddress.Scheme.UDP) {
+            drop = InterfaceMetrics.SendDrop.WRONG_SCHEME;
+        } else if (frame.readableBytes() > config.maxDatagramBytes()) {
+            drop = InterfaceMetrics.SendDrop.TOO_LARGE;
+        } else if ((target = resolver.resolve(to)) == null) {
+            drop = InterfaceMetrics.SendDrop.UNRESOLVED;
+        } else if (!ch.isWritable()) {
+            drop = InterfaceMetrics.SendDrop.NOT_WRITABLE;
+        }
+        if (drop != null) {
+            metrics.recordDrop(drop);
+            frame.release();
+            return false;
+        }
+        int size = frame.readableBytes();
+        ch.writeAndFlush(new DatagramPacket(frame, target)).addListener(writeListener);
+        metrics.recordSent(size);
+        return true;
+    }
+
+    @Override
+    public boolean isWritable(SubstrateAddress to) {
+        Channel ch = channel;
+        return ch != null && !closed && ch.isWritable();
+    }
+
+    @Override
+    public InterfaceMetrics metrics() {
+        return metrics;
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        NettyLoops.close(channel);
+        if (ownsGroup) {
+            NettyLoops.shutdown(group);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return local.toString();
+    }
+
+    /** Hands each datagram to the receiver. One instance per channel: its cache is confined to the event loop. */
+    private final class Receiver extends ChannelInboundHandlerAdapter {
+
+        private final Map<InetSocketAddress, SubstrateAddress> senders =
+                new LinkedHashMap<>(64, 0.75f, true) {
+                    private static final long serialVersionUID = 1L;
+
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<InetSocketAddress, SubstrateAddress> eldest) {
+                        return size() > SENDER_CACHE_SIZE;
+                    }
+                };
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (!(msg instanceof DatagramPacket packet)) {
+                io.netty.util.ReferenceCountUtil.release(msg);
+                return;
+            }
+            ByteBuf content = packet.content();
+            int size = content.readableBytes();
+            FrameReceiver r = receiver;
+            if (closed || r == null) {
+                metrics.recordDrop(InterfaceMetrics.ReceiveDrop.CLOSED);
+                content.release();
+                return;
+            }
+            if (size > config.maxDatagramBytes()) {
+                metrics.recordDrop(InterfaceMetrics.ReceiveDrop.TOO_LARGE);
+                content.release();
+                return;
+            }
+            SubstrateAddress from = senders.computeIfAbsent(packet.sender(),
+                    a -> InetAddresses.toSubstrate(SubstrateAddress.Scheme.UDP, a));
+            ByteBuf frame = content;
+            if (content.capacity() - size > COMPACT_ABOVE_WASTE_BYTES) {
+                frame = ctx.alloc().buffer(size, size);
+                frame.writeBytes(content);
+                content.release();
+            }
+            metrics.recordReceived(size);
+            try {
+                r.onFrame(frame, from);
+            } catch (RuntimeException e) {
+                metrics.recordDrop(InterfaceMetrics.ReceiveDrop.RECEIVER_ERROR);
+                LOG.warn("frame receiver of {} threw", local, e);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // A datagram socket survives errors such as ICMP port-unreachable; keep it open.
+            LOG.debug("{}: {}", local, cause.toString());
+        }
+    }
+}
