@@ -4,7 +4,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.parsers.SAXParser;
@@ -17,19 +16,22 @@ import org.xml.sax.SAXParseException;
 import org.xml.sax.helpers.DefaultHandler;
 
 /**
- * A minimal {@link SpecCheck}: the document must be well-formed XML without a DTD, its root must be
- * {@code <scxml>}, and its datamodel must carry one service-metadata section
+ * A fast, shallow {@link SpecCheck}: the document must be well-formed XML without a DTD, its root
+ * must be {@code <scxml>}, and its datamodel must carry one service section in the format of
+ * {@code docs/spec-format.md}
  *
  * <pre>{@code
- * <data id="service">            (or name="service", as in the blueprint)
- *   <name>h2hack</name>
- *   <serviceID>1</serviceID>     (decimal 32-bit integer)
- *   <scope>message</scope>       (optional: message | flow; default message)
+ * <data name="service">          (or id="service")
+ *   <ServiceName>h2hack</ServiceName>   (1..64 characters)
+ *   <ServiceID>1</ServiceID>            (decimal integer in [0, 2^31-1])
+ *   <Scope>message</Scope>              (optional: message | flow; default message)
+ *   ...                                 (other children are not checked)
  * </data>
  * }</pre>
  *
- * <p>It checks nothing about states, events or actions. It exists so the server can run and be
- * tested before the MessageStore validator is wired in; production should inject that validator.
+ * <p>It checks nothing else: not the schema, not states, events or actions. Production uses
+ * {@link MessageStoreSpecCheck}, the full validator; this one serves tests and tools that need the
+ * metadata without loading Saxon and Commons SCXML.
  *
  * <p>Thread-safe: each call uses its own parser. Parsing is hardened against hostile input: DOCTYPE declarations are refused (so no entity
  * expansion and no external entities), external DTD and schema access is disabled, and only the
@@ -40,8 +42,8 @@ public final class BasicSpecCheck implements SpecCheck {
     /** The SCXML namespace; a root {@code scxml} without a namespace is accepted as well. */
     public static final String SCXML_NS = "http://www.w3.org/2005/07/scxml";
 
-    /** Longest accepted service name, in characters. */
-    public static final int MAX_NAME_CHARS = 128;
+    /** Longest accepted service name, in characters (the schema's limit). */
+    public static final int MAX_NAME_CHARS = 64;
 
     /** Longest text accumulated for one metadata field; longer text is reported, not kept. */
     static final int MAX_FIELD_CHARS = 1024;
@@ -129,14 +131,13 @@ public final class BasicSpecCheck implements SpecCheck {
                     sectionLine = line();
                     sectionColumn = column();
                 } else {
-                    problem("more than one service metadata section <data id=\"service\">");
+                    problem("more than one service section <data name=\"service\">");
                 }
                 return;
             }
             if (serviceSectionDepth > 0 && depth == serviceSectionDepth + 1) {
-                String key = localName.toLowerCase(Locale.ROOT);
-                if (key.equals("name") || key.equals("serviceid") || key.equals("scope")) {
-                    field = key;
+                if (localName.equals("ServiceName") || localName.equals("ServiceID") || localName.equals("Scope")) {
+                    field = localName;
                     text.setLength(0);
                     textTruncated = false;
                     fieldLine = line();
@@ -179,27 +180,33 @@ public final class BasicSpecCheck implements SpecCheck {
                 return;
             }
             switch (field) {
-                case "name" -> {
+                case "ServiceName" -> {
                     if (value.isEmpty()) {
-                        problemAt(fieldLine, fieldColumn, "service <name> is empty");
+                        problemAt(fieldLine, fieldColumn, "<ServiceName> is empty");
                     } else if (value.length() > MAX_NAME_CHARS) {
-                        problemAt(fieldLine, fieldColumn, "service <name> has " + value.length() + " characters > " + MAX_NAME_CHARS);
+                        problemAt(fieldLine, fieldColumn, "<ServiceName> has " + value.length() + " characters > " + MAX_NAME_CHARS);
                     } else {
                         name = value;
                     }
                 }
-                case "serviceid" -> {
+                case "ServiceID" -> {
+                    int id = -1;
                     try {
-                        serviceId = Integer.parseInt(value);
+                        id = Integer.parseInt(value);
                     } catch (NumberFormatException e) {
-                        problemAt(fieldLine, fieldColumn, "<serviceID> '" + value + "' is not a decimal 32-bit integer");
+                        // reported below
+                    }
+                    if (id < 0 || value.startsWith("+")) {
+                        problemAt(fieldLine, fieldColumn, "<ServiceID> '" + value + "' is not a decimal integer in [0, 2147483647]");
+                    } else {
+                        serviceId = id;
                     }
                 }
-                case "scope" -> {
+                case "Scope" -> {
                     if (value.equals("message") || value.equals("flow")) {
                         scope = value;
                     } else {
-                        problemAt(fieldLine, fieldColumn, "<scope> '" + value + "' is not one of message, flow");
+                        problemAt(fieldLine, fieldColumn, "<Scope> '" + value + "' is not one of message, flow");
                     }
                 }
                 default -> throw new IllegalStateException("unexpected field " + field);
@@ -208,13 +215,13 @@ public final class BasicSpecCheck implements SpecCheck {
 
         Validated result() {
             if (sawRoot && serviceSections == 0) {
-                problem0("no service metadata section <data id=\"service\"> in the datamodel");
+                problem0("no service section <data name=\"service\"> in the datamodel");
             } else if (serviceSections > 0) {
-                if (serviceId == null && problems.stream().noneMatch(p -> p.message().contains("<serviceID>"))) {
-                    problemAt(sectionLine, sectionColumn, "service metadata has no <serviceID>");
+                if (serviceId == null && problems.stream().noneMatch(p -> p.message().contains("<ServiceID>"))) {
+                    problemAt(sectionLine, sectionColumn, "service section has no <ServiceID>");
                 }
-                if (name == null && problems.stream().noneMatch(p -> p.message().contains("<name>"))) {
-                    problemAt(sectionLine, sectionColumn, "service metadata has no <name>");
+                if (name == null && problems.stream().noneMatch(p -> p.message().contains("<ServiceName>"))) {
+                    problemAt(sectionLine, sectionColumn, "service section has no <ServiceName>");
                 }
             }
             if (!problems.isEmpty()) {

@@ -1,6 +1,7 @@
 package io.statecast.specserver;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 
 /**
@@ -11,6 +12,7 @@ import org.slf4j.Logger;
 final class RateLimitedLog {
 
     private final Logger log;
+    private final LongSupplier nanoClock;
     private final int burst;
     private final long periodNanos;
     private long windowStart;
@@ -18,10 +20,15 @@ final class RateLimitedLog {
     private long suppressed;
 
     RateLimitedLog(Logger log, int burst, long period, TimeUnit unit) {
+        this(log, System::nanoTime, burst, period, unit);
+    }
+
+    RateLimitedLog(Logger log, LongSupplier nanoClock, int burst, long period, TimeUnit unit) {
         this.log = log;
+        this.nanoClock = nanoClock;
         this.burst = burst;
         this.periodNanos = unit.toNanos(period);
-        this.windowStart = System.nanoTime() - periodNanos;
+        this.windowStart = nanoClock.getAsLong() - periodNanos;
     }
 
     /**
@@ -31,7 +38,7 @@ final class RateLimitedLog {
     void warn(String format, Object... args) {
         long dropped;
         synchronized (this) {
-            long now = System.nanoTime();
+            long now = nanoClock.getAsLong();
             if (now - windowStart >= periodNanos) {
                 windowStart = now;
                 inWindow = 0;

@@ -12,7 +12,7 @@ import java.util.Set;
  *   /                  Index            GET HEAD
  *   /health            Health           GET HEAD
  *   /services          ServiceList      GET HEAD
- *   /services/{id}     Service          GET HEAD PUT DELETE      id: canonical decimal int
+ *   /services/{id}     Service          GET HEAD PUT DELETE      id: canonical decimal in [0, 2^31-1]
  *   /services/{junk}   BadServiceId     (400)
  *   anything else      Unknown          (404)
  * </pre>

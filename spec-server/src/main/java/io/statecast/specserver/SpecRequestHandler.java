@@ -162,7 +162,7 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
         }
         if (route instanceof Route.BadServiceId bad) {
             exchange.respond(responses.error(HttpResponseStatus.BAD_REQUEST,
-                    "'" + bad.segment() + "' is not a ServiceID: expected a canonical decimal 32-bit integer"));
+                    "'" + bad.segment() + "' is not a ServiceID: expected a decimal integer in [0, 2147483647] without sign or leading zeros"));
             return;
         }
         if (HttpMethod.OPTIONS.equals(method)) {

@@ -69,7 +69,7 @@ final class SpecStore implements Closeable {
     /** Lock file that keeps two servers off one directory. */
     static final String LOCK_FILE = ".lock";
 
-    private static final Pattern CANONICAL_ID = Pattern.compile("-?(0|[1-9][0-9]{0,9})");
+    private static final Pattern CANONICAL_ID = Pattern.compile("0|[1-9][0-9]{0,9}");
 
     private final Path directory;
     private final SpecCheck check;
@@ -164,7 +164,7 @@ final class SpecStore implements Closeable {
         String idText = name.substring(0, name.length() - SUFFIX.length());
         Optional<Integer> id = parseServiceId(idText);
         if (id.isEmpty()) {
-            quarantine(file, List.of(SpecProblem.unlocated("file name is not <serviceId>" + SUFFIX + " with a canonical decimal 32-bit id")));
+            quarantine(file, List.of(SpecProblem.unlocated("file name is not <serviceId>" + SUFFIX + " with a canonical decimal id in [0, 2147483647]")));
             return;
         }
         long size = Files.size(file);
@@ -218,18 +218,19 @@ final class SpecStore implements Closeable {
     }
 
     /**
-     * Parses a ServiceID written in canonical decimal (no sign on zero, no leading zeros, no plus),
-     * so each service has exactly one file name and one URL.
+     * Parses a ServiceID written in canonical decimal (no sign, no leading zeros), so each service
+     * has exactly one file name and one URL. ServiceIDs are non-negative 32-bit integers, as the
+     * spec schema ({@code xs:nonNegativeInteger} within an int) requires.
      *
      * @param text the candidate
-     * @return the id, or empty when the text is not a canonical 32-bit decimal
+     * @return the id, or empty when the text is not a canonical decimal in [0, 2^31-1]
      */
     static Optional<Integer> parseServiceId(String text) {
-        if (text.length() > 11 || !CANONICAL_ID.matcher(text).matches() || text.equals("-0")) {
+        if (text.length() > 10 || !CANONICAL_ID.matcher(text).matches()) {
             return Optional.empty();
         }
         long v = Long.parseLong(text);
-        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+        if (v > Integer.MAX_VALUE) {
             return Optional.empty();
         }
         return Optional.of((int) v);

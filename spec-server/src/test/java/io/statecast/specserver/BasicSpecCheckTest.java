@@ -25,16 +25,17 @@ class BasicSpecCheckTest {
 
     @Test
     void shouldExtractServiceIdNameAndScope() {
-        SpecCheck.Validated v = check.check(doc("<data id=\"service\"><name> h2hack </name><serviceID>1</serviceID><scope>flow</scope></data>")
+        SpecCheck.Validated v = check.check(doc("<data id=\"service\"><ServiceName> h2hack </ServiceName><ServiceID>1</ServiceID>"
+                + "<DeliveryMode>unicast</DeliveryMode><Scope>flow</Scope></data>")
                 .getBytes(StandardCharsets.UTF_8));
         assertEquals(new SpecMetadata(1, "h2hack", "flow"), assertInstanceOf(SpecCheck.Validated.Valid.class, v).metadata());
     }
 
     @Test
     void shouldAcceptTheBlueprintsNameAttributeAndDefaultScope() {
-        SpecCheck.Validated v = check.check(doc("<data name=\"service\"><serviceID>-12</serviceID><name>x</name></data>")
+        SpecCheck.Validated v = check.check(doc("<data name=\"service\"><ServiceID>12</ServiceID><ServiceName>x</ServiceName></data>")
                 .getBytes(StandardCharsets.UTF_8));
-        assertEquals(new SpecMetadata(-12, "x", "message"), assertInstanceOf(SpecCheck.Validated.Valid.class, v).metadata());
+        assertEquals(new SpecMetadata(12, "x", "message"), assertInstanceOf(SpecCheck.Validated.Valid.class, v).metadata());
     }
 
     @Test
@@ -48,7 +49,7 @@ class BasicSpecCheckTest {
     void shouldRefuseDoctypesSoNoEntityCanBeExpandedOrFetched(@TempDir Path dir) throws Exception {
         Path secret = Files.writeString(dir.resolve("secret"), "SECRET");
         String xxe = "<?xml version=\"1.0\"?>\n<!DOCTYPE scxml [<!ENTITY x SYSTEM \"" + secret.toUri() + "\">]>\n"
-                + doc("<data id=\"service\"><name>&x;</name><serviceID>1</serviceID></data>");
+                + doc("<data id=\"service\"><ServiceName>&x;</ServiceName><ServiceID>1</ServiceID></data>");
         SpecCheck.Validated.Invalid i = invalid(xxe);
         assertTrue(i.problems().get(0).message().contains("DOCTYPE"), i.problems().toString());
         String bomb = "<?xml version=\"1.0\"?>\n<!DOCTYPE a [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">]>\n<scxml>&b;</scxml>";
@@ -58,25 +59,27 @@ class BasicSpecCheckTest {
     @Test
     void shouldNameWhatIsMissingOrWrong() {
         assertTrue(invalid("<other/>").problems().get(0).message().contains("root element"));
-        assertTrue(invalid(doc("")).problems().get(0).message().contains("no service metadata"));
-        assertTrue(invalid(doc("<data id=\"service\"><name>x</name></data>")).problems().get(0).message().contains("<serviceID>"));
-        assertTrue(invalid(doc("<data id=\"service\"><serviceID>1</serviceID></data>")).problems().get(0).message().contains("<name>"));
-        SpecCheck.Validated.Invalid badId = invalid(doc("<data id=\"service\"><name>x</name><serviceID>4294967295</serviceID></data>"));
-        assertEquals(1, badId.problems().size(), badId.problems().toString());
-        assertTrue(badId.problems().get(0).message().contains("32-bit"));
-        assertEquals(3, badId.problems().get(0).line());
-        assertTrue(invalid(doc("<data id=\"service\"><name>x</name><serviceID>1</serviceID><scope>global</scope></data>"))
-                .problems().get(0).message().contains("scope"));
-        assertTrue(invalid(doc("<data id=\"service\"><name>" + "n".repeat(200) + "</name><serviceID>1</serviceID></data>"))
+        assertTrue(invalid(doc("")).problems().get(0).message().contains("no service section"));
+        assertTrue(invalid(doc("<data name=\"service\"><ServiceName>x</ServiceName></data>")).problems().get(0).message().contains("<ServiceID>"));
+        assertTrue(invalid(doc("<data name=\"service\"><ServiceID>1</ServiceID></data>")).problems().get(0).message().contains("<ServiceName>"));
+        for (String badId : new String[] {"4294967295", "-1", "+1", "x"}) {
+            SpecCheck.Validated.Invalid i = invalid(doc("<data name=\"service\"><ServiceName>x</ServiceName><ServiceID>" + badId + "</ServiceID></data>"));
+            assertEquals(1, i.problems().size(), i.problems().toString());
+            assertTrue(i.problems().get(0).message().contains("[0, 2147483647]"), i.problems().toString());
+            assertEquals(3, i.problems().get(0).line());
+        }
+        assertTrue(invalid(doc("<data name=\"service\"><ServiceName>x</ServiceName><ServiceID>1</ServiceID><Scope>global</Scope></data>"))
+                .problems().get(0).message().contains("Scope"));
+        assertTrue(invalid(doc("<data name=\"service\"><ServiceName>" + "n".repeat(65) + "</ServiceName><ServiceID>1</ServiceID></data>"))
                 .problems().get(0).message().contains("characters"));
-        assertTrue(invalid(doc("<data id=\"service\"><name>x</name><serviceID>1</serviceID></data>"
-                + "<data id=\"service\"><name>y</name><serviceID>2</serviceID></data>")).problems().get(0).message().contains("more than one"));
+        assertTrue(invalid(doc("<data name=\"service\"><ServiceName>x</ServiceName><ServiceID>1</ServiceID></data>"
+                + "<data name=\"service\"><ServiceName>y</ServiceName><ServiceID>2</ServiceID></data>")).problems().get(0).message().contains("more than one"));
         assertEquals(1, invalid("").problems().size());
     }
 
     @Test
     void shouldNotAccumulateUnboundedMetadataText() {
-        SpecCheck.Validated.Invalid i = invalid(doc("<data id=\"service\"><name>" + "n".repeat(100_000) + "</name><serviceID>1</serviceID></data>"));
+        SpecCheck.Validated.Invalid i = invalid(doc("<data name=\"service\"><ServiceName>" + "n".repeat(100_000) + "</ServiceName><ServiceID>1</ServiceID></data>"));
         assertTrue(i.problems().get(0).message().contains("longer than"), i.problems().toString());
     }
 }

@@ -2,7 +2,7 @@ package io.statecast.specserver;
 
 import java.nio.charset.StandardCharsets;
 
-/** Spec documents for tests, in the form {@link BasicSpecCheck} accepts. */
+/** Spec documents for tests. */
 final class TestSpecs {
 
     private TestSpecs() {
@@ -13,18 +13,31 @@ final class TestSpecs {
         return spec(serviceId, name, "");
     }
 
-    /** A valid spec with {@code padding} in a comment, to vary content and size. */
+    /**
+     * A valid spec (in the format of docs/spec-format.md, accepted by both {@link BasicSpecCheck}
+     * and {@link MessageStoreSpecCheck}) with {@code padding} in a comment, to vary content and size.
+     */
     static byte[] spec(int serviceId, String name, String padding) {
-        return ("<?xml version=\"1.0\"?>\n"
-                + "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\" initial=\"init\">\n"
+        return ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<scxml version=\"1.0\" xmlns=\"http://www.w3.org/2005/07/scxml\"\n"
+                + "       xmlns:action=\"http://my.custom-actions.domain/action\" initialstate=\"idle\">\n"
                 + "  <datamodel>\n"
-                + "    <data id=\"service\">\n"
-                + "      <name>" + name + "</name>\n"
-                + "      <serviceID>" + serviceId + "</serviceID>\n"
-                + "      <scope>message</scope>\n"
+                + "    <data name=\"service\">\n"
+                + "      <ServiceName>" + name + "</ServiceName>\n"
+                + "      <ServiceID>" + serviceId + "</ServiceID>\n"
+                + "      <DeliveryMode>unicast</DeliveryMode>\n"
+                + "      <Scope>message</Scope>\n"
+                + "    </data>\n"
+                + "    <data name=\"events\">\n"
+                + "      <Basic>\n"
+                + "        <Event name=\"hello\"><Message><MessageType>5</MessageType></Message></Event>\n"
+                + "      </Basic>\n"
                 + "    </data>\n"
                 + "  </datamodel>\n"
-                + "  <state id=\"init\"/>\n"
+                + "  <state id=\"idle\">\n"
+                + "    <transition event=\"hello\" target=\"done\"/>\n"
+                + "  </state>\n"
+                + "  <state id=\"done\"/>\n"
                 + "  <!-- " + padding + " -->\n"
                 + "</scxml>\n").getBytes(StandardCharsets.UTF_8);
     }

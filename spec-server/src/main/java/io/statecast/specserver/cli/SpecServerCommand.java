@@ -1,7 +1,6 @@
 package io.statecast.specserver.cli;
 
-import io.statecast.specserver.BasicSpecCheck;
-import io.statecast.specserver.SpecCheck;
+import io.statecast.specserver.MessageStoreSpecCheck;
 import io.statecast.specserver.SpecServer;
 import io.statecast.specserver.SpecServerConfig;
 import io.statecast.specserver.SpecServerException;
@@ -26,7 +25,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code statecast spec-server}: runs a {@link SpecServer} until the process is stopped.
  *
- * <p>Prints one line {@code spec-server listening on http://HOST:PORT/} on standard output once
+ * <p>Specs are validated by {@link MessageStoreSpecCheck}, the MessageStore's own loader.
+ * Prints one line {@code spec-server listening on http://HOST:PORT/} on standard output once
  * it accepts connections (scripts and tests wait for it). Exit status: 0 after a clean stop,
  * 1 when the server cannot start (directory, port), 2 for bad options.
  */
@@ -83,30 +83,22 @@ public final class SpecServerCommand implements Callable<Integer> {
             err.flush();
             return 2;
         }
-        SpecServer server;
-        try {
-            server = SpecServer.start(config, defaultCheck());
-        } catch (SpecServerException e) {
-            err.println("spec-server: " + e.getMessage());
-            err.flush();
-            return 1;
+        try (MessageStoreSpecCheck check = new MessageStoreSpecCheck(config.limits().maxSpecBytes())) {
+            SpecServer server;
+            try {
+                server = SpecServer.start(config, check);
+            } catch (SpecServerException e) {
+                err.println("spec-server: " + e.getMessage());
+                err.flush();
+                return 1;
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(server::close, "spec-server-shutdown"));
+            out.println("spec-server listening on " + server.baseUri() + " (" + server.services().size() + " services in "
+                    + dir.toAbsolutePath() + ")");
+            out.flush();
+            server.awaitClose();
+            return 0;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "spec-server-shutdown"));
-        out.println("spec-server listening on " + server.baseUri() + " (" + server.services().size() + " services in "
-                + dir.toAbsolutePath() + ")");
-        out.flush();
-        server.awaitClose();
-        return 0;
-    }
-
-    /**
-     * The validation the command runs with. Until the MessageStore spec loader is available this
-     * is {@link BasicSpecCheck}, which checks only well-formedness and the service metadata.
-     *
-     * @return the check
-     */
-    static SpecCheck defaultCheck() {
-        return new BasicSpecCheck();
     }
 
     static String readToken(Path file) throws IOException {
