@@ -142,9 +142,10 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             return task.call();
         } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
             context.metrics().internalErrors.increment();
-            LOG.error("request failed", e);
+            context.problemLog().warn("request failed", e);
+            // The cause stays in the log: it can name server paths the client has no business seeing.
             return responses.error(HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                    e instanceof IOException ? "storage error: " + e.getMessage() : "internal error");
+                    e instanceof IOException ? "storage error; see the server log" : "internal error; see the server log");
         }
     }
 

@@ -195,6 +195,20 @@ class SpecServerLimitsTest {
     }
 
     @Test
+    void shouldAnswer500WithoutDetailsWhenTheCheckThrowsAndKeepServing(@TempDir Path other) throws Exception {
+        SpecCheck broken = document -> {
+            throw new IllegalStateException("secret internal detail /srv/x");
+        };
+        server = SpecServer.start(SpecServerConfig.secured(other, Http.TOKEN), broken);
+        Http http = new Http(server.baseUri());
+        java.net.http.HttpResponse<String> r = http.send(http.authorized(http.put("/services/1", TestSpecs.spec(1, "one"))));
+        assertEquals(500, r.statusCode());
+        assertTrue(r.body().contains("\"status\":500") && !r.body().contains("secret"), r.body());
+        assertEquals(1, server.metrics().snapshot().get("internalErrors"));
+        assertServerAlive();
+    }
+
+    @Test
     void shouldAnswer507WhenCreatingBeyondMaxServicesButStillReplace() throws Exception {
         start(SpecServerLimits.DEFAULTS.withMaxServices(1));
         Http http = new Http(server.baseUri());
