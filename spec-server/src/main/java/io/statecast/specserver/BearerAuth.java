@@ -1,0 +1,51 @@
+package io.statecast.specserver;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Optional;
+
+/**
+ * Checks {@code Authorization: Bearer <token>} against the configured token in time independent of
+ * where the two differ: both sides are hashed to a fixed length and compared with
+ * {@link MessageDigest#isEqual}, so neither the content nor the length of the token leaks.
+ */
+final class BearerAuth {
+
+    private static final String SCHEME = "bearer ";
+
+    private final Optional<byte[]> expectedHash;
+
+    /** @param token the token, or empty for an insecure server that authorizes everyone */
+    BearerAuth(Optional<String> token) {
+        this.expectedHash = token.map(BearerAuth::hash);
+    }
+
+    /**
+     * @param authorization the {@code Authorization} header value, or null
+     * @return whether a write may proceed
+     */
+    boolean authorized(String authorization) {
+        if (expectedHash.isEmpty()) {
+            return true;
+        }
+        byte[] presented = hash(presentedToken(authorization));
+        return MessageDigest.isEqual(expectedHash.get(), presented);
+    }
+
+    private static String presentedToken(String authorization) {
+        if (authorization == null || authorization.length() <= SCHEME.length()
+                || !authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
+            return "";
+        }
+        return authorization.substring(SCHEME.length()).strip();
+    }
+
+    private static byte[] hash(String s) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JDK", e);
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.statecast.specserver;
+
+import java.util.concurrent.ExecutorService;
+
+/**
+ * What every connection's handlers share: one per server, all members thread-safe.
+ *
+ * @param store the repository
+ * @param check the validation applied to uploads
+ * @param limits request and connection bounds
+ * @param auth the write authorization
+ * @param responses response builders
+ * @param metrics counters
+ * @param workers bounded executor for validation and disk work
+ * @param problemLog rate-limited WARN log for misbehaving connections
+ */
+record ServerContext(
+        SpecStore store,
+        SpecCheck check,
+        SpecServerLimits limits,
+        BearerAuth auth,
+        Responses responses,
+        SpecServerMetrics metrics,
+        ExecutorService workers,
+        RateLimitedLog problemLog) {
+}

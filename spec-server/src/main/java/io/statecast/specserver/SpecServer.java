@@ -1,0 +1,287 @@
+package io.statecast.specserver;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.timeout.WriteTimeoutHandler;
+import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The <em>Services Server</em> of the blueprint (§5.2.1): an HTTP/1.1 server that stores executable
+ * specs by ServiceID, validates every upload, and serves them to overlay nodes that meet an
+ * unknown ServiceID.
+ *
+ * <pre>{@code
+ * try (SpecServer server = SpecServer.start(SpecServerConfig.secured(dir, token), new BasicSpecCheck())) {
+ *     URI base = server.baseUri();   // http://127.0.0.1:<port>/
+ *     ...
+ * }
+ * }</pre>
+ *
+ * <p>API (see {@code docs/spec-server.md}): {@code GET /}, {@code GET /health},
+ * {@code GET /services}, {@code GET|PUT|DELETE /services/{id}}. Storage is described by the
+ * package-private {@code SpecStore}: one file per service, written atomically, re-validated at
+ * start. Request pipeline, from the socket inwards:
+ *
+ * <pre>
+ *   connection limit (503 and close when over maxConnections)
+ *   WriteTimeoutHandler            a response must drain within requestTimeout
+ *   HttpServerCodec                bounded request line and headers
+ *   RequestTimeoutHandler          a whole request within requestTimeout (408 / close)
+ *   RequestGate                    400/414/431/401/413 from the head, one request at a time
+ *   SpecAggregator                 body bounded by maxSpecBytes (413 for chunked)
+ *   SpecRequestHandler             routing; validation and disk on the worker pool
+ * </pre>
+ */
+public final class SpecServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SpecServer.class);
+
+    private static final String REFUSED_BODY = "{\"status\":503,\"error\":\"too many connections; retry later\"}";
+    private static final byte[] REFUSED = ("HTTP/1.1 503 Service Unavailable\r\n"
+            + "Content-Type: application/json; charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\n"
+            + "Content-Length: " + REFUSED_BODY.length() + "\r\n\r\n" + REFUSED_BODY).getBytes(StandardCharsets.US_ASCII);
+
+    private final SpecServerConfig config;
+    private final SpecStore store;
+    private final SpecServerMetrics metrics;
+    private final ThreadPoolExecutor workers;
+    private final EventLoopGroup bossGroup;
+    private final EventLoopGroup ioGroup;
+    private final Channel serverChannel;
+    private final InetSocketAddress address;
+    private final CountDownLatch closed = new CountDownLatch(1);
+
+    private SpecServer(SpecServerConfig config, SpecStore store, SpecServerMetrics metrics, ThreadPoolExecutor workers,
+                       EventLoopGroup bossGroup, EventLoopGroup ioGroup, ServerBootstrap bootstrap) throws InterruptedException {
+        this.config = config;
+        this.store = store;
+        this.metrics = metrics;
+        this.workers = workers;
+        this.bossGroup = bossGroup;
+        this.ioGroup = ioGroup;
+        this.serverChannel = bootstrap.bind(config.bindAddress(), config.port()).sync().channel();
+        this.address = (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /**
+     * Opens the store (cleaning, re-validating and quarantining as described in
+     * {@code docs/spec-server.md}) and starts listening.
+     *
+     * @param config where and how to run
+     * @param check the validation applied to every upload and every stored document
+     * @return the running server
+     * @throws SpecServerException when the directory cannot be used or the address cannot be bound
+     */
+    public static SpecServer start(SpecServerConfig config, SpecCheck check) throws SpecServerException {
+        SpecServerLimits limits = config.limits();
+        SpecStore store;
+        try {
+            store = SpecStore.open(config.directory(), check, limits.maxSpecBytes(), limits.maxServices(), Clock.systemUTC());
+        } catch (IOException e) {
+            throw new SpecServerException("cannot use spec directory " + config.directory() + ": " + e.getMessage(), e);
+        }
+        SpecServerMetrics metrics = new SpecServerMetrics();
+        ThreadPoolExecutor workers = new ThreadPoolExecutor(limits.workerThreads(), limits.workerThreads(),
+                60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(limits.workerQueue()),
+                new DefaultThreadFactory("spec-server-worker", true), new ThreadPoolExecutor.AbortPolicy());
+        ServerContext context = new ServerContext(store, check, limits, new BearerAuth(config.token()),
+                new Responses(new ObjectMapper()), metrics, workers,
+                new RateLimitedLog(LOG, 10, 10, TimeUnit.SECONDS));
+        EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("spec-server-accept", true));
+        EventLoopGroup io = new NioEventLoopGroup(2, new DefaultThreadFactory("spec-server-io", true));
+        AtomicInteger open = new AtomicInteger();
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(boss, io)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 128)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new Initializer(context, open));
+        try {
+            SpecServer server = new SpecServer(config, store, metrics, workers, boss, io, bootstrap);
+            if (config.insecure()) {
+                LOG.warn("spec server on {} is INSECURE: anyone who can reach it can replace or delete specs", server.address);
+            }
+            LOG.info("spec server listening on {} with {} services from {}", server.address, store.size(), store.directory());
+            return server;
+        } catch (Exception e) {
+            shutdown(boss, io, workers);
+            try {
+                store.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new SpecServerException("cannot listen on " + config.bindAddress() + ":" + config.port() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Builds each connection's pipeline, or refuses the connection when too many are open. */
+    private static final class Initializer extends ChannelInitializer<SocketChannel> {
+        private final ServerContext context;
+        private final AtomicInteger open;
+
+        Initializer(ServerContext context, AtomicInteger open) {
+            this.context = context;
+            this.open = open;
+        }
+
+        @Override
+        protected void initChannel(SocketChannel ch) {
+            SpecServerLimits limits = context.limits();
+            if (open.incrementAndGet() > limits.maxConnections()) {
+                open.decrementAndGet();
+                context.metrics().connectionsRefused.increment();
+                context.problemLog().warn("refused connection from {}: maxConnections={} reached", ch.remoteAddress(), limits.maxConnections());
+                ch.pipeline().addLast(new Refuse());
+                return;
+            }
+            ch.closeFuture().addListener(f -> open.decrementAndGet());
+            long timeoutMs = limits.requestTimeout().toMillis();
+            HttpDecoderConfig decoder = new HttpDecoderConfig()
+                    // method and version need at most ~20 bytes; the target is checked exactly by the gate
+                    .setMaxInitialLineLength(limits.maxUriBytes() + 32)
+                    .setMaxHeaderSize(limits.maxHeaderBytes())
+                    .setMaxChunkSize(8192);
+            ChannelPipeline p = ch.pipeline();
+            p.addLast("write-timeout", new WriteTimeoutHandler(timeoutMs, TimeUnit.MILLISECONDS));
+            p.addLast("http", new HttpServerCodec(decoder));
+            p.addLast("request-timeout", new RequestTimeoutHandler(context));
+            p.addLast("gate", new RequestGate(context));
+            p.addLast("aggregate", new SpecAggregator(context));
+            p.addLast("handler", new SpecRequestHandler(context));
+        }
+    }
+
+    /** Answers a connection over the limit with a fixed 503 and closes it, reading nothing. */
+    private static final class Refuse extends ChannelInboundHandlerAdapter {
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            ctx.channel().config().setAutoRead(false);
+            ctx.writeAndFlush(Unpooled.wrappedBuffer(REFUSED)).addListener(ChannelFutureListener.CLOSE);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ReferenceCountUtil.release(msg);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+
+    /** @return the address the server listens on (with the real port when 0 was configured) */
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /** @return {@code http://host:port/} */
+    public URI baseUri() {
+        String host = address.getAddress().getHostAddress();
+        if (host.indexOf(':') >= 0) {
+            host = "[" + host + "]";
+        }
+        return URI.create("http://" + host + ":" + address.getPort() + "/");
+    }
+
+    /** @return the configuration the server runs with */
+    public SpecServerConfig config() {
+        return config;
+    }
+
+    /** @return the stored services, by ascending ServiceID */
+    public List<StoredSpec> services() {
+        return store.list();
+    }
+
+    /** @return files moved to quarantine when the server started */
+    public List<Path> quarantined() {
+        return store.quarantined();
+    }
+
+    /** @return the server's counters */
+    public SpecServerMetrics metrics() {
+        return metrics;
+    }
+
+    /**
+     * Blocks until {@link #close()} has completed.
+     *
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public void awaitClose() throws InterruptedException {
+        closed.await();
+    }
+
+    /** Stops accepting, closes connections, waits briefly for workers and releases the directory. Idempotent. */
+    @Override
+    public void close() {
+        if (closed.getCount() == 0) {
+            return;
+        }
+        synchronized (this) {
+            if (closed.getCount() == 0) {
+                return;
+            }
+            try {
+                serverChannel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+                shutdown(bossGroup, ioGroup, workers);
+                try {
+                    store.close();
+                } catch (IOException e) {
+                    LOG.warn("cannot release the lock on {}: {}", store.directory(), e.toString());
+                }
+                LOG.info("spec server on {} stopped", address);
+            } finally {
+                closed.countDown();
+            }
+        }
+    }
+
+    private static void shutdown(EventLoopGroup boss, EventLoopGroup io, ThreadPoolExecutor workers) {
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+        io.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+        workers.shutdown();
+        try {
+            // Let a write that is already renaming finish, so the store is closed after it.
+            if (!workers.awaitTermination(5, TimeUnit.SECONDS)) {
+                workers.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            workers.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

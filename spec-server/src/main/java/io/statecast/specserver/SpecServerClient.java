@@ -1,0 +1,317 @@
+package io.statecast.specserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Talks to a {@link SpecServer}: what an overlay node uses to download a spec it lacks (the
+ * blueprint's <em>downloadSpecification</em>) and an application uses to publish one.
+ *
+ * <p>Every call is bounded: the connection by {@link Options#connectTimeout()}, the whole exchange
+ * (headers and body) by {@link Options#requestTimeout()}, and the body by
+ * {@link Options#maxResponseBytes()}. A downloaded document is checked against its ETag (its
+ * SHA-256), so a truncated or altered transfer is an error, not a spec. Thread-safe.
+ */
+public final class SpecServerClient {
+
+    /**
+     * Client bounds.
+     *
+     * @param connectTimeout time to establish a connection; default 5 s
+     * @param requestTimeout time for one whole exchange, body included; default 30 s
+     * @param maxResponseBytes largest response body accepted; default
+     *     {@value #DEFAULT_MAX_RESPONSE_BYTES} (a list of thousands of services, or a spec at the
+     *     server's largest default size, fits)
+     */
+    public record Options(Duration connectTimeout, Duration requestTimeout, int maxResponseBytes) {
+        /** Default {@link #maxResponseBytes}: 4 MiB. */
+        public static final int DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+        /** All defaults. */
+        public static final Options DEFAULTS = new Options(Duration.ofSeconds(5), Duration.ofSeconds(30), DEFAULT_MAX_RESPONSE_BYTES);
+
+        /** Checks the bounds. */
+        public Options {
+            Objects.requireNonNull(connectTimeout, "connectTimeout");
+            Objects.requireNonNull(requestTimeout, "requestTimeout");
+            if (connectTimeout.isNegative() || connectTimeout.isZero()) {
+                throw new IllegalArgumentException("connectTimeout=" + connectTimeout + " must be > 0");
+            }
+            if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+                throw new IllegalArgumentException("requestTimeout=" + requestTimeout + " must be > 0");
+            }
+            if (maxResponseBytes < 1024) {
+                throw new IllegalArgumentException("maxResponseBytes=" + maxResponseBytes + " must be >= 1024");
+            }
+        }
+    }
+
+    /** Outcome of {@link #get}: a closed set. */
+    public sealed interface Fetch {
+        /**
+         * The document.
+         *
+         * @param document the bytes, verified against the ETag
+         * @param etag the quoted SHA-256
+         */
+        record Found(byte[] document, String etag) implements Fetch {
+        }
+
+        /** @param etag the current ETag, the one sent in {@code If-None-Match} */
+        record NotModified(String etag) implements Fetch {
+        }
+
+        /** The server has no such service. */
+        record NotFound() implements Fetch {
+        }
+    }
+
+    /**
+     * Outcome of a successful {@link #put}.
+     *
+     * @param created true for a new service (201), false for a new version (200)
+     * @param etag the ETag of the stored version, for the next {@code If-Match}
+     * @param info what the server stored
+     */
+    public record Stored(boolean created, String etag, ServiceInfo info) {
+    }
+
+    private final URI base;
+    private final Optional<String> token;
+    private final Options options;
+    private final HttpClient http;
+    private final ObjectMapper json = new ObjectMapper();
+
+    /**
+     * @param baseUri the server, e.g. {@code http://127.0.0.1:8470/}
+     * @param token bearer token for writes, or empty
+     * @param options bounds
+     */
+    public SpecServerClient(URI baseUri, Optional<String> token, Options options) {
+        Objects.requireNonNull(baseUri, "baseUri");
+        String s = baseUri.toString();
+        this.base = URI.create(s.endsWith("/") ? s : s + "/");
+        this.token = Objects.requireNonNull(token, "token");
+        this.options = Objects.requireNonNull(options, "options");
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(options.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+    }
+
+    /**
+     * A read-only client with default bounds.
+     *
+     * @param baseUri the server
+     * @return the client
+     */
+    public static SpecServerClient create(URI baseUri) {
+        return new SpecServerClient(baseUri, Optional.empty(), Options.DEFAULTS);
+    }
+
+    /**
+     * Lists the stored services.
+     *
+     * @return the services, by ascending ServiceID
+     * @throws SpecServerClientException on an error status or a failed exchange
+     */
+    public List<ServiceInfo> list() throws SpecServerClientException {
+        HttpResponse<byte[]> r = send(request("services").GET());
+        expect(r, 200);
+        JsonNode root = parse(r.body());
+        if (!root.isArray()) {
+            throw malformed("the service list is not a JSON array");
+        }
+        List<ServiceInfo> out = new ArrayList<>(root.size());
+        for (JsonNode n : root) {
+            out.add(serviceInfo(n));
+        }
+        return out;
+    }
+
+    /**
+     * Number of services, from {@code /health}.
+     *
+     * @return the count the server reports
+     * @throws SpecServerClientException when the server is not healthy or not reachable
+     */
+    public int health() throws SpecServerClientException {
+        HttpResponse<byte[]> r = send(request("health").GET());
+        expect(r, 200);
+        JsonNode root = parse(r.body());
+        if (!"ok".equals(root.path("status").asText()) || !root.path("services").canConvertToInt()) {
+            throw malformed("unexpected health document");
+        }
+        return root.get("services").intValue();
+    }
+
+    /**
+     * Downloads a spec.
+     *
+     * @param serviceId the ServiceID
+     * @param ifNoneMatch the ETag of a copy already held, to get {@link Fetch.NotModified} instead
+     * @return the document, not-modified, or not-found
+     * @throws SpecServerClientException on another error status, a failed exchange, or a body that
+     *     does not match its ETag
+     */
+    public Fetch get(int serviceId, Optional<String> ifNoneMatch) throws SpecServerClientException {
+        HttpRequest.Builder b = request("services/" + serviceId).GET();
+        ifNoneMatch.ifPresent(t -> b.header("If-None-Match", t));
+        HttpResponse<byte[]> r = send(b);
+        if (r.statusCode() == 404) {
+            return new Fetch.NotFound();
+        }
+        if (r.statusCode() == 304) {
+            return new Fetch.NotModified(r.headers().firstValue("ETag").orElse(ifNoneMatch.orElse("")));
+        }
+        expect(r, 200);
+        String etag = r.headers().firstValue("ETag").orElseThrow(() -> malformed("document without ETag"));
+        String actual = EntityTags.of(SpecStore.sha256(r.body()));
+        if (!actual.equals(etag)) {
+            throw malformed("document does not match its ETag " + etag + " (got " + actual + ")");
+        }
+        return new Fetch.Found(r.body(), etag);
+    }
+
+    /**
+     * Uploads a spec: creates the service, or replaces it when {@code ifMatch} is its current ETag.
+     *
+     * @param serviceId the ServiceID; must be the one the document declares
+     * @param document the SCXML document
+     * @param ifMatch the current ETag when replacing; empty when creating
+     * @return what was stored
+     * @throws SpecServerClientException with status 400 (and {@link SpecServerClientException#problems()}),
+     *     401, 409, 412, 413, 507, or 0 for a failed exchange
+     */
+    public Stored put(int serviceId, byte[] document, Optional<String> ifMatch) throws SpecServerClientException {
+        HttpRequest.Builder b = request("services/" + serviceId)
+                .header("Content-Type", Responses.SCXML_TYPE)
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(document));
+        ifMatch.ifPresent(t -> b.header("If-Match", t));
+        authorize(b);
+        HttpResponse<byte[]> r = send(b);
+        if (r.statusCode() != 200 && r.statusCode() != 201) {
+            throw failure(r);
+        }
+        String etag = r.headers().firstValue("ETag").orElseThrow(() -> malformed("upload answered without ETag"));
+        return new Stored(r.statusCode() == 201, etag, serviceInfo(parse(r.body())));
+    }
+
+    /**
+     * Removes a service.
+     *
+     * @param serviceId the ServiceID
+     * @param ifMatch the ETag the caller expects to delete, or empty to delete whatever is stored
+     * @return true when deleted, false when there was no such service
+     * @throws SpecServerClientException on 401, 412 or a failed exchange
+     */
+    public boolean delete(int serviceId, Optional<String> ifMatch) throws SpecServerClientException {
+        HttpRequest.Builder b = request("services/" + serviceId).DELETE();
+        ifMatch.ifPresent(t -> b.header("If-Match", t));
+        authorize(b);
+        HttpResponse<byte[]> r = send(b);
+        if (r.statusCode() == 404) {
+            return false;
+        }
+        expect(r, 204);
+        return true;
+    }
+
+    private HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(base.resolve(path)).timeout(options.requestTimeout());
+    }
+
+    private void authorize(HttpRequest.Builder b) {
+        token.ifPresent(t -> b.header("Authorization", "Bearer " + t));
+    }
+
+    private HttpResponse<byte[]> send(HttpRequest.Builder b) throws SpecServerClientException {
+        HttpRequest req = b.build();
+        CompletableFuture<HttpResponse<byte[]>> f = http.sendAsync(req, BoundedBodySubscriber.handler(options.maxResponseBytes()));
+        try {
+            return f.get(options.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new SpecServerClientException(0, req.method() + " " + req.uri() + ": no complete response within "
+                    + options.requestTimeout().toMillis() + " ms", List.of(), e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            throw new SpecServerClientException(0, req.method() + " " + req.uri() + ": " + cause, List.of(), cause);
+        } catch (InterruptedException e) {
+            f.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new SpecServerClientException(0, req.method() + " " + req.uri() + ": interrupted", List.of(), e);
+        }
+    }
+
+    private void expect(HttpResponse<byte[]> r, int status) throws SpecServerClientException {
+        if (r.statusCode() != status) {
+            throw failure(r);
+        }
+    }
+
+    private SpecServerClientException failure(HttpResponse<byte[]> r) {
+        String message = "HTTP " + r.statusCode();
+        List<SpecProblem> problems = new ArrayList<>();
+        try {
+            JsonNode body = json.readTree(r.body());
+            if (body != null && body.isObject()) {
+                if (body.path("error").isTextual()) {
+                    message += ": " + body.get("error").asText();
+                }
+                for (JsonNode p : body.path("problems")) {
+                    problems.add(new SpecProblem(Math.max(0, p.path("line").asInt()), Math.max(0, p.path("column").asInt()),
+                            p.path("message").asText("")));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not our JSON: the status alone says what happened
+        }
+        return new SpecServerClientException(r.statusCode(), r.request().method() + " " + r.uri() + ": " + message, problems, null);
+    }
+
+    private JsonNode parse(byte[] body) throws SpecServerClientException {
+        try {
+            JsonNode n = json.readTree(body);
+            if (n == null) {
+                throw malformed("empty response body");
+            }
+            return n;
+        } catch (IOException e) {
+            throw new SpecServerClientException(0, "response is not JSON: " + e.getMessage(), List.of(), e);
+        }
+    }
+
+    private ServiceInfo serviceInfo(JsonNode n) throws SpecServerClientException {
+        if (!n.path("serviceId").canConvertToInt() || !n.path("name").isTextual() || !n.path("scope").isTextual()
+                || !n.path("sha256").isTextual() || !n.path("size").canConvertToLong() || !n.path("storedAt").isTextual()) {
+            throw malformed("service entry lacks serviceId, name, scope, sha256, size or storedAt");
+        }
+        try {
+            return new ServiceInfo(n.get("serviceId").intValue(), n.get("name").asText(), n.get("scope").asText(),
+                    n.get("sha256").asText(), n.get("size").longValue(), Instant.parse(n.get("storedAt").asText()));
+        } catch (DateTimeParseException e) {
+            throw malformed("storedAt is not an ISO-8601 instant: " + n.get("storedAt").asText());
+        }
+    }
+
+    private static SpecServerClientException malformed(String message) {
+        return new SpecServerClientException(0, "malformed response: " + message, List.of(), null);
+    }
+}
