@@ -7,6 +7,7 @@ import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
+import io.statecast.overlay.node.dt.DtSettings;
 import io.statecast.overlay.node.tree.TreeSettings;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -216,6 +217,19 @@ public record OverlayConfig(
         return new TreeSettings(heartbeat.fastMs(), heartbeat.slowMs(), heartbeat.timeoutMs(), rendezvous.iAmHereMs(),
                 heartbeat.stableAfter(), tree.maxHops(), tree.maxLinks(), tree.maxSubtreeIds(), rendezvous.buddyCacheSize(),
                 buddies);
+    }
+
+    /**
+     * The DT protocol's settings from this configuration: the heartbeat and rendezvous timers,
+     * the buddies, and — for a RANDOM address — the frame new coordinates are drawn from if the
+     * drawn ones turn out to be taken (a fixed address fails instead).
+     */
+    public DtSettings dtSettings() {
+        DtSettings.Frame redraw = address.equalsIgnoreCase(RANDOM)
+                ? new DtSettings.Frame(addressFrame.minX(), addressFrame.minY(), addressFrame.maxX(), addressFrame.maxY())
+                : null;
+        return DtSettings.withDefaults(heartbeat.fastMs(), heartbeat.slowMs(), heartbeat.timeoutMs(), rendezvous.iAmHereMs(),
+                heartbeat.stableAfter(), rendezvous.buddyCacheSize(), buddies, redraw);
     }
 
     // ---------------------------------------------------------------------------------- validation
