@@ -283,11 +283,15 @@ public final class DtSimulation implements AutoCloseable {
         return b.toString();
     }
 
-    /** Closes every socket. */
+    /**
+     * Closes every socket, then runs what is left on the clock so that frames still in flight are
+     * delivered to closed interfaces and released.
+     */
     @Override
     public void close() {
         for (OverlaySocket s : sockets) {
             s.close();
         }
+        clock.runUntilIdle(10_000_000);
     }
 }

@@ -123,6 +123,8 @@ public final class DtNode implements OverlayNode {
     private final LinkedHashMap<DtAddress, Long> contacted = new LinkedHashMap<>();
     private final LinkedHashSet<SubstrateAddress> buddyCache = new LinkedHashSet<>();
     private int unchangedTicks;
+    /** The table or a report changed since the last publication. */
+    private boolean dirty;
     private int redraws;
     private int rendezvousCursor;
     private TimerService.Timer heartbeatTimer;
@@ -287,6 +289,7 @@ public final class DtNode implements OverlayNode {
     /** Something the trees depend on changed: count the stable period from now and beat fast. */
     private void markChanged() {
         unchangedTicks = 0;
+        dirty = true;
         if (running && heartbeatDue - timers.nanoTime() > fastNanos) {
             scheduleHeartbeat(fastNanos);
         }
@@ -804,11 +807,6 @@ public final class DtNode implements OverlayNode {
         if (!running) {
             return;
         }
-        Map<DtAddress, DtTopology.Report> reports = new LinkedHashMap<>();
-        for (Neighbour n : table.values()) {
-            reports.put(n.address, new DtTopology.Report(n.substrate, n.cw == null ? null : n.cw.address(),
-                    n.ccw == null ? null : n.ccw.address(), n.considersMe));
-        }
         NodeState state;
         if (table.isEmpty()) {
             state = settings.buddies().isEmpty() && buddyCache.isEmpty() ? NodeState.STABLE : NodeState.JOINING;
@@ -816,7 +814,17 @@ public final class DtNode implements OverlayNode {
             state = unchangedTicks >= settings.stableAfterHeartbeats() ? NodeState.STABLE : NodeState.INCOMPLETE;
         }
         DtTopology old = published;
-        DtTopology view = new DtTopology(self, state, version + 1, currentLeader(), reports);
+        DtAddress leader = currentLeader();
+        if (!dirty && state == old.state() && Objects.equals(leader, old.partitionLeader()) && self.equals(old.self())) {
+            return;
+        }
+        dirty = false;
+        Map<DtAddress, DtTopology.Report> reports = new LinkedHashMap<>();
+        for (Neighbour n : table.values()) {
+            reports.put(n.address, new DtTopology.Report(n.substrate, n.cw == null ? null : n.cw.address(),
+                    n.ccw == null ? null : n.ccw.address(), n.considersMe));
+        }
+        DtTopology view = new DtTopology(self, state, version + 1, leader, reports);
         if (view.sameView(old)) {
             return;
         }
