@@ -76,9 +76,9 @@ import org.slf4j.LoggerFactory;
  *       leader ({@link Leader}); a converged partition has exactly one.</li>
  *   <li><b>Duplicates.</b> A node that sees another node with its own coordinates — a Hello from
  *       it, a NewNode for it, or a report of it with a substrate address not its own — draws new
- *       coordinates from {@link DtSettings#redrawFrame()} if it has not yet been {@code STABLE}
- *       (says Goodbye under the old ones, then joins again), or fails ({@link #failure()}) if its
- *       address is fixed. The node that already holds the coordinates answers the newcomer with
+ *       coordinates from {@link DtSettings#redrawFrame()} if it is not settled in an overlay
+ *       (never yet {@code STABLE}, or {@code JOINING} again after it lost its neighbours): it says Goodbye under the old ones,
+ *       then joins again. With a fixed address it fails instead ({@link #failure()}). The node that already holds the coordinates answers the newcomer with
  *       a HelloNotNeighbor reporting the holder as both CW and CCW.</li>
  * </ul>
  *
@@ -179,6 +179,7 @@ public final class DtNode implements OverlayNode {
      * Why the node stopped by itself (its fixed coordinates are taken, or it found no free ones),
      * or {@code null} if it did not.
      */
+    @Override
     public String failure() {
         return failure;
     }
@@ -659,14 +660,15 @@ public final class DtNode implements OverlayNode {
     }
 
     /**
-     * Another node at {@code holder} has this node's coordinates. A node that has not yet been
-     * stable gives way: new coordinates, or failure if they are fixed.
+     * Another node at {@code holder} has this node's coordinates. A node that is not settled in
+     * an overlay — never yet stable, or joining again after it lost every neighbour — gives way: new coordinates, or
+     * failure if they are fixed. A settled node keeps them; the newcomer is told.
      *
      * @return true if this node gave way (its coordinates or state changed)
      */
     private boolean duplicateSeen(SubstrateAddress holder) {
         count("duplicateAddress");
-        if (everStable) {
+        if (everStable && published.state() != NodeState.JOINING) {
             return false;
         }
         if (settings.redrawFrame() == null) {
