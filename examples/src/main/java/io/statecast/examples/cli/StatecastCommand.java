@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             io.statecast.messagestore.cli.SpecCommand.class,
             ChatCommand.class,
             io.statecast.specserver.cli.SpecServerCommand.class,
+            io.statecast.overlay.sim.SimCommand.class,
         })
 public final class StatecastCommand implements Runnable {
 
