@@ -26,9 +26,9 @@ import java.util.Comparator;
  * {@linkplain #LEXICOGRAPHIC lexicographically} (x, then y). The lexicographically smallest point is
  * raised most, so it ends up outside the circle through the others: four cocircular points are
  * split by the diagonal that avoids the smallest of them (a unit lattice square with lower-left
- * corner (x, y) gets the diagonal (x+1, y)–(x, y+1)). Because the
- * in-circle determinant is linear in the lifted column, the perturbed determinant is
- * {@code D + Σ ε^(1+rank(p)) · C(p)}, where C(p) is the cofactor of p's lifted entry:
+ * corner (x, y) gets the diagonal (x+1, y)–(x, y+1)). Because the in-circle determinant is
+ * linear in the lifted column, the perturbed determinant is {@code D + Σ ε^(1+rank(p)) · C(p)},
+ * where C(p) is the cofactor of p's lifted entry in the 4×4 matrix with rows (x, y, x²+y², 1):
  * <pre>
  *   C(a) = +orient(b, c, d)    C(b) = −orient(a, c, d)
  *   C(c) = +orient(a, b, d)    C(d) = −orient(a, b, c)
