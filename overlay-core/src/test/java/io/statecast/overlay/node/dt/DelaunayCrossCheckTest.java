@@ -2,7 +2,7 @@ package io.statecast.overlay.node.dt;
 
 import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.node.dt.DelaunayOracle.Triangulation;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -35,7 +35,7 @@ class DelaunayCrossCheckTest {
 
     @ParameterizedTest(name = "soak: N={0}")
     @CsvSource({"3000, 0, 16777215", "10000, 0, 16777215"})
-    @EnabledIfSystemProperty(named = "statecast.soak", matches = "true")
+    @Tag("soak")
     void localTestShouldReproduceJtsDelaunayForLargeN(int n, long lo, long hi) {
         crossCheck(n, lo, hi, 2);
     }
