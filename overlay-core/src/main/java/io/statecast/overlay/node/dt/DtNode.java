@@ -90,8 +90,10 @@ public final class DtNode implements OverlayNode {
     private static final Logger LOG = LoggerFactory.getLogger(DtNode.class);
     /** Protocol messages waiting for the protocol thread at most; more are dropped and counted. */
     static final int MAX_PENDING_MESSAGES = 10_000;
-    /** Candidates reported by strangers kept until the next heartbeat at most. */
+    /** Candidates reported by strangers kept at most (the closest to this node are kept). */
     static final int MAX_CANDIDATES = 64;
+    /** Heartbeats a candidate reported by a stranger is kept. */
+    static final int CANDIDATE_HEARTBEATS = 20;
     /** Candidates remembered as recently contacted at most. */
     static final int MAX_CONTACTED = 256;
     /** Heartbeats before a candidate that was sent a Hello is tried again. */
@@ -119,7 +121,7 @@ public final class DtNode implements OverlayNode {
     private boolean left;
     private boolean everStable;
     private final TreeMap<DtAddress, Neighbour> table = new TreeMap<>(Predicates.LEXICOGRAPHIC);
-    private final LinkedHashMap<DtAddress, SubstrateAddress> candidates = new LinkedHashMap<>();
+    private final LinkedHashMap<DtAddress, Candidate> candidates = new LinkedHashMap<>();
     private final LinkedHashMap<DtAddress, Long> contacted = new LinkedHashMap<>();
     private final LinkedHashSet<SubstrateAddress> buddyCache = new LinkedHashSet<>();
     private int unchangedTicks;
@@ -331,8 +333,17 @@ public final class DtNode implements OverlayNode {
 
     /** Sends one HelloNeighbor to the closest reported node that is not a neighbour and passes the test. */
     private void discover(long now) {
-        Map<DtAddress, SubstrateAddress> pool = new LinkedHashMap<>(candidates);
-        candidates.clear();
+        long ttl = CANDIDATE_HEARTBEATS * fastNanos;
+        Map<DtAddress, SubstrateAddress> pool = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<DtAddress, Candidate>> it = candidates.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<DtAddress, Candidate> e = it.next();
+            DtAddress c = e.getKey();
+            if (now - e.getValue().since() > ttl || table.containsKey(c) || !NeighbourTest.passes(self, table.keySet(), c)) {
+                it.remove();
+            } else {
+                pool.put(c, e.getValue().substrate());
+            }
+        }
         for (Neighbour n : table.values()) {
             if (n.cw != null) {
                 pool.putIfAbsent(n.cw.address(), n.cw.substrate());
@@ -404,8 +415,8 @@ public final class DtNode implements OverlayNode {
         } else if (Leader.isLeader(self, table.keySet())) {
             ownLeaderSeq++;
             ProtocolMessage announce = DtMessages.encode(new IAmLeader(self, ownLeaderSeq, settings.newNodeHops()));
-            for (var child : published.children(self)) {
-                send(table.get((DtAddress) child).substrate, announce, "iAmLeaderSent");
+            for (Neighbour n : table.values()) {
+                send(n.substrate, announce, "iAmLeaderSent");
             }
             if (!list.isEmpty()) {
                 send(list.get(Math.floorMod(rendezvousCursor++, list.size())),
@@ -444,7 +455,7 @@ public final class DtNode implements OverlayNode {
             } else if (m instanceof IAmHere i) {
                 onIAmHere(i);
             } else if (m instanceof IAmLeader l) {
-                onIAmLeader(l);
+                onIAmLeader(l, from);
             }
         } finally {
             publish();
@@ -599,6 +610,9 @@ public final class DtNode implements OverlayNode {
             count("newNodeDeadEnd");
             return;
         }
+        // tell the joiner which of this node's neighbours lie toward it: if the NewNode is lost
+        // further on, the joiner walks on from the closest of these by direct Hellos
+        send(to, hello(false, joiner), "newNodeHintSent");
         if (hopsLeft == 0) {
             count("newNodeHopLimit");
             return;
@@ -622,7 +636,7 @@ public final class DtNode implements OverlayNode {
         }
     }
 
-    private void onIAmLeader(IAmLeader l) {
+    private void onIAmLeader(IAmLeader l, SubstrateAddress from) {
         count("iAmLeaderReceived");
         if (l.leader().equals(self)) {
             return;
@@ -643,11 +657,12 @@ public final class DtNode implements OverlayNode {
         knownLeaderSeq = l.sequence();
         knownLeaderHeard = now;
         if (l.hopsLeft() > 0) {
+            // a flood, not the tree: each node hears it from several neighbours, so a lossy path
+            // does not leave whole subtrees without a leader
             ProtocolMessage on = DtMessages.encode(new IAmLeader(l.leader(), l.sequence(), l.hopsLeft() - 1));
-            for (var child : published.children(l.leader())) {
-                Neighbour c = table.get((DtAddress) child);
-                if (c != null) {
-                    send(c.substrate, on, "iAmLeaderForwarded");
+            for (Neighbour n : table.values()) {
+                if (!n.substrate.equals(from)) {
+                    send(n.substrate, on, "iAmLeaderForwarded");
                 }
             }
         }
@@ -738,9 +753,20 @@ public final class DtNode implements OverlayNode {
         return new NodeRef(a, table.get(a).substrate);
     }
 
+    /** Keeps a node a stranger reported, to try in discovery (the closest {@value #MAX_CANDIDATES} are kept). */
     private void offerCandidate(NodeRef r) {
-        if (r != null && !r.address().equals(self) && !table.containsKey(r.address()) && candidates.size() < MAX_CANDIDATES) {
-            candidates.putIfAbsent(r.address(), r.substrate());
+        if (r == null || r.address().equals(self) || table.containsKey(r.address())) {
+            return;
+        }
+        candidates.put(r.address(), new Candidate(r.substrate(), timers.nanoTime()));
+        if (candidates.size() > MAX_CANDIDATES) {
+            DtAddress farthest = null;
+            for (DtAddress c : candidates.keySet()) {
+                if (farthest == null || closer(farthest, c)) {
+                    farthest = c;
+                }
+            }
+            candidates.remove(farthest);
         }
     }
 
@@ -846,6 +872,10 @@ public final class DtNode implements OverlayNode {
                 LOG.warn("{}: node listener failed: {}", self, e.toString());
             }
         }
+    }
+
+    /** A node a stranger reported, and when. */
+    private record Candidate(SubstrateAddress substrate, long since) {
     }
 
     /** A neighbour and what it last reported. Protocol thread only. */

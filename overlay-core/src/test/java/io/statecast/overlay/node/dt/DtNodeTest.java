@@ -238,6 +238,27 @@ class DtNodeTest {
     }
 
     @Test
+    void shouldKeepTryingACandidateAStrangerReportedUntilItIsForgotten() {
+        DtNode n = started(new DtAddress(0, 0), List.of(at("buddy")));
+        NodeRef toward = new NodeRef(new DtAddress(40, 40), at("c"));
+        // a hint: the stranger is not a neighbour, but (40,40) lies toward this node from it
+        deliver(n, new Hello(false, new DtAddress(900, 900), new DtAddress(0, 0), List.of(at("k")), toward, toward), at("k"));
+        sent.clear();
+        List<Long> tries = new ArrayList<>();
+        long start = clock.nanoTime();
+        for (int i = 0; i < DtNode.CANDIDATE_HEARTBEATS + 8; i++) {
+            clock.advanceBy(Duration.ofMillis(FAST_MS));
+            sentTo("c").forEach(x -> tries.add((x.atNanos() - start) / TimeUnit.MILLISECONDS.toNanos(FAST_MS)));
+            sent.clear();
+        }
+        assertTrue(tries.size() >= 3, "retried while it does not answer: " + tries);
+        for (int i = 1; i < tries.size(); i++) {
+            assertEquals(DtNode.RECONTACT_HEARTBEATS, tries.get(i) - tries.get(i - 1), "after the backoff: " + tries);
+        }
+        assertTrue(tries.get(tries.size() - 1) <= DtNode.CANDIDATE_HEARTBEATS + 1, "then forgotten: " + tries);
+    }
+
+    @Test
     void shouldDropANeighbourWhoseLastHelloNeighborIsOlderThanTheTimeout() {
         DtNode n = started(new DtAddress(0, 0), List.of());
         DtAddress b = new DtAddress(10, 0);
@@ -300,10 +321,16 @@ class DtNodeTest {
         deliver(n, new NewNode(far, List.of(at("j")), 7, false), at("sw"));
         NewNode forwarded = (NewNode) sentTo("e").get(0).message();
         assertEquals(new NewNode(far, List.of(at("j")), 6, false), forwarded, "on toward the joiner, one hop less");
+        Hello hint = hello(sentTo("j").get(0));
+        assertFalse(hint.neighbour(), "a hint for the joiner, in case the NewNode is lost further on");
+        assertEquals(far, hint.receiver());
+        assertEquals(new DtAddress(100, 0), hint.cw().address(), "the neighbour toward the joiner");
         sent.clear();
         deliver(n, new NewNode(far, List.of(at("j")), 0, false), at("sw"));
-        assertTrue(sent.isEmpty());
+        assertTrue(sentTo("e").isEmpty(), "not forwarded beyond the hop limit");
+        assertEquals(1, sentTo("j").size(), "the joiner still gets the hint");
         assertEquals(1L, n.counters().get("newNodeHopLimit"));
+        sent.clear();
         DtAddress close = new DtAddress(30, 30);
         deliver(n, new NewNode(close, List.of(at("j")), 7, false), at("sw"));
         Hello hello = hello(sentTo("j").get(0));
