@@ -27,7 +27,8 @@ import java.util.Objects;
  * that fails the sender's neighbour test. CW and CCW are the sender's neighbours immediately
  * clockwise and counter-clockwise of the receiver around the sender (absent on a hull side); a
  * HelloNotNeighbor from a node that has a neighbour exactly in the receiver's direction reports
- * that neighbour as both.
+ * that neighbour as both. A node passing a NewNode on sends the joiner a HelloNotNeighbor as a
+ * hint.
  * <pre>
  *  0       1       2               10              18      19
  * +-------+-------+---------------+---------------+-------+--------------------------------+
@@ -71,7 +72,8 @@ import java.util.Objects;
  * </pre>
  *
  * <h2>IAmLeader (type {@value #I_AM_LEADER})</h2>
- * A partition leader's periodic announcement, sent down the tree rooted at the leader.
+ * A partition leader's periodic announcement, flooded: sent to every neighbour, forwarded once per
+ * sequence to every neighbour but the one it came from.
  * <pre>
  * +-------+-------+---------------+-------------------------------+
  * |ver = 1| hops  | leader point  | sequence (8)                  |

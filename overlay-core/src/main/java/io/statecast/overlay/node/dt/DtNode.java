@@ -56,20 +56,23 @@ import org.slf4j.LoggerFactory;
  *       and is answered at once — with a HelloNeighbor if added, else with a HelloNotNeighbor
  *       that reports the node blocking it (as both CW and CCW) or the CW/CCW pair around it.</li>
  *   <li><b>Discovery.</b> Each heartbeat the node takes the nodes its neighbours reported (and
- *       those that HelloNotNeighbors from strangers reported), keeps those that are not neighbours
- *       and pass the test, and sends a HelloNeighbor to the one closest to itself; a candidate
- *       that does not answer is tried again only after a few heartbeats.</li>
+ *       those that HelloNotNeighbors from strangers reported, kept for a few seconds), keeps those
+ *       that are not neighbours and pass the test, and sends a HelloNeighbor to the one closest to
+ *       itself; a candidate that does not answer is tried again only after a few heartbeats.</li>
  *   <li><b>Timeouts and leave.</b> A neighbour whose last HelloNeighbor is older than the
  *       timeout is dropped (a HelloNotNeighbor does not keep it, so a one-sided relation dies out)
  *       and its substrate address goes to a small buddy cache. {@link #leave()} sends Goodbye to
  *       every neighbour; receivers drop the sender and go fast.</li>
  *   <li><b>Rendezvous.</b> Every {@code iAmHereMs}: a node without neighbours sends NewNode to
  *       every buddy (configured, plus the cache); a leader sends NewNode to one buddy that is not
- *       a neighbour (round robin) and an IAmLeader down its tree; any other node sends IAmHere,
- *       naming its partition's leader, to one such buddy. A NewNode is routed toward the joiner's
+ *       a neighbour (round robin) and floods an IAmLeader; any other node sends IAmHere, naming
+ *       its partition's leader, to one such buddy. A NewNode is routed toward the joiner's
  *       coordinates ({@link DtTopology#nextHop}) until it reaches a node for which the joiner
  *       passes the neighbour test; that node sends the joiner a HelloNeighbor, and ordinary
- *       discovery does the rest. A node that gets an IAmHere from another partition (another
+ *       discovery does the rest. Every node that passes the NewNode on also sends the joiner a
+ *       HelloNotNeighbor reporting its neighbours toward it, so that when a long path loses the
+ *       NewNode the joiner walks on from there by direct Hellos. A node that gets an IAmHere from
+ *       another partition (another
  *       leader, or none known) routes a NewNode for the sender: this is how overlays started from
  *       different buddies become one.</li>
  *   <li><b>Leader.</b> A node none of whose neighbours has a greater address (x, then y) is a
