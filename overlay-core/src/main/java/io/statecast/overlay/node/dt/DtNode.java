@@ -307,11 +307,13 @@ public final class DtNode implements OverlayNode {
         }
         long now = timers.nanoTime();
         expire(now);
-        discover(now);
+        boolean pending = discover(now);
         for (Neighbour n : table.values()) {
             send(n.substrate, hello(true, n.address), "helloNeighborSent");
         }
-        unchangedTicks++;
+        // a node that knows a node passing its test that is not yet a neighbour is not settled,
+        // even if the Hello to it was lost and nothing else changed
+        unchangedTicks = pending ? 0 : unchangedTicks + 1;
         publish();
         scheduleHeartbeat(unchangedTicks < settings.stableAfterHeartbeats() ? fastNanos : slowNanos);
     }
@@ -334,8 +336,13 @@ public final class DtNode implements OverlayNode {
         }
     }
 
-    /** Sends one HelloNeighbor to the closest reported node that is not a neighbour and passes the test. */
-    private void discover(long now) {
+    /**
+     * Sends one HelloNeighbor to the closest reported node that is not a neighbour and passes the
+     * test, and was not contacted within the last few heartbeats.
+     *
+     * @return whether any reported node passes the test (contacted recently or not)
+     */
+    private boolean discover(long now) {
         long ttl = CANDIDATE_HEARTBEATS * fastNanos;
         Map<DtAddress, SubstrateAddress> pool = new LinkedHashMap<>();
         for (Iterator<Map.Entry<DtAddress, Candidate>> it = candidates.entrySet().iterator(); it.hasNext(); ) {
@@ -356,12 +363,13 @@ public final class DtNode implements OverlayNode {
             }
         }
         DtAddress best = null;
+        boolean pending = false;
         for (DtAddress c : pool.keySet()) {
-            if (c.equals(self) || table.containsKey(c) || contacted.containsKey(c)
-                    || !NeighbourTest.passes(self, table.keySet(), c)) {
+            if (c.equals(self) || table.containsKey(c) || !NeighbourTest.passes(self, table.keySet(), c)) {
                 continue;
             }
-            if (best == null || closer(c, best)) {
+            pending = true;
+            if (!contacted.containsKey(c) && (best == null || closer(c, best))) {
                 best = c;
             }
         }
@@ -369,6 +377,7 @@ public final class DtNode implements OverlayNode {
             send(pool.get(best), hello(true, best), "discoveryHelloSent");
             remember(best, now);
         }
+        return pending;
     }
 
     private boolean closer(DtAddress a, DtAddress b) {

@@ -238,6 +238,26 @@ class DtNodeTest {
     }
 
     @Test
+    void shouldNotBeStableWhileItKnowsANodeThatPassesButHasNotAnswered() {
+        DtNode n = started(new DtAddress(0, 0), List.of());
+        DtAddress b = new DtAddress(100, 0);
+        befriend(n, b, "b");
+        for (int i = 0; i < 12; i++) {
+            // b keeps reporting (40,60), which passes here but never answers (its Hellos are lost)
+            deliver(n, new Hello(true, b, new DtAddress(0, 0), List.of(at("b")), null,
+                    new NodeRef(new DtAddress(40, 60), at("silent"))), at("b"));
+            clock.advanceBy(Duration.ofMillis(FAST_MS));
+            assertEquals(NodeState.INCOMPLETE, n.state(), "heartbeat " + i);
+        }
+        assertTrue(sentTo("silent").size() >= 3, "and keeps trying it");
+        for (int i = 0; i < 6; i++) {
+            deliver(n, helloNeighbour(b, "b", new DtAddress(0, 0)), at("b"));
+            clock.advanceBy(Duration.ofMillis(FAST_MS));
+        }
+        assertEquals(NodeState.STABLE, n.state(), "once no one reports it any more");
+    }
+
+    @Test
     void shouldKeepTryingACandidateAStrangerReportedUntilItIsForgotten() {
         DtNode n = started(new DtAddress(0, 0), List.of(at("buddy")));
         NodeRef toward = new NodeRef(new DtAddress(40, 40), at("c"));
