@@ -75,6 +75,10 @@ import org.slf4j.LoggerFactory;
  *       another partition (another
  *       leader, or none known) routes a NewNode for the sender: this is how overlays started from
  *       different buddies become one.</li>
+ *   <li><b>States.</b> {@code JOINING} without neighbours (while there are buddies to try),
+ *       {@code STABLE} after {@code stableAfterHeartbeats} heartbeats in which neither the table
+ *       nor a report changed and no reported node passed the test without being a neighbour,
+ *       {@code INCOMPLETE} otherwise.</li>
  *   <li><b>Leader.</b> A node none of whose neighbours has a greater address (x, then y) is a
  *       leader ({@link Leader}); a converged partition has exactly one.</li>
  *   <li><b>Duplicates.</b> A node that sees another node with its own coordinates — a Hello from
