@@ -242,9 +242,12 @@ final class NodeProcess implements AutoCloseable {
         return reply;
     }
 
-    /** Sends SIGTERM. */
+    /**
+     * Sends SIGTERM. Through the process handle: {@link Process#destroy()} would also close our
+     * end of the child's pipes and lose the lines it prints while it shuts down.
+     */
     void terminate() {
-        process.destroy();
+        process.toHandle().destroy();
     }
 
     /**

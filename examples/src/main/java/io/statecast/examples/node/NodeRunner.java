@@ -339,13 +339,18 @@ public final class NodeRunner {
         }
     }
 
+    /**
+     * Sends {@code count} checked payloads numbered on from the last one sent. Runs on the control
+     * thread only, the one writer of {@link #nextSeq}; a message that fails takes no number.
+     */
     private void send(String name, DeliveryMode mode, LogicalAddress to, int count, int size) {
-        long first = nextSeq.getAndAdd(count);
+        long first = nextSeq.get();
         long transmissions = 0;
         int sent = 0;
         try {
             for (; sent < count; sent++) {
                 transmissions += socket.send(socket.createMessage(mode, to, CheckedPayload.create(first + sent, size)));
+                nextSeq.set(first + sent + 1);
             }
         } catch (RuntimeException e) {
             lines.emit("ERR " + name + ": after " + sent + " of " + count + ": " + e.getMessage());
