@@ -13,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -25,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Issue 3, "real sockets": eight node processes on loopback form one overlay, then every node
  * multicasts K checked payloads and every other node receives exactly K from each source, intact
- * and once each.
+ * and once each; then unicasts around a ring and one flood arrive exactly once too.
  */
 class MulticastAcrossProcessesTest {
 
@@ -33,6 +36,8 @@ class MulticastAcrossProcessesTest {
     static final List<String> NODE_TYPES = List.of("TREE");
     static final int NODES = 8;
     static final int K = 25;
+    static final int U = 5;
+    static final int F = 5;
     static final int SIZE = 200;
     static final Duration START = Duration.ofSeconds(90);
     static final Duration FORM = Duration.ofSeconds(60);
@@ -59,7 +64,7 @@ class MulticastAcrossProcessesTest {
 
     @ParameterizedTest(name = "{0} over {1}")
     @MethodSource("overlays")
-    void shouldDeliverEveryMulticastExactlyOnceToEveryOtherProcess(String nodeType, String scheme) throws Exception {
+    void shouldDeliverMulticastUnicastAndFloodExactlyOnceAcrossProcesses(String nodeType, String scheme) throws Exception {
         cluster = new NodeCluster(dir);
         String context = nodeType + " over " + scheme + ", seed " + SEED;
         List<String> addresses = OverlayAddresses.distinct(nodeType, NODES, new Random(SEED));
@@ -76,50 +81,93 @@ class MulticastAcrossProcessesTest {
         }
         cluster.awaitOverlay(nodes, FORM, () -> context);
 
-        Map<NodeProcess, Integer> marks = new HashMap<>();
-        nodes.forEach(p -> {
-            marks.put(p, p.lineCount());
-            p.send("send-all " + K + " " + SIZE);
-        });
-        for (NodeProcess p : nodes) {
-            String sent = p.awaitLine(marks.get(p), l -> NodeProcess.hasPrefix(l, "SENT") || NodeProcess.hasPrefix(l, "ERR"),
-                    REPLY, "SENT");
-            assertTrue(sent.startsWith("SENT MULTICAST " + K + " 0 " + (K - 1) + " "), () -> context + ": " + sent);
-        }
-
+        // every node multicasts K: each receives K from each other node
+        sendFromEach(nodes, p -> "send-all " + K + " " + SIZE, "MULTICAST", K, context);
         int expected = (NODES - 1) * K;
-        NodeCluster.await(() -> nodes.stream().allMatch(p -> p.matching(l -> l.startsWith("RECV ")).size() >= expected),
-                DELIVER, () -> context + ": not every node received " + expected + " messages\n" + cluster.describe());
-        // a barrier: every node answers a ping after every RECV line it printed before it
-        for (NodeProcess p : nodes) {
-            p.request("ping late", "PONG", REPLY);
-        }
-
+        awaitReceived(nodes, "MULTICAST", p -> expected, context);
         Set<String> all = new TreeSet<>();
         nodes.forEach(p -> all.add(p.address()));
         ObjectMapper json = new ObjectMapper();
         for (NodeProcess p : nodes) {
-            List<String> recv = p.matching(l -> l.startsWith("RECV "));
-            assertEquals(expected, recv.size(), () -> context + ": " + p.name() + " received other than " + expected + "\n" + p.describe());
-            Map<String, TreeSet<Long>> bySource = new HashMap<>();
-            for (String line : recv) {
-                String[] t = line.split(" ");
-                assertEquals("MULTICAST", t[2], () -> context + ": " + line);
-                assertEquals(Integer.toString(SIZE), t[3], () -> context + ": " + line);
-                assertEquals("ok", t[5], () -> context + ": " + p.name() + " got a corrupt or duplicate payload: " + line);
-                bySource.computeIfAbsent(t[1], k -> new TreeSet<>()).add(Long.parseLong(t[4]));
-            }
+            Map<String, List<Long>> got = received(p, "MULTICAST", context);
             Set<String> others = new TreeSet<>(all);
             others.remove(p.address());
-            assertEquals(others, bySource.keySet(), () -> context + ": " + p.name() + " sources");
-            List<Long> seqs = LongStream.range(0, K).boxed().toList();
-            bySource.forEach((src, got) -> assertEquals(seqs, List.copyOf(got), () -> context + ": " + p.name() + " from " + src));
-            assertTrue(p.matching(l -> l.startsWith("LOST-LINES")).isEmpty(), () -> context + ": " + p.describe());
-
+            assertEquals(others, got.keySet(), () -> context + ": " + p.name() + " sources");
+            got.forEach((src, seqs) -> assertEquals(range(0, K), seqs, () -> context + ": " + p.name() + " from " + src));
             JsonNode stats = json.readTree(p.request("stats", "STATS", REPLY).substring("STATS ".length()));
             assertEquals(expected, stats.path("forwarding").path("delivered").asLong(), () -> context + ": " + stats);
             assertEquals(K, stats.path("forwarding").path("originated").asLong(), () -> context + ": " + stats);
-            assertEquals(0, stats.path("forwarding").path("drops").path("DUPLICATE").asLong(), () -> context + ": " + stats);
+            assertEquals(0, stats.path("forwarding").path("drops").path("DUPLICATE").asLong(),
+                    () -> context + ": a multicast tree delivers no copy twice: " + stats);
         }
+
+        // every node unicasts U to the next one: each receives exactly those U
+        sendFromEach(nodes, p -> "send-to " + nodes.get((nodes.indexOf(p) + 1) % NODES).address() + " " + U + " " + SIZE,
+                "UNICAST", U, context);
+        awaitReceived(nodes, "UNICAST", p -> U, context);
+        for (NodeProcess p : nodes) {
+            NodeProcess from = nodes.get((nodes.indexOf(p) + NODES - 1) % NODES);
+            assertEquals(Map.of(from.address(), range(K, K + U)), received(p, "UNICAST", context), () -> context + ": " + p.name());
+        }
+
+        // one node floods F: every other receives exactly those F
+        NodeProcess flooder = nodes.get(NODES / 2);
+        sendFromEach(List.of(flooder), p -> "flood " + F + " " + SIZE, "FLOOD", F, context);
+        awaitReceived(nodes, "FLOOD", p -> p == flooder ? 0 : F, context);
+        for (NodeProcess p : nodes) {
+            Map<String, List<Long>> expectedFlood = p == flooder ? Map.of() : Map.of(flooder.address(), range(K + U, K + U + F));
+            assertEquals(expectedFlood, received(p, "FLOOD", context), () -> context + ": " + p.name());
+            assertTrue(p.matching(l -> l.startsWith("LOST-LINES")).isEmpty(), () -> context + ": " + p.describe());
+        }
+    }
+
+    /** Sends each node its command at once, then checks every SENT reply. */
+    private void sendFromEach(List<NodeProcess> senders, Function<NodeProcess, String> command, String mode, int n, String context) {
+        Map<NodeProcess, Integer> marks = new HashMap<>();
+        senders.forEach(p -> {
+            marks.put(p, p.lineCount());
+            p.send(command.apply(p));
+        });
+        for (NodeProcess p : senders) {
+            String sent = p.awaitLine(marks.get(p), l -> NodeProcess.hasPrefix(l, "SENT") || NodeProcess.hasPrefix(l, "ERR"),
+                    REPLY, "SENT");
+            assertTrue(sent.startsWith("SENT " + mode + " " + n + " "), () -> context + ": " + p.name() + ": " + sent);
+        }
+    }
+
+    /**
+     * Waits until every node has printed its expected number of RECV lines of {@code mode}, then
+     * pings each: its PONG comes after every RECV line it printed before, so a late extra copy
+     * would be in the history by then.
+     */
+    private void awaitReceived(List<NodeProcess> nodes, String mode, ToIntFunction<NodeProcess> expected, String context) {
+        NodeCluster.await(() -> nodes.stream().allMatch(p -> recv(p, mode).size() >= expected.applyAsInt(p)), DELIVER,
+                () -> context + ": not every node received its " + mode + " messages\n" + cluster.describe());
+        for (NodeProcess p : nodes) {
+            p.request("ping " + mode, "PONG", REPLY);
+            assertEquals(expected.applyAsInt(p), recv(p, mode).size(), () -> context + ": " + p.name() + " " + mode + "\n" + p.describe());
+        }
+    }
+
+    private static List<String> recv(NodeProcess p, String mode) {
+        return p.matching(l -> l.startsWith("RECV ") && l.split(" ")[2].equals(mode));
+    }
+
+    /** Sequence numbers received per source (sorted), each line checked intact, of the right size, a first copy. */
+    private static Map<String, List<Long>> received(NodeProcess p, String mode, String context) {
+        Map<String, TreeSet<Long>> bySource = new TreeMap<>();
+        for (String line : recv(p, mode)) {
+            String[] t = line.split(" ");
+            assertEquals(Integer.toString(SIZE), t[3], () -> context + ": " + line);
+            assertEquals("ok", t[5], () -> context + ": " + p.name() + " got a corrupt or duplicate payload: " + line);
+            assertTrue(bySource.computeIfAbsent(t[1], k -> new TreeSet<>()).add(Long.parseLong(t[4])), line);
+        }
+        Map<String, List<Long>> out = new TreeMap<>();
+        bySource.forEach((k, v) -> out.put(k, List.copyOf(v)));
+        return out;
+    }
+
+    private static List<Long> range(long from, long to) {
+        return LongStream.range(from, to).boxed().toList();
     }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,23 +82,25 @@ class NodeProcessLifecycleTest {
         assertTrue(p.stderr().contains("absent.yaml: cannot read"), p::describe);
     }
 
-    /** The launcher script itself, when the build has packaged it (any {@code mvn verify} from the root). */
+    /** The launcher script itself, laid out with the classes under test. */
     @Test
     void launcherScriptShouldExitWithStatusTwoNamingTheField() throws Exception {
-        Path root = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().getParent();
-        Path launcher = root.resolve("bin/statecast");
-        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(root.resolve("examples/target/statecast.jar")),
-                "examples/target/statecast.jar is built by 'package'; this test runs under 'mvn verify'");
+        Path launcher = LauncherLayout.create(dir.resolve("launcher"));
         Path config = cluster().write("bad.yaml", "overlay: {id: x, node: TREE, heartbeat: {timeoutMs: 100}}\n");
-        Process p = new ProcessBuilder(launcher.toString(), "node", "--config", config.toString())
-                .redirectErrorStream(true).start();
-        String out;
-        try (var in = p.getInputStream()) {
-            out = new String(in.readNBytes(1 << 16), java.nio.charset.StandardCharsets.UTF_8);
+        Path output = dir.resolve("launcher.out");
+        ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "node", "--config", config.toString())
+                .redirectErrorStream(true).redirectOutput(output.toFile());
+        pb.environment().put("STATECAST_JAVA_OPTS", String.join(" ", NodeCluster.CHILD_JVM_OPTIONS));
+        Process p = pb.start();
+        try {
+            boolean exited = p.waitFor(EXIT.toSeconds(), TimeUnit.SECONDS);
+            String out = Files.readString(output, StandardCharsets.UTF_8);
+            assertTrue(exited, () -> "the launcher did not exit: " + out);
+            assertEquals(2, p.exitValue(), out);
+            assertTrue(out.contains("statecast node: overlay.heartbeat.timeoutMs=100"), out);
+        } finally {
+            p.destroyForcibly();
         }
-        assertTrue(p.waitFor(EXIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), out);
-        assertEquals(2, p.exitValue(), out);
-        assertTrue(out.contains("statecast node: overlay.heartbeat.timeoutMs=100"), out);
     }
 
     @Test
@@ -145,7 +150,7 @@ class NodeProcessLifecycleTest {
     private static JsonNode readStatus(Path file) {
         try {
             return Files.exists(file) ? new ObjectMapper().readTree(file.toFile()) : new ObjectMapper().createObjectNode();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError("status file " + file + " is not one complete JSON document", e);
         }
     }
