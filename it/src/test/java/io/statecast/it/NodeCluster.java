@@ -77,7 +77,12 @@ final class NodeCluster implements AutoCloseable {
 
     /** Starts the launcher with any arguments. */
     NodeProcess startRaw(String name, List<String> args) {
-        NodeProcess p = NodeProcess.start(name, command(args), dir.resolve(name + ".stderr"));
+        return startRaw(name, args, false);
+    }
+
+    /** Starts the launcher with any arguments; with {@code unread}, see {@link NodeProcess#start(String, List, Path, boolean)}. */
+    NodeProcess startRaw(String name, List<String> args, boolean unread) {
+        NodeProcess p = NodeProcess.start(name, command(args), dir.resolve(name + ".stderr"), unread);
         synchronized (processes) {
             processes.add(p);
         }

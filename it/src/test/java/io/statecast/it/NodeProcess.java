@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -35,11 +36,14 @@ final class NodeProcess implements AutoCloseable {
     private final Writer stdin;
     private final Thread reader;
     private final List<String> lines = new ArrayList<>();
+    /** Open unless the process was started with its output unread (to test that the node never blocks on it). */
+    private final CountDownLatch readGate;
     private boolean endOfOutput;
     private boolean overflow;
 
-    private NodeProcess(String name, Process process, Path stderr) {
+    private NodeProcess(String name, Process process, Path stderr, boolean unread) {
         this.name = name;
+        this.readGate = new CountDownLatch(unread ? 1 : 0);
         this.process = process;
         this.stderr = stderr;
         this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
@@ -54,18 +58,37 @@ final class NodeProcess implements AutoCloseable {
      * @throws UncheckedIOException if the process cannot be started
      */
     static NodeProcess start(String name, List<String> command, Path stderrFile) {
+        return start(name, command, stderrFile, false);
+    }
+
+    /**
+     * Starts {@code command}; with {@code unread} nobody reads its standard output until
+     * {@link #startReading}, so the pipe fills up as it would with a stalled reader.
+     */
+    static NodeProcess start(String name, List<String> command, Path stderrFile, boolean unread) {
         ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectError(stderrFile.toFile())
                 .redirectOutput(ProcessBuilder.Redirect.PIPE)
                 .redirectInput(ProcessBuilder.Redirect.PIPE);
         try {
-            return new NodeProcess(name, pb.start(), stderrFile);
+            return new NodeProcess(name, pb.start(), stderrFile, unread);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name + ": " + command, e);
         }
     }
 
+    /** Starts reading standard output of a process started with its output unread. */
+    void startReading() {
+        readGate.countDown();
+    }
+
     private void readLoop() {
+        try {
+            readGate.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
         try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 synchronized (this) {
@@ -301,6 +324,7 @@ final class NodeProcess implements AutoCloseable {
     /** SIGTERM, then SIGKILL if it has not exited after a grace period; waits for it. Idempotent. */
     @Override
     public void close() {
+        startReading();
         closeInput();
         if (process.isAlive()) {
             process.destroy();

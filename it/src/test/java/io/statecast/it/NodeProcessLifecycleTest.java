@@ -147,6 +147,29 @@ class NodeProcessLifecycleTest {
         assertTrue(p.matching(l -> l.startsWith("LOST-LINES")).isEmpty(), p::describe);
     }
 
+    @Test
+    void shouldKeepServingWhenNobodyReadsItsOutput() throws Exception {
+        Path statusFile = dir.resolve("unread.json");
+        Path config = cluster().write("unread.yaml", NodeConfig.of("it-unread", "TREE", "udp", "5").yaml());
+        NodeProcess p = cluster().startRaw("unread", List.of("node", "--config", config.toString(), "--control", "stdin",
+                "--status-file", statusFile.toString()), true);
+        NodeCluster.await(() -> readStatus(statusFile).path("joined").asBoolean(), START,
+                () -> "never joined\n" + p.describe());
+
+        // far more PONG lines than the pipe and the output queue hold, then a send
+        p.send("ping\n".repeat(150_000) + "send-all 5 16");
+
+        NodeCluster.await(() -> readStatus(statusFile).path("sent").asLong() == 5, START,
+                () -> "the node stalled behind its unread output: " + readStatus(statusFile) + "\n" + p.describe());
+        assertTrue(readStatus(statusFile).path("outputLinesDropped").asLong() > 0, () -> readStatus(statusFile).toString());
+        p.startReading();
+        JsonNode stats = new ObjectMapper().readTree(p.request("stats", "STATS", REPLY).substring("STATS ".length()));
+        long dropped = stats.path("outputLinesDropped").asLong();
+        assertEquals("LOST-LINES " + dropped, p.last("LOST-LINES").orElse(null), "the reader learns exactly how many lines it lost");
+        int replies = p.matching(l -> l.equals("PONG") || l.startsWith("SENT ")).size();
+        assertEquals(150_001 - dropped, replies, "every reply to the 150,001 commands arrived or was counted as lost");
+    }
+
     private static JsonNode readStatus(Path file) {
         try {
             return Files.exists(file) ? new ObjectMapper().readTree(file.toFile()) : new ObjectMapper().createObjectNode();

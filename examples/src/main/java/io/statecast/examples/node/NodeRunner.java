@@ -20,7 +20,6 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,7 +95,6 @@ public final class NodeRunner {
     private final AtomicLong nextSeq = new AtomicLong();
     private final CountDownLatch stop = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
-    private final AtomicBoolean statusDirty = new AtomicBoolean(true);
     private final AtomicBoolean statusFailed = new AtomicBoolean();
     private volatile String stopReason = "running";
     private volatile int exitCode = EXIT_OK;
@@ -105,6 +103,8 @@ public final class NodeRunner {
     private OverlaySocket socket;
     private LineOutput lines;
     private StatusFile status;
+    /** Status writer thread only (and the main thread once that thread has stopped). */
+    private String lastStatus;
 
     /**
      * @param options what to run
@@ -167,17 +167,11 @@ public final class NodeRunner {
                 t.setDaemon(true);
                 return t;
             });
-            statusWriter.scheduleWithFixedDelay(this::writeStatusIfChanged, 0, STATUS_PERIOD_MS, TimeUnit.MILLISECONDS);
-        }
-        if (options.controlStdin()) {
-            Thread control = new Thread(this::controlLoop, "statecast-node-control");
-            control.setDaemon(true);
-            control.start();
+            statusWriter.scheduleWithFixedDelay(() -> writeStatus(false), 0, STATUS_PERIOD_MS, TimeUnit.MILLISECONDS);
         }
         socket.joinAsync().whenComplete((v, e) -> {
             if (e == null) {
                 joined = true;
-                statusDirty.set(true);
                 lines.emit("JOINED " + socket.state() + " " + socket.neighbours().size());
             } else {
                 Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
@@ -185,6 +179,12 @@ public final class NodeRunner {
                 requestStop("join-failed", EXIT_FAILURE);
             }
         });
+        // after joinAsync: from here on sends are accepted (before the join completes they may find no route)
+        if (options.controlStdin()) {
+            Thread control = new Thread(this::controlLoop, "statecast-node-control");
+            control.setDaemon(true);
+            control.start();
+        }
         return statusWriter;
     }
 
@@ -218,8 +218,15 @@ public final class NodeRunner {
         socket.leave();
         socket.close();
         if (statusWriter != null) {
-            statusWriter.shutdownNow();
-            writeStatus(true);
+            statusWriter.shutdown();
+            try {
+                // the final status must not race a periodic write on the same temporary file
+                if (statusWriter.awaitTermination(5, TimeUnit.SECONDS)) {
+                    writeStatus(true);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         lines.emit("BYE " + stopReason);
         lines.close(OUTPUT_DRAIN);
@@ -247,7 +254,6 @@ public final class NodeRunner {
         if (previous.state() != current.state()) {
             lines.emit("STATE " + current.state());
         }
-        statusDirty.set(true);
     }
 
     private void onMessage(OverlayMessage m) {
@@ -386,12 +392,7 @@ public final class NodeRunner {
         return m;
     }
 
-    private void writeStatusIfChanged() {
-        if (statusDirty.getAndSet(false)) {
-            writeStatus(false);
-        }
-    }
-
+    /** Status writer thread: rewrites the file when anything in it changed since the last write. */
     private void writeStatus(boolean stopped) {
         try {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -399,10 +400,13 @@ public final class NodeRunner {
             m.put("substrate", socket.substrateAddresses().stream().map(SubstrateAddress::toString).toList());
             m.put("joined", joined);
             m.put("stopped", stopped);
-            List<String> neighbours = new ArrayList<>(socket.neighbours().stream().map(NodeRunner::token).sorted().toList());
-            m.put("neighbourAddresses", neighbours);
+            m.put("neighbourAddresses", socket.neighbours().stream().map(NodeRunner::token).sorted().toList());
             m.putAll(statistics());
-            status.write(toJson(m));
+            String text = toJson(m);
+            if (!text.equals(lastStatus)) {
+                status.write(text);
+                lastStatus = text;
+            }
         } catch (IOException | RuntimeException e) {
             if (statusFailed.compareAndSet(false, true)) {
                 LOG.warn("cannot write status file {}: {} (further failures not logged)", status.path(), e.toString());
