@@ -154,8 +154,10 @@ final class NodeProcess implements AutoCloseable {
 
     /** The latest neighbours the node announced (empty before its first NEIGHBOURS line). */
     Set<String> neighbours() {
-        return last("NEIGHBOURS").map(l -> Set.copyOf(List.of(l.split(" ")).subList(2, l.split(" ").length)))
-                .orElse(Set.of());
+        return last("NEIGHBOURS").map(l -> {
+            List<String> t = List.of(l.split(" "));
+            return Set.copyOf(t.subList(2, t.size()));
+        }).orElse(Set.of());
     }
 
     /** The latest state the node announced, or {@code null}. */
