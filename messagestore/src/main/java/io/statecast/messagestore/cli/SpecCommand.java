@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             SpecValidateCommand.class,
             SpecInfoCommand.class,
+            SpecLintCommand.class,
         })
 public final class SpecCommand implements Runnable {
 
