@@ -99,15 +99,16 @@ final class HistoryReadCheck implements Check {
                 if (!possible) {
                     ctx.report(Rule.IMPOSSIBLE_HISTORY_READ, line, element, what + " reads timer event " + name
                             + ", but no timer it waits for can have expired when this runs (in "
-                            + describe(runsIn) + ")");
+                            + describe(ctx, runsIn) + ")");
                 }
             }
         }
     }
 
-    private static String describe(Set<String> runsIn) {
+    private static String describe(LintContext ctx, Set<String> runsIn) {
         Set<String> states = new LinkedHashSet<>(runsIn);
         boolean start = states.remove(START);
+        states = TimerCheck.atomic(ctx.graph(), states);
         if (states.isEmpty()) {
             return "the initial entry";
         }

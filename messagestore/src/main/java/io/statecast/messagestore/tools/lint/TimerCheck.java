@@ -1,7 +1,10 @@
 package io.statecast.messagestore.tools.lint;
 
+import io.statecast.messagestore.spec.SpecStructure.StateInfo;
+import io.statecast.messagestore.tools.SpecGraph;
 import io.statecast.messagestore.tools.TimerAnalysis;
 import io.statecast.messagestore.tools.TimerAnalysis.SetSite;
+import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
@@ -31,10 +34,21 @@ final class TimerCheck implements Check {
                         + "that sets it also cancels it or ends the instance");
             } else if (timers.handlingStates(set).isEmpty()) {
                 ctx.report(Rule.UNHANDLED_TIMER, line, "execute", "timer " + id + " set here can expire only in "
-                        + list(set.region()) + ", where no transition is on " + orList(events)
+                        + list(atomic(ctx.graph(), set.region())) + ", where no transition is on " + orList(events)
                         + ": its expiry is always ignored");
             }
         }
+    }
+
+    /** The atomic states among {@code states}, in document order: what an author thinks of as "where". */
+    static Set<String> atomic(SpecGraph g, Set<String> states) {
+        Set<String> out = new LinkedHashSet<>();
+        for (StateInfo s : g.states()) {
+            if (states.contains(s.id()) && g.children(s.id()).isEmpty()) {
+                out.add(s.id());
+            }
+        }
+        return out.isEmpty() ? states : out;
     }
 
     static String list(Set<String> names) {
