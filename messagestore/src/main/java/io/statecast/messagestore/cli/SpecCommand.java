@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
             SpecValidateCommand.class,
             SpecInfoCommand.class,
             SpecLintCommand.class,
+            SpecRenderCommand.class,
         })
 public final class SpecCommand implements Runnable {
 
