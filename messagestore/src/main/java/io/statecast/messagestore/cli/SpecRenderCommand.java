@@ -15,6 +15,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -61,10 +64,10 @@ final class SpecRenderCommand implements Callable<Integer> {
         try {
             f = format != null ? RenderFormat.ofName(format)
                     : toStdout ? RenderFormat.SVG
-                    : java.util.Objects.requireNonNullElse(RenderFormat.ofFileName(output.getFileName().toString()),
+                    : Objects.requireNonNullElse(RenderFormat.ofFileName(output.getFileName().toString()),
                             RenderFormat.SVG);
             if (!f.isText() && toStdout) {
-                throw new IllegalArgumentException(f.name().toLowerCase(java.util.Locale.ROOT)
+                throw new IllegalArgumentException(f.name().toLowerCase(Locale.ROOT)
                         + " is binary: give an output file with -o");
             }
         } catch (IllegalArgumentException e) {
@@ -86,6 +89,10 @@ final class SpecRenderCommand implements Callable<Integer> {
             err.flush();
             return 1;
         }
+        if (f == RenderFormat.PNG && System.getProperty("java.awt.headless") == null) {
+            // Java2D draws into an image only; without this a set but unreachable DISPLAY would be tried.
+            System.setProperty("java.awt.headless", "true");
+        }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 * 1024);
         try {
             new Renderer(options).render(s, f, bytes);
@@ -103,13 +110,15 @@ final class SpecRenderCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Writes through a temporary file in the same folder, so a reader never sees half a picture. */
+    /**
+     * Writes through a temporary file in the same folder, so a reader never sees half a picture.
+     * The file is created like any other (the umask decides its mode, unlike createTempFile's 0600).
+     */
     private static void write(Path target, byte[] data) throws IOException {
         Path abs = target.toAbsolutePath();
-        Path dir = abs.getParent();
-        Path tmp = Files.createTempFile(dir, "." + abs.getFileName(), ".tmp");
+        Path tmp = abs.resolveSibling("." + abs.getFileName() + "." + Long.toHexString(System.nanoTime()) + ".tmp");
         try {
-            Files.write(tmp, data);
+            Files.write(tmp, data, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(tmp);

@@ -2,7 +2,6 @@ package io.statecast.messagestore.tools;
 
 import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.TimerEventDefinition;
-import io.statecast.messagestore.event.TimerFilter;
 import io.statecast.messagestore.spec.ActionField;
 import io.statecast.messagestore.spec.ActionTemplate;
 import io.statecast.messagestore.spec.FieldValue;
@@ -167,8 +166,7 @@ public final class TimerAnalysis {
     public Set<String> statesAfterPossibleExpiry(TimerEventDefinition event) {
         Set<String> expiries = new LinkedHashSet<>();
         for (SetSite s : sets) {
-            if (s.id().isEmpty() || event.filter().timerId() == TimerFilter.ANY_TIMER
-                    || event.filter().matches(s.id().getAsInt())) {
+            if (s.id().isEmpty() || event.filter().matches(s.id().getAsInt())) {
                 expiries.addAll(s.region());
             }
         }

@@ -12,6 +12,8 @@ import io.statecast.messagestore.tools.SpecGraph;
 import io.statecast.messagestore.tools.SpecGraph.ActionSite;
 import io.statecast.messagestore.tools.SpecGraph.Step;
 import io.statecast.messagestore.tools.TimerAnalysis;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -54,7 +56,7 @@ final class HistoryReadCheck implements Check {
                 }
             }
         }
-        Set<FieldAssignment> done = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<FieldAssignment> done = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Map.Entry<ActionSite, Set<String>> e : runsIn.entrySet()) {
             for (FieldAssignment f : e.getKey().action().assignments()) {
                 if (f.value() instanceof FieldValue.HistoryQuery q && done.add(f)) {

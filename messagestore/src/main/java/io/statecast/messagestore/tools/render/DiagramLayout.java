@@ -112,8 +112,8 @@ public final class DiagramLayout {
                 double[] block = loopBlock(own);
                 ElkLabel l = ElkGraphUtil.createLabel("loops", e);
                 l.setDimensions(block[0], block[1]);
-                e.setProperty(CoreOptions.NODE_LABELS_PLACEMENT,
-                        EnumSet.of(NodeLabelPlacement.OUTSIDE, NodeLabelPlacement.H_RIGHT, NodeLabelPlacement.V_CENTER));
+                e.setProperty(CoreOptions.NODE_LABELS_PLACEMENT, EnumSet.of(NodeLabelPlacement.OUTSIDE,
+                        NodeLabelPlacement.H_RIGHT, NodeLabelPlacement.V_CENTER));
                 loopBlocks.put(n.id(), l);
             }
             elk.put(n.id(), e);

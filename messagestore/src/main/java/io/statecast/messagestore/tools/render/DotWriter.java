@@ -101,7 +101,8 @@ public final class DotWriter {
         }
         if (e.kind() == EdgeKind.COMPOSITE) {
             attrs.append(attrs.length() == 0 ? "" : ", ").append("style=dashed, color=\"").append(Style.COMPOSITE)
-                    .append("\", fontcolor=\"").append(Style.COMPOSITE).append("\", fontname=\"DejaVu Sans Mono Oblique\"");
+                    .append("\", fontcolor=\"").append(Style.COMPOSITE)
+                    .append("\", fontname=\"DejaVu Sans Mono Oblique\"");
         }
         if (!tail.equals(e.source())) {
             attrs.append(attrs.length() == 0 ? "" : ", ").append("ltail=").append(q("cluster_" + e.source()));

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -102,7 +103,7 @@ public final class MermaidWriter {
         }
         for (Edge e : d.edges()) {
             Node src = d.node(e.source());
-            if (src != null && java.util.Objects.equals(src.parent(), parent)) {
+            if (src != null && Objects.equals(src.parent(), parent)) {
                 edge(e, indent);
             }
         }

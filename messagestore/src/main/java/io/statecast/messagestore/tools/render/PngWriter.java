@@ -15,6 +15,7 @@ import java.awt.Stroke;
 import java.awt.geom.Ellipse2D;
 import java.awt.geom.Line2D;
 import java.awt.geom.Path2D;
+import java.awt.geom.Rectangle2D;
 import java.awt.geom.RoundRectangle2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -222,7 +223,7 @@ public final class PngWriter {
         boolean composite = a.edge().kind() == EdgeKind.COMPOSITE;
         double h = a.label().size() * TextMetrics.MONO_LINE + 2;
         g.setColor(new Color(255, 255, 255, 217));
-        g.fill(new java.awt.geom.Rectangle2D.Double(a.labelAt().x(), a.labelAt().y(), a.labelWidth(), h));
+        g.fill(new Rectangle2D.Double(a.labelAt().x(), a.labelAt().y(), a.labelWidth(), h));
         g.setColor(Style.awt(composite ? Style.COMPOSITE : Style.INK));
         lines(a.label(), composite ? monoItalic : mono, a.labelAt().x() + 2,
                 a.labelAt().y() + 1 + TextMetrics.MONO_SIZE, a.labelWidth() - 2);

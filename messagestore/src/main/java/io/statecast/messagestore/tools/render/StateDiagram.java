@@ -15,6 +15,7 @@ import io.statecast.messagestore.spec.SpecStructure.TransitionInfo;
 import io.statecast.messagestore.tools.TimerAnalysis;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -163,7 +164,7 @@ public record StateDiagram(String title, List<Node> nodes, List<Edge> edges) {
 
         Builder(ServiceSpec spec) {
             this.spec = spec;
-            this.composites = new java.util.HashSet<>();
+            this.composites = new HashSet<>();
             spec.compositeEvents().forEach(c -> composites.add(c.name()));
         }
 

@@ -151,11 +151,13 @@ public final class SvgWriter {
                 d.append(" L").append(pt(p.get(i)));
             }
         }
-        sb.append("<path class=\"arc ").append(a.edge().kind().name().toLowerCase(Locale.ROOT)).append("\" data-event=\"").append(escape(a.edge().event()))
+        sb.append("<path class=\"arc ").append(a.edge().kind().name().toLowerCase(Locale.ROOT))
+                .append("\" data-event=\"").append(escape(a.edge().event()))
                 .append("\" d=\"").append(d).append("\" fill=\"none\" stroke=\"")
-                .append(composite ? Style.COMPOSITE : Style.ARC).append("\" stroke-width=\"").append(n(Style.ARC_STROKE))
-                .append('"').append(composite ? " stroke-dasharray=\"6 4\"" : "").append(" marker-end=\"url(#")
-                .append(composite ? "arrow-composite" : "arrow").append(")\"/>\n");
+                .append(composite ? Style.COMPOSITE : Style.ARC)
+                .append("\" stroke-width=\"").append(n(Style.ARC_STROKE)).append('"')
+                .append(composite ? " stroke-dasharray=\"6 4\"" : "")
+                .append(" marker-end=\"url(#").append(composite ? "arrow-composite" : "arrow").append(")\"/>\n");
     }
 
     private void label(Arc a) {

@@ -53,7 +53,8 @@ class LintVariantsTest {
                 "<transition event=\"lifetime\">");
         List<Finding> timers = only(lint(spec), Rule.UNHANDLED_TIMER);
         assertTrue(timers.stream().anyMatch(f -> f.line() == 43 && f.message().contains(
-                "timer 1 set here can expire only in states beating, listening, where no transition is on keepalive")), timers.toString());
+                "timer 1 set here can expire only in states beating, listening, where no transition is on "
+                        + "keepalive")), timers.toString());
     }
 
     @Test

@@ -38,7 +38,8 @@ class ValidationRulesTest {
     void shouldNameTheLoadersProblemsWithRules() {
         assertEquals(List.of("unused-event@16:9", "undeclared-event@38:5"), rules("invalid/undeclared-event.scxml"));
         assertEquals(List.of("undeclared-event@19:9"), rules("invalid/undeclared-constituent.scxml"));
-        assertEquals(List.of("timer-never-set@16:9", "undeclared-timer@28:7"), rules("invalid/timer-without-event.scxml"));
+        assertEquals(List.of("timer-never-set@16:9", "undeclared-timer@28:7"),
+                rules("invalid/timer-without-event.scxml"));
         assertEquals(List.of("invalid@31:3", "unreachable-state@31:3"), rules("hostile/state-src.scxml"));
         assertEquals(List.of("invalid@24:5"), rules("invalid/cond-attribute.scxml"));
     }

@@ -9,7 +9,6 @@ import io.statecast.messagestore.tools.render.Layout.Arc;
 import io.statecast.messagestore.tools.render.Layout.Box;
 import io.statecast.messagestore.tools.render.Layout.Point;
 import io.statecast.messagestore.tools.render.StateDiagram.Edge;
-import io.statecast.messagestore.tools.render.StateDiagram.EdgeKind;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -17,12 +16,12 @@ import java.util.List;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
-import org.junit.jupiter.api.Test;
 
 /** The SVG is well-formed, shows every state and label, styles composite arcs apart, and is readable. */
 class SvgRenderTest {
