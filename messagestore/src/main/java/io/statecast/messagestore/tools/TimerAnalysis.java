@@ -64,6 +64,8 @@ public final class TimerAnalysis {
     private final SpecGraph graph;
     private final ServiceSpec spec;
     private final List<SetSite> sets;
+    private final Map<String, Set<String>> fires = new LinkedHashMap<>();
+    private final Map<String, Set<String>> afterExpiry = new LinkedHashMap<>();
 
     private TimerAnalysis(SpecGraph graph) {
         this.graph = graph;
@@ -81,6 +83,16 @@ public final class TimerAnalysis {
             out.add(new SetSite(e.getKey(), id, region(e.getKey(), id, e.getValue())));
         }
         this.sets = List.copyOf(out);
+        for (TimerEventDefinition t : spec.timerEvents()) {
+            Set<String> where = new LinkedHashSet<>();
+            for (SetSite set : sets) {
+                if (set.id().isEmpty() || t.filter().matches(set.id().getAsInt())) {
+                    where.addAll(set.region());
+                }
+            }
+            fires.put(t.name(), Collections.unmodifiableSet(where));
+            afterExpiry.put(t.name(), Collections.unmodifiableSet(graph.reachableFrom(where)));
+        }
     }
 
     /** The analysis of a spec's graph. */
@@ -164,24 +176,12 @@ public final class TimerAnalysis {
      * reachable from a state where a timer it matches can expire.
      */
     public Set<String> statesAfterPossibleExpiry(TimerEventDefinition event) {
-        Set<String> expiries = new LinkedHashSet<>();
-        for (SetSite s : sets) {
-            if (s.id().isEmpty() || event.filter().matches(s.id().getAsInt())) {
-                expiries.addAll(s.region());
-            }
-        }
-        return graph.reachableFrom(expiries);
+        return afterExpiry.getOrDefault(event.name(), Set.of());
     }
 
     /** The states in which timer event {@code event} can fire (its timer can expire there). */
     public Set<String> statesWhereItFires(TimerEventDefinition event) {
-        Set<String> out = new LinkedHashSet<>();
-        for (SetSite s : sets) {
-            if (s.id().isEmpty() || event.filter().matches(s.id().getAsInt())) {
-                out.addAll(s.region());
-            }
-        }
-        return out;
+        return fires.getOrDefault(event.name(), Set.of());
     }
 
     // ------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ final class TimerCheck implements Check {
             int line = set.site().action().line();
             if (set.region().isEmpty()) {
                 ctx.report(Rule.UNHANDLED_TIMER, line, "execute", "setTimer(" + id + ") never expires: every step "
-                        + "that sets it also cancels it or ends the instance");
+                        + "that sets it also cancels or re-sets it, or ends the instance");
             } else if (timers.handlingStates(set).isEmpty()) {
                 ctx.report(Rule.UNHANDLED_TIMER, line, "execute", "timer " + id + " set here can expire only in "
                         + list(atomic(ctx.graph(), set.region())) + ", where no transition is on " + orList(events)

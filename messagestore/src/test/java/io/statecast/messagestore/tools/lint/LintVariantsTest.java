@@ -80,7 +80,7 @@ class LintVariantsTest {
         List<Finding> timers = only(lint(spec), Rule.UNHANDLED_TIMER);
         assertEquals(1, timers.size(), timers.toString());
         assertTrue(timers.get(0).message().contains("setTimer(2) never expires: every step that sets it also cancels "
-                + "it or ends the instance"), timers.toString());
+                + "or re-sets it, or ends the instance"), timers.toString());
     }
 
     @Test
