@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.statecast.overlay.socket.NodeType;
+import io.statecast.overlay.socket.OverlayNodeFactories;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,8 +34,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class MulticastAcrossProcessesTest {
 
-    /** Node types under test; DT joins the list when its node is registered. */
-    static final List<String> NODE_TYPES = List.of("TREE");
+    /**
+     * Node types under test: every one the build registers, so DT joins by itself once its node is
+     * in {@link OverlayNodeFactories#builtIn()}.
+     */
+    static final List<String> NODE_TYPES = OverlayNodeFactories.builtIn().keySet().stream().map(NodeType::name).sorted().toList();
     static final int NODES = 8;
     static final int K = 25;
     static final int U = 5;
