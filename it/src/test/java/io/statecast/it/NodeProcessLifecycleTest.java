@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code statecast node} as a process: refuses bad configurations with exit status 2 naming the
@@ -198,18 +198,18 @@ class NodeProcessLifecycleTest {
         assertEquals("BYE eof", p.last("BYE").orElseThrow(), p::describe);
     }
 
-    @ParameterizedTest(name = "over {0}")
-    @ValueSource(strings = {"udp", "tcp"})
-    void neighboursShouldDropASigtermedNodeLongBeforeTheNeighbourTimeout(String scheme) {
+    @ParameterizedTest(name = "{0} over {1}")
+    @MethodSource("io.statecast.it.MulticastAcrossProcessesTest#overlays")
+    void neighboursShouldDropASigtermedNodeLongBeforeTheNeighbourTimeout(String nodeType, String scheme) {
         int timeoutMs = 30_000;
         Duration noticeWithin = Duration.ofMillis(timeoutMs / 3);
-        List<String> addresses = OverlayAddresses.distinct("TREE", 3, new Random(SEED));
-        String context = "over " + scheme + ", seed " + SEED;
-        NodeProcess founder = cluster().start("n0", NodeConfig.of("it-sigterm", "TREE", scheme, addresses.get(0)).withTimeoutMs(timeoutMs));
+        List<String> addresses = OverlayAddresses.distinct(nodeType, 3, new Random(SEED));
+        String context = nodeType + " over " + scheme + ", seed " + SEED;
+        NodeProcess founder = cluster().start("n0", NodeConfig.of("it-sigterm", nodeType, scheme, addresses.get(0)).withTimeoutMs(timeoutMs));
         String buddy = founder.awaitReady(START).substrate(scheme);
         List<NodeProcess> nodes = new ArrayList<>(List.of(founder));
         for (int i = 1; i < 3; i++) {
-            nodes.add(cluster().start("n" + i, NodeConfig.of("it-sigterm", "TREE", scheme, addresses.get(i))
+            nodes.add(cluster().start("n" + i, NodeConfig.of("it-sigterm", nodeType, scheme, addresses.get(i))
                     .withBuddies(List.of(buddy)).withTimeoutMs(timeoutMs)));
         }
         nodes.forEach(p -> p.awaitPrefix(0, "JOINED", START));
