@@ -1,0 +1,502 @@
+package io.statecast.examples.ttcp;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.socket.OverlayJoinException;
+import io.statecast.overlay.socket.OverlaySocket;
+import java.io.PrintWriter;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The sending side of ttcp: joins, waits until {@code waitFor} receivers have said HELLO, warms
+ * up, multicasts {@code count} DATA messages of {@code size} bytes paced by a {@link Pacer}, then
+ * waits (at most {@code lingerMs}) for every ready receiver's DONE — keeping the node up so a
+ * reliable service can still repair losses — and finally sends FIN.
+ *
+ * <p>Backpressure: before each send the sender waits (up to a second) while the substrate toward
+ * any of its children in its own multicast tree is not writable, as TTCP's blocking write does on
+ * TCP; the report shows how long it waited. Intermediate nodes do not push back: what they cannot
+ * forward they drop, and count.
+ */
+public final class TtcpSender {
+
+    /**
+     * What to send.
+     *
+     * @param count         data messages, 1..{@link ReceiveLog#MAX_COUNT}
+     * @param size          payload bytes, {@link TtcpPayload#MIN_DATA_SIZE}..{@link TtcpPayload#MAX_DATA_SIZE}
+     * @param rate          messages per second; {@link Double#POSITIVE_INFINITY} for as fast as possible
+     * @param burst         most messages sent back to back to catch up with the schedule
+     * @param serviceId     the MessageStore service, or {@code null} for best-effort
+     * @param waitFor       receivers whose HELLO to await before sending
+     * @param waitTimeoutMs how long to wait for them
+     * @param warmupMs      pause between the last HELLO and the first DATA
+     * @param lingerMs      how long to wait for DONE from every ready receiver after the last DATA
+     * @param sampleMs      sampling period of heap, queues and store metrics
+     * @param backpressure  wait while the substrate toward a child is not writable
+     */
+    public record Options(int count, int size, double rate, int burst, Integer serviceId, int waitFor, long waitTimeoutMs,
+            long warmupMs, long lingerMs, long sampleMs, boolean backpressure) {
+
+        /** Checks ranges. */
+        public Options {
+            if (count < 1 || count > ReceiveLog.MAX_COUNT) {
+                throw new IllegalArgumentException("--count=" + count + " must be within 1.." + ReceiveLog.MAX_COUNT);
+            }
+            if (size < TtcpPayload.MIN_DATA_SIZE || size > TtcpPayload.MAX_DATA_SIZE) {
+                throw new IllegalArgumentException("--size=" + size + " must be within " + TtcpPayload.MIN_DATA_SIZE + ".."
+                        + TtcpPayload.MAX_DATA_SIZE);
+            }
+            if (!(rate > 0)) {
+                throw new IllegalArgumentException("--rate=" + rate + " must be > 0");
+            }
+            if (burst < 1) {
+                throw new IllegalArgumentException("--burst=" + burst + " must be >= 1");
+            }
+            if (serviceId != null && serviceId < 0) {
+                throw new IllegalArgumentException("--service=" + serviceId + " must be >= 0 (ServiceIDs are non-negative)");
+            }
+            if (waitFor < 0 || waitFor > 10_000) {
+                throw new IllegalArgumentException("--wait-for=" + waitFor + " must be within 0..10000");
+            }
+            nonNegative("--wait-timeout", waitTimeoutMs);
+            nonNegative("--warmup-ms", warmupMs);
+            nonNegative("--linger", lingerMs);
+            if (sampleMs < 10 || sampleMs > 60_000) {
+                throw new IllegalArgumentException("--sample-ms=" + sampleMs + " must be within 10..60000");
+            }
+        }
+
+        private static void nonNegative(String name, long v) {
+            if (v < 0 || v > TimeUnit.DAYS.toMillis(1)) {
+                throw new IllegalArgumentException(name + "=" + v + " must be within 0..86400000 ms");
+            }
+        }
+    }
+
+    /**
+     * The outcome.
+     *
+     * @param exitCode 0 if every message was sent and every ready receiver reported DONE with
+     *                 nothing missing; 3 if the receivers did not all show up in time; 4 if a
+     *                 receiver reported missing messages or never reported; 1 if sends failed
+     * @param report   the JSON report
+     */
+    public record Result(int exitCode, ObjectNode report) {
+    }
+
+    /** A receiver as the sender sees it. */
+    private static final class Peer {
+        final long helloMicros;
+        TtcpPayload.Done done;
+
+        Peer(long helloMicros) {
+            this.helloMicros = helloMicros;
+        }
+    }
+
+    private static final long HELLO_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    private static final long BACKPRESSURE_MAX_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final int FIN_REPEATS = 3;
+
+    private final OverlaySocket socket;
+    private final Options options;
+    private final StoreProbe probe;
+    private final PrintWriter out;
+    private final EpochClock clock = EpochClock.system();
+    private final Map<LogicalAddress, Peer> peers = new LinkedHashMap<>();
+    private volatile long run;
+    private long foreignControl;
+    private long corruptControl;
+
+    /**
+     * @param socket  a socket, not yet joined
+     * @param options what to send
+     * @param probe   reads the socket's MessageStore metrics
+     * @param out     progress lines
+     */
+    public TtcpSender(OverlaySocket socket, Options options, StoreProbe probe, PrintWriter out) {
+        this.socket = Objects.requireNonNull(socket, "socket");
+        this.options = Objects.requireNonNull(options, "options");
+        this.probe = Objects.requireNonNull(probe, "probe");
+        this.out = Objects.requireNonNull(out, "out");
+    }
+
+    /**
+     * Runs the whole exchange.
+     *
+     * @throws OverlayJoinException if the socket cannot join
+     * @throws InterruptedException if interrupted
+     */
+    public Result run() throws OverlayJoinException, InterruptedException {
+        Map<String, Long> kernelBefore = KernelUdp.read();
+        long startMicros = clock.nowMicros();
+        socket.onMessage(this::onControl);
+        socket.join();
+        out.printf("ttcp send: joined as %s at %s; waiting for %d receiver(s)%n", socket.localAddress(),
+                socket.substrateAddresses(), options.waitFor());
+        boolean ready = awaitReceivers();
+        long readyMicros = clock.nowMicros();
+        ObjectNode report = TtcpReport.object();
+        report.put("role", "send");
+        report.set("options", options());
+        report.set("node", TtcpReport.node(socket));
+        if (!ready) {
+            out.printf("ttcp send: only %d of %d receiver(s) ready after %d ms; not sending%n", readyCount(),
+                    options.waitFor(), options.waitTimeoutMs());
+            report.put("outcome", "receivers-not-ready");
+            report.set("summary", summary(0, 0, 0, 0, 0, 0, null));
+            report.set("receivers", receivers());
+            report.set("drops", TtcpReport.drops(socket, kernelBefore));
+            report.set("statistics", TtcpReport.statistics(socket));
+            return new Result(3, report);
+        }
+        pause(options.warmupMs());
+        run = new SecureRandom().nextLong() | 1L; // never 0: HELLO carries run 0
+        long[] sentMicros = new long[options.count()];
+        Sampler sampler = new Sampler(socket, probe, clock, () -> sentSoFar, options.sampleMs());
+        sampler.start();
+        Pacer pacer = Pacer.system(options.rate(), options.burst());
+        int failed = 0;
+        Map<String, Integer> failures = new LinkedHashMap<>();
+        long backpressureNanos = 0;
+        long backpressureTimeouts = 0;
+        BackpressureGate gate = new BackpressureGate();
+        out.printf("ttcp send: run %016x: %d messages of %d bytes at %s, service %s%n", run, options.count(), options.size(),
+                Double.isInfinite(options.rate()) ? "full speed" : String.format("%.1f msgs/s (%.3f Mbit/s)", options.rate(),
+                        options.rate() * options.size() * 8 / 1e6), options.serviceId() == null ? "none (best-effort)"
+                        : options.serviceId());
+        long firstNanos = 0;
+        long lastNanos = 0;
+        for (int seq = 0; seq < options.count(); seq++) {
+            pacer.acquire();
+            if (options.backpressure()) {
+                long waited = gate.await();
+                backpressureNanos += Math.abs(waited);
+                if (waited < 0) {
+                    backpressureTimeouts++;
+                }
+            }
+            long now = System.nanoTime();
+            if (seq == 0) {
+                firstNanos = now;
+            }
+            lastNanos = now;
+            long t = clock.toMicros(now);
+            sentMicros[seq] = t;
+            byte[] payload = TtcpPayload.data(run, seq, options.count(), t, options.size());
+            try {
+                if (options.serviceId() == null) {
+                    socket.sendToAll(payload);
+                } else {
+                    socket.sendToAll(payload, options.serviceId());
+                }
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                failed++;
+                failures.merge(e.getClass().getSimpleName() + ": " + e.getMessage(), 1, Integer::sum);
+            }
+            sentSoFar = seq + 1;
+        }
+        long endMicros = clock.nowMicros();
+        int sent = options.count() - failed;
+        out.printf("ttcp send: sent %d of %d in %.3f s; waiting up to %d ms for %d receiver(s) to finish%n", sent,
+                options.count(), (lastNanos - firstNanos) / 1e9, options.lingerMs(), readyCount());
+        boolean allDone = awaitDone();
+        for (int i = 0; i < FIN_REPEATS; i++) {
+            sendControl(TtcpPayload.fin(run, options.count()));
+            pause(50);
+        }
+        List<Sampler.Sample> samples = sampler.stop();
+
+        double seconds = (lastNanos - firstNanos) / 1e9;
+        double achieved = options.count() > 1 && seconds > 0 ? (options.count() - 1) / seconds : Double.NaN;
+        report.put("run", Long.toHexString(run));
+        report.put("startMicros", startMicros);
+        report.put("readyMicros", readyMicros);
+        report.put("firstSentMicros", sentMicros[0]);
+        report.put("lastSentMicros", sentMicros[options.count() - 1]);
+        report.put("endMicros", endMicros);
+        ObjectNode summary = summary(sent, options.count() - sent, achieved, seconds, pacer.maxBehindNanos() / 1e6,
+                backpressureNanos / 1e6, failures);
+        summary.put("backpressureTimeouts", backpressureTimeouts);
+        summary.put("creditLost", pacer.creditLost());
+        summary.put("receiversReady", readyCount());
+        summary.put("receiversDone", doneCount());
+        summary.put("receiversComplete", completeCount());
+        report.set("summary", summary);
+        report.set("receivers", receivers());
+        ObjectNode messages = report.putObject("messages");
+        messages.put("firstSeq", 0);
+        messages.set("sentMicros", TtcpReport.longs(sentMicros));
+        report.set("samples", TtcpReport.samples(samples, sampler.periodMs(), sampler.dropped(), probe));
+        report.set("tMsg", tMsg(samples));
+        report.set("drops", TtcpReport.drops(socket, kernelBefore));
+        report.set("statistics", TtcpReport.statistics(socket));
+        report.put("foreignControlMessages", foreignControl);
+        report.put("corruptControlMessages", corruptControl);
+        int exit;
+        if (failed > 0) {
+            exit = 1;
+            report.put("outcome", "send-failures");
+        } else if (!allDone || completeCount() < readyCount()) {
+            exit = options.waitFor() == 0 && readyCount() == 0 ? 0 : 4;
+            report.put("outcome", exit == 0 ? "sent" : "receivers-incomplete");
+        } else {
+            exit = 0;
+            report.put("outcome", "complete");
+        }
+        out.printf("ttcp send: %s; %d receiver(s) ready, %d done, %d complete; achieved %.1f msgs/s%n",
+                report.get("outcome").asText(), readyCount(), doneCount(), completeCount(), achieved);
+        return new Result(exit, report);
+    }
+
+    private volatile int sentSoFar;
+
+    private ObjectNode options() {
+        ObjectNode o = TtcpReport.object();
+        o.put("count", options.count());
+        o.put("size", options.size());
+        if (Double.isInfinite(options.rate())) {
+            o.putNull("rate");
+        } else {
+            o.put("rate", options.rate());
+        }
+        o.put("rateMbps", Double.isInfinite(options.rate()) ? null : options.rate() * options.size() * 8 / 1e6);
+        o.put("burst", options.burst());
+        if (options.serviceId() == null) {
+            o.putNull("service");
+        } else {
+            o.put("service", options.serviceId());
+        }
+        o.put("waitFor", options.waitFor());
+        o.put("warmupMs", options.warmupMs());
+        o.put("lingerMs", options.lingerMs());
+        o.put("backpressure", options.backpressure());
+        return o;
+    }
+
+    private ObjectNode summary(int sent, int missing, double achieved, double seconds, double maxBehindMs,
+            double backpressureMs, Map<String, Integer> failures) {
+        ObjectNode s = TtcpReport.object();
+        s.put("sent", sent);
+        s.put("missing", missing);
+        s.put("duplicates", 0);
+        TtcpReport.putNumber(s, "messagesPerSecond", achieved);
+        TtcpReport.putNumber(s, "throughputMbps", achieved * options.size() * 8 / 1e6);
+        s.putNull("delayMsP50");
+        s.putNull("delayMsP99");
+        TtcpReport.putNumber(s, "targetRate", Double.isInfinite(options.rate()) ? Double.NaN : options.rate());
+        TtcpReport.putNumber(s, "sendSeconds", seconds);
+        TtcpReport.putNumber(s, "maxBehindScheduleMs", maxBehindMs);
+        TtcpReport.putNumber(s, "backpressureWaitMs", backpressureMs);
+        ObjectNode f = s.putObject("sendFailures");
+        if (failures != null) {
+            failures.forEach(f::put);
+        }
+        return s;
+    }
+
+    private static ObjectNode tMsg(List<Sampler.Sample> samples) {
+        ObjectNode t = TtcpReport.object();
+        double max = Double.NaN;
+        double weighted = 0;
+        long weight = 0;
+        Long prev = null;
+        for (Sampler.Sample s : samples) {
+            StoreProbe.Snapshot st = s.store();
+            if (st == null || st.tMsgMeanMicros() == null) {
+                continue;
+            }
+            long processed = st.processed() == null ? 1 : st.processed();
+            long n = prev == null ? processed : processed - prev;
+            prev = processed;
+            if (n > 0) {
+                weighted += st.tMsgMeanMicros() * n;
+                weight += n;
+            }
+            if (st.tMsgMaxMicros() != null && !(st.tMsgMaxMicros() <= max)) {
+                max = st.tMsgMaxMicros();
+            }
+        }
+        if (weight == 0) {
+            t.putNull("meanMicros");
+            t.putNull("maxMicros");
+            t.put("note", "T_msg needs MessageStore metrics; see samples.messageStore.source");
+        } else {
+            TtcpReport.putNumber(t, "meanMicros", weighted / weight);
+            TtcpReport.putNumber(t, "maxMicros", max);
+        }
+        return t;
+    }
+
+    private ArrayNode receivers() {
+        ArrayNode a = TtcpReport.JSON.createArrayNode();
+        synchronized (peers) {
+            peers.forEach((addr, p) -> {
+                ObjectNode r = a.addObject();
+                r.put("address", addr.toString());
+                r.put("helloMicros", p.helloMicros);
+                if (p.done == null) {
+                    r.putNull("received");
+                    r.putNull("missing");
+                    r.putNull("duplicates");
+                } else {
+                    r.put("received", p.done.received());
+                    r.put("missing", p.done.missing());
+                    r.put("duplicates", p.done.duplicates());
+                }
+            });
+        }
+        return a;
+    }
+
+    // ------------------------------------------------------------------------------ control
+
+    private void onControl(OverlayMessage m) {
+        TtcpPayload.Message msg;
+        try {
+            msg = TtcpPayload.decode(m.payload());
+        } catch (TtcpFormatException e) {
+            synchronized (peers) {
+                corruptControl++;
+            }
+            return;
+        }
+        synchronized (peers) {
+            if (msg instanceof TtcpPayload.Hello) {
+                if (!peers.containsKey(m.source())) {
+                    peers.put(m.source(), new Peer(clock.nowMicros()));
+                    out.printf("ttcp send: receiver %s ready (%d/%d)%n", m.source(), peers.size(), options.waitFor());
+                }
+            } else if (msg instanceof TtcpPayload.Done d) {
+                Peer p = peers.get(m.source());
+                if (d.run() != run || p == null) {
+                    foreignControl++;
+                } else if (p.done == null) {
+                    p.done = d;
+                    out.printf("ttcp send: receiver %s done: %d received, %d missing, %d duplicates%n", m.source(),
+                            d.received(), d.missing(), d.duplicates());
+                }
+            } else {
+                foreignControl++;
+            }
+            peers.notifyAll();
+        }
+    }
+
+    private int readyCount() {
+        synchronized (peers) {
+            return peers.size();
+        }
+    }
+
+    private int doneCount() {
+        synchronized (peers) {
+            return (int) peers.values().stream().filter(p -> p.done != null).count();
+        }
+    }
+
+    private int completeCount() {
+        synchronized (peers) {
+            return (int) peers.values().stream().filter(p -> p.done != null && p.done.missing() == 0).count();
+        }
+    }
+
+    private boolean awaitReceivers() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.waitTimeoutMs());
+        synchronized (peers) {
+            while (peers.size() < options.waitFor()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(peers, Math.min(left, HELLO_POLL_NANOS * 20));
+            }
+            return true;
+        }
+    }
+
+    private boolean awaitDone() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.lingerMs());
+        synchronized (peers) {
+            while (peers.values().stream().anyMatch(p -> p.done == null)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(peers, Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
+            }
+            return true;
+        }
+    }
+
+    private void sendControl(byte[] payload) {
+        try {
+            socket.sendToAll(payload);
+        } catch (IllegalStateException e) {
+            // left or closed meanwhile: nothing more to tell anyone
+        }
+    }
+
+    private static void pause(long ms) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+        }
+    }
+
+    /**
+     * Waits while the substrate toward a child in this node's multicast tree is not writable. The
+     * children and their substrate addresses are re-read only when the topology changes.
+     */
+    private final class BackpressureGate {
+        private long version = -1;
+        private List<SubstrateAddress> targets = List.of();
+
+        /** @return nanoseconds waited; negative if it gave up after {@link #BACKPRESSURE_MAX_NANOS} */
+        long await() throws InterruptedException {
+            Topology t = socket.topology();
+            if (t.version() != version) {
+                version = t.version();
+                List<SubstrateAddress> list = new ArrayList<>();
+                for (LogicalAddress child : t.children(t.self())) {
+                    SubstrateAddress a = t.substrateAddress(child);
+                    if (a != null) {
+                        list.add(a);
+                    }
+                }
+                targets = list;
+            }
+            long start = 0;
+            for (SubstrateAddress a : targets) {
+                while (!socket.adapter().isWritable(a)) {
+                    long now = System.nanoTime();
+                    if (start == 0) {
+                        start = now;
+                    } else if (now - start > BACKPRESSURE_MAX_NANOS) {
+                        return -(now - start);
+                    }
+                    LockSupport.parkNanos(20_000);
+                    if (Thread.interrupted()) {
+                        throw new InterruptedException();
+                    }
+                }
+            }
+            return start == 0 ? 0 : System.nanoTime() - start;
+        }
+    }
+}
