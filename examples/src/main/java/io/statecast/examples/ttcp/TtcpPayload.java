@@ -13,6 +13,7 @@ import java.util.zip.CRC32C;
  *   HELLO  magic(4) kind=2 run(8)=0 crc(4)                                       — a receiver is ready
  *   DONE   magic(4) kind=3 run(8) received(4) missing(4) duplicates(4) crc(4)    — a receiver has finished
  *   FIN    magic(4) kind=4 run(8) count(4) crc(4)                                — the sender is leaving
+ *   WARMUP as DATA with kind=5                                                  — traffic before the measured run
  * </pre>
  * The filler is a function of the sequence number, so a corrupted payload fails the CRC even
  * where only the filler changed.
@@ -32,12 +33,13 @@ public final class TtcpPayload {
     private static final byte HELLO = 2;
     private static final byte DONE = 3;
     private static final byte FIN = 4;
+    private static final byte WARMUP = 5;
 
     private TtcpPayload() {
     }
 
     /** A decoded ttcp payload. */
-    public sealed interface Message permits Data, Hello, Done, Fin {
+    public sealed interface Message permits Data, Hello, Done, Fin, Warmup {
     }
 
     /**
@@ -50,6 +52,15 @@ public final class TtcpPayload {
      * @param size       payload bytes
      */
     public record Data(long run, int seq, int count, long sentMicros, int size) implements Message {
+    }
+
+    /**
+     * A message of the warm-up before the measured run: it exercises every node's code path (the
+     * JIT compiles it) and receivers discard it.
+     *
+     * @param seq sequence number within the warm-up
+     */
+    public record Warmup(int seq) implements Message {
     }
 
     /** A receiver announcing that it has joined and waits for data. */
@@ -82,12 +93,21 @@ public final class TtcpPayload {
      * @throws IllegalArgumentException if {@code size} is outside {@link #MIN_DATA_SIZE}..{@link #MAX_DATA_SIZE}
      */
     public static byte[] data(long run, int seq, int count, long sentMicros, int size) {
+        return dataLike(DATA, run, seq, count, sentMicros, size);
+    }
+
+    /** Encodes a WARMUP payload of exactly {@code size} bytes (the DATA layout, kind 5). */
+    public static byte[] warmup(int seq, int count, int size) {
+        return dataLike(WARMUP, 0, seq, count, 0, size);
+    }
+
+    private static byte[] dataLike(byte kind, long run, int seq, int count, long sentMicros, int size) {
         if (size < MIN_DATA_SIZE || size > MAX_DATA_SIZE) {
             throw new IllegalArgumentException("size=" + size + " must be within " + MIN_DATA_SIZE + ".." + MAX_DATA_SIZE);
         }
         byte[] b = new byte[size];
         ByteBuffer buf = ByteBuffer.wrap(b);
-        buf.putInt(MAGIC).put(DATA).putLong(run).putInt(seq).putInt(count).putLong(sentMicros);
+        buf.putInt(MAGIC).put(kind).putLong(run).putInt(seq).putInt(count).putLong(sentMicros);
         int fill = seq * 0x9E37_79B9;
         for (int i = DATA_HEADER; i < size - 4; i++) {
             b[i] = (byte) (fill >>> ((i & 3) << 3) ^ i);
@@ -154,6 +174,10 @@ public final class TtcpPayload {
                     throw new TtcpFormatException("DATA seq=" + seq + " count=" + count + ": need 0 <= seq < count");
                 }
                 return new Data(run, seq, count, sent, b.length);
+            }
+            case WARMUP -> {
+                need(b, MIN_DATA_SIZE, "WARMUP");
+                return new Warmup(buf.getInt());
             }
             case HELLO -> {
                 return new Hello();

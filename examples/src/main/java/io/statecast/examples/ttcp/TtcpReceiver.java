@@ -75,6 +75,7 @@ public final class TtcpReceiver {
     private final ReceiveLog log = new ReceiveLog();
     private volatile long progress;
     private long otherControl;
+    private long warmups;
 
     /**
      * @param socket  a socket, not yet joined
@@ -176,6 +177,8 @@ public final class TtcpReceiver {
                     nextAnnounce = arrivedNanos;
                     announceFinish(reason);
                 }
+            } else if (msg instanceof TtcpPayload.Warmup) {
+                warmups++;
             } else if (msg instanceof TtcpPayload.Fin f && (!log.started() || f.run() == log.run())) {
                 if (phase == Phase.FINISHED) {
                     finAfterDone = true;
@@ -282,6 +285,7 @@ public final class TtcpReceiver {
             TtcpReport.putNumber(s, "firstDataAfterJoinMs", (firstRecv - joinedMicros) / 1000.0);
         }
         s.put("otherControlMessages", otherControl);
+        s.put("warmupMessages", warmups);
 
         List<int[]> ranges = log.missingRanges(options.expectedCount(), MAX_MISSING_RANGES);
         ArrayNode mr = report.putArray("missingRanges");

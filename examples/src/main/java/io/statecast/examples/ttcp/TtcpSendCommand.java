@@ -65,8 +65,13 @@ final class TtcpSendCommand implements Callable<Integer> {
             description = "seconds to wait for them (default: ${DEFAULT-VALUE})")
     private double waitTimeout;
 
+    @Option(names = "--warmup-messages", defaultValue = "0", paramLabel = "N",
+            description = "messages sent at the set rate before the measured run, discarded by receivers, so every node's "
+                    + "code is compiled when measuring starts (default: ${DEFAULT-VALUE})")
+    private int warmupMessages;
+
     @Option(names = "--warmup-ms", defaultValue = "500", paramLabel = "MS",
-            description = "pause after the receivers are ready (default: ${DEFAULT-VALUE})")
+            description = "pause after the receivers are ready and the warm-up messages are sent (default: ${DEFAULT-VALUE})")
     private long warmupMs;
 
     @Option(names = "--linger", defaultValue = "30", paramLabel = "S",
@@ -126,7 +131,7 @@ final class TtcpSendCommand implements Callable<Integer> {
         Integer serviceId = TtcpServices.parse(service, spec.commandLine());
         try {
             return new TtcpSender.Options(count, size, r, burst != null ? burst : Pacer.defaultBurst(r), serviceId, waitFor,
-                    seconds("--wait-timeout", waitTimeout), warmupMs, seconds("--linger", linger), sampleMs, !noBackpressure);
+                    seconds("--wait-timeout", waitTimeout), warmupMessages, warmupMs, seconds("--linger", linger), sampleMs, !noBackpressure);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

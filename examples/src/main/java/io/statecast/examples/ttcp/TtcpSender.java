@@ -41,13 +41,14 @@ public final class TtcpSender {
      * @param serviceId     the MessageStore service, or {@code null} for best-effort
      * @param waitFor       receivers whose HELLO to await before sending
      * @param waitTimeoutMs how long to wait for them
-     * @param warmupMs      pause between the last HELLO and the first DATA
+     * @param warmupMessages WARMUP messages sent at the set rate before the measured run
+     * @param warmupMs      pause before the first DATA (after the warm-up messages)
      * @param lingerMs      how long to wait for DONE from every ready receiver after the last DATA
      * @param sampleMs      sampling period of heap, queues and store metrics
      * @param backpressure  wait while the substrate toward a child is not writable
      */
     public record Options(int count, int size, double rate, int burst, Integer serviceId, int waitFor, long waitTimeoutMs,
-            long warmupMs, long lingerMs, long sampleMs, boolean backpressure) {
+            int warmupMessages, long warmupMs, long lingerMs, long sampleMs, boolean backpressure) {
 
         /** Checks ranges. */
         public Options {
@@ -69,6 +70,9 @@ public final class TtcpSender {
             }
             if (waitFor < 0 || waitFor > 10_000) {
                 throw new IllegalArgumentException("--wait-for=" + waitFor + " must be within 0..10000");
+            }
+            if (warmupMessages < 0 || warmupMessages > ReceiveLog.MAX_COUNT) {
+                throw new IllegalArgumentException("--warmup-messages=" + warmupMessages + " must be within 0.." + ReceiveLog.MAX_COUNT);
             }
             nonNegative("--wait-timeout", waitTimeoutMs);
             nonNegative("--warmup-ms", warmupMs);
@@ -108,7 +112,7 @@ public final class TtcpSender {
 
     private static final long HELLO_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     private static final long BACKPRESSURE_MAX_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final int FIN_REPEATS = 3;
+    private static final int FIN_REPEATS = 5;
 
     private final OverlaySocket socket;
     private final Options options;
@@ -162,6 +166,7 @@ public final class TtcpSender {
             report.set("statistics", TtcpReport.statistics(socket));
             return new Result(3, report);
         }
+        warmUp();
         pause(options.warmupMs());
         run = new SecureRandom().nextLong() | 1L; // never 0: HELLO carries run 0
         long[] sentMicros = new long[options.count()];
@@ -215,7 +220,7 @@ public final class TtcpSender {
         boolean allDone = awaitDone();
         for (int i = 0; i < FIN_REPEATS; i++) {
             sendControl(TtcpPayload.fin(run, options.count()));
-            pause(50);
+            pause(100);
         }
         List<Sampler.Sample> samples = sampler.stop();
 
@@ -263,6 +268,20 @@ public final class TtcpSender {
 
     private volatile int sentSoFar;
 
+    /** Sends the warm-up messages, paced like the run, best-effort: they only have to run the code. */
+    private void warmUp() throws InterruptedException {
+        int n = options.warmupMessages();
+        if (n == 0) {
+            return;
+        }
+        out.printf("ttcp send: warming up with %d messages%n", n);
+        Pacer pacer = Pacer.system(options.rate(), options.burst());
+        for (int i = 0; i < n; i++) {
+            pacer.acquire();
+            sendControl(TtcpPayload.warmup(i, n, options.size()));
+        }
+    }
+
     private ObjectNode options() {
         ObjectNode o = TtcpReport.object();
         o.put("count", options.count());
@@ -280,6 +299,7 @@ public final class TtcpSender {
             o.put("service", options.serviceId());
         }
         o.put("waitFor", options.waitFor());
+        o.put("warmupMessages", options.warmupMessages());
         o.put("warmupMs", options.warmupMs());
         o.put("lingerMs", options.lingerMs());
         o.put("backpressure", options.backpressure());
@@ -379,6 +399,8 @@ public final class TtcpSender {
                     peers.put(m.source(), new Peer(clock.nowMicros()));
                     out.printf("ttcp send: receiver %s ready (%d/%d)%n", m.source(), peers.size(), options.waitFor());
                 }
+            } else if (msg instanceof TtcpPayload.Warmup) {
+                return; // another sender's warm-up; not ours to count
             } else if (msg instanceof TtcpPayload.Done d) {
                 Peer p = peers.get(m.source());
                 if (d.run() != run || p == null) {

@@ -70,7 +70,7 @@ class TtcpLoopbackTest {
             StringWriter err = new StringWriter();
 
             int status = run(out, err, "ttcp", "send", "--config", senderConfig.toString(), "--count", String.valueOf(COUNT),
-                    "--size", "1024", "--rate", "4000", "--warmup-ms", "100", "--linger", "20", "--wait-timeout", "30",
+                    "--size", "1024", "--rate", "4000", "--warmup-messages", "200", "--warmup-ms", "100", "--linger", "20", "--wait-timeout", "30",
                     "--json", senderJson.toString());
 
             TtcpReceiver.Result r = received.get(60, TimeUnit.SECONDS);
@@ -128,6 +128,7 @@ class TtcpLoopbackTest {
             assertTrue(drops.get("forwarding").has("application_queue_full"));
             assertTrue(drops.get("total").isNumber());
             assertEquals(send.get("run").asText(), recv.get("run").asText());
+            assertTrue(rs.get("warmupMessages").asInt() > 0, "warm-up messages are discarded, and counted: " + context);
         } finally {
             pool.shutdownNow();
         }

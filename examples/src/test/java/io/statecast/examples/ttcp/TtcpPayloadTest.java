@@ -25,6 +25,7 @@ class TtcpPayloadTest {
         assertInstanceOf(TtcpPayload.Hello.class, TtcpPayload.decode(TtcpPayload.hello()));
         assertEquals(new TtcpPayload.Done(7, 99, 1, 3), TtcpPayload.decode(TtcpPayload.done(7, 99, 1, 3)));
         assertEquals(new TtcpPayload.Fin(7, 100), TtcpPayload.decode(TtcpPayload.fin(7, 100)));
+        assertEquals(new TtcpPayload.Warmup(3), TtcpPayload.decode(TtcpPayload.warmup(3, 10, 1024)));
     }
 
     @Test
