@@ -35,6 +35,7 @@
 #   --loss P       drop P % of packets on every link's ingress (0..100, default 0: no nft at all)
 #   --quiet        print only errors
 set -euo pipefail
+export PATH="$PATH:/usr/sbin:/sbin"
 
 PREFIX=sc
 TAG=t0
@@ -144,9 +145,6 @@ cmd_up() {
     ip netns exec "$ns" sysctl -qw net.ipv4.ip_forward=0
     ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1
     ip netns exec "$ns" sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-    # Large enough UDP buffers for 100 Mbit bursts; the namespace's own limits, not the host's.
-    ip netns exec "$ns" sysctl -qw net.core.rmem_max=8388608 2>/dev/null || true
-    ip netns exec "$ns" sysctl -qw net.core.wmem_max=8388608 2>/dev/null || true
   done
   for (( i = 1; i < n; i++ )); do
     local a b
