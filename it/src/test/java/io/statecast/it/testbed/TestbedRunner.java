@@ -111,6 +111,9 @@ public final class TestbedRunner implements Callable<Integer> {
 
     private final PrintStream log = System.out;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
         String why = TestbedEnvironment.unavailableReason();
@@ -200,15 +203,20 @@ public final class TestbedRunner implements Callable<Integer> {
         Files.writeString(file, ResultsReport.markdown(outcomes, lossRuns, header));
     }
 
+    /** The arguments as given, without the ones every invocation differs in (tag, paths, launcher). */
     private String commandLine() {
-        return String.format(Locale.ROOT, "--services %s --hops %s --count %d --size %d --rates %s --loss %d",
-                String.join(",", services), join(hops), count, size, join(rates), loss);
-    }
-
-    private static String join(List<?> values) {
-        List<String> s = new ArrayList<>();
-        values.forEach(v -> s.add(String.valueOf(v)));
-        return String.join(",", s);
+        List<String> args = new ArrayList<>();
+        List<String> given = spec == null || spec.commandLine().getParseResult() == null ? List.of()
+                : spec.commandLine().getParseResult().originalArgs();
+        for (int i = 0; i < given.size(); i++) {
+            String a = given.get(i);
+            if (List.of("--tag", "--repo", "--out", "--results", "--launcher").contains(a)) {
+                i++;
+            } else {
+                args.add(a);
+            }
+        }
+        return String.join(" ", args);
     }
 
     /** A service to measure: best-effort, or a ServiceID with a MessageStore section. */
