@@ -65,15 +65,16 @@ public final class Pacer {
     }
 
     /**
-     * The default burst: twenty milliseconds of the rate, at least one message. Enough credit to
-     * ride out a scheduling hiccup on a busy machine without lowering the average rate; small
-     * enough that a catch-up burst fits the testbed links' queues (50 ms).
+     * The default burst: fifty milliseconds of the rate, at least one message. Enough credit to
+     * ride out a scheduling stall on a machine whose cores are shared by many processes without
+     * lowering the average rate; small enough that a catch-up burst at up to the link rate fits
+     * the testbed links' queues (tbf bounded to 50 ms).
      */
     public static int defaultBurst(double ratePerSecond) {
         if (Double.isInfinite(ratePerSecond)) {
             return 1;
         }
-        return (int) Math.max(1, Math.min(1_000_000, Math.ceil(ratePerSecond * 0.020)));
+        return (int) Math.max(1, Math.min(1_000_000, Math.ceil(ratePerSecond * 0.050)));
     }
 
     /**

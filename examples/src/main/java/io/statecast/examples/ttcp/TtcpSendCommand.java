@@ -50,7 +50,7 @@ final class TtcpSendCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "0..1")
     private Rate rate;
 
-    @Option(names = "--burst", paramLabel = "N", description = "most messages sent back to back to catch up with the schedule (default: 20 ms of the rate)")
+    @Option(names = "--burst", paramLabel = "N", description = "most messages sent back to back to catch up with the schedule (default: 50 ms of the rate)")
     private Integer burst;
 
     @Option(names = "--service", defaultValue = "none", paramLabel = "ID",
