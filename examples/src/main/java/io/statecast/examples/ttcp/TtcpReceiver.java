@@ -319,20 +319,7 @@ public final class TtcpReceiver {
         }
 
         report.set("samples", TtcpReport.samples(samples, sampler.periodMs(), sampler.dropped(), probe));
-        ObjectNode t = report.putObject("tMsg");
-        if (!probe.available()) {
-            t.putNull("meanMicros");
-            t.putNull("maxMicros");
-            t.put("note", probe.reason());
-        } else {
-            double worst = Double.NaN;
-            for (Sampler.Sample sm : samples) {
-                if (sm.store() != null && sm.store().tMsgMaxMicros() != null && !(sm.store().tMsgMaxMicros() <= worst)) {
-                    worst = sm.store().tMsgMaxMicros();
-                }
-            }
-            TtcpReport.putNumber(t, "maxMicros", worst);
-        }
+        report.set("tMsg", TtcpReport.tMsg(samples, probe));
         report.set("drops", TtcpReport.drops(socket, kernelBefore));
         report.set("statistics", TtcpReport.statistics(socket));
         return report;

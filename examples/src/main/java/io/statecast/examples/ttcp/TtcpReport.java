@@ -200,6 +200,43 @@ final class TtcpReport {
         }
     }
 
+    /**
+     * T_msg over the run: the processed-weighted mean of the store's per-interval means and the
+     * largest maximum, or nulls and the probe's reason when the store reports no T_msg.
+     */
+    static ObjectNode tMsg(List<Sampler.Sample> samples, StoreProbe probe) {
+        ObjectNode t = object();
+        double max = Double.NaN;
+        double weighted = 0;
+        long weight = 0;
+        Long prev = null;
+        for (Sampler.Sample s : samples) {
+            StoreProbe.Snapshot st = s.store();
+            if (st == null || st.tMsgMeanMicros() == null) {
+                continue;
+            }
+            long processed = st.processed() == null ? 1 : st.processed();
+            long n = prev == null ? processed : processed - prev;
+            prev = processed;
+            if (n > 0) {
+                weighted += st.tMsgMeanMicros() * n;
+                weight += n;
+            }
+            if (st.tMsgMaxMicros() != null && !(st.tMsgMaxMicros() <= max)) {
+                max = st.tMsgMaxMicros();
+            }
+        }
+        if (weight == 0) {
+            t.putNull("meanMicros");
+            t.putNull("maxMicros");
+            t.put("note", probe.available() ? "the MessageStore reported no T_msg" : probe.reason());
+        } else {
+            putNumber(t, "meanMicros", weighted / weight);
+            putNumber(t, "maxMicros", max);
+        }
+        return t;
+    }
+
     /** Writes {@code report} to {@code file} atomically (a temporary file renamed over it). */
     static void write(ObjectNode report, Path file) throws IOException {
         Path abs = file.toAbsolutePath();

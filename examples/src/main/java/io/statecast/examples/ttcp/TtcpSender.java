@@ -1,16 +1,11 @@
 package io.statecast.examples.ttcp;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.statecast.overlay.address.LogicalAddress;
-import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.OverlayMessage;
-import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.socket.OverlayJoinException;
 import io.statecast.overlay.socket.OverlaySocket;
 import java.io.PrintWriter;
 import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +19,10 @@ import java.util.concurrent.locks.LockSupport;
  * waits (at most {@code lingerMs}) for every ready receiver's DONE — keeping the node up so a
  * reliable service can still repair losses — and finally sends FIN.
  *
- * <p>Backpressure: before each send the sender waits (up to a second) while the substrate toward
- * any of its children in its own multicast tree is not writable, as TTCP's blocking write does on
- * TCP; the report shows how long it waited. Intermediate nodes do not push back: what they cannot
- * forward they drop, and count.
+ * <p>Backpressure ({@link BackpressureGate}): before each send the sender waits (up to a second)
+ * while the substrate toward any of its children in its own multicast tree is not writable, as
+ * TTCP's blocking write does on TCP; the report shows how long it waited. Intermediate nodes do
+ * not push back: what they cannot forward they drop, and count.
  */
 public final class TtcpSender {
 
@@ -100,18 +95,6 @@ public final class TtcpSender {
     public record Result(int exitCode, ObjectNode report) {
     }
 
-    /** A receiver as the sender sees it. */
-    private static final class Peer {
-        final long helloMicros;
-        TtcpPayload.Done done;
-
-        Peer(long helloMicros) {
-            this.helloMicros = helloMicros;
-        }
-    }
-
-    private static final long HELLO_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-    private static final long BACKPRESSURE_MAX_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int FIN_REPEATS = 5;
 
     private final OverlaySocket socket;
@@ -119,10 +102,9 @@ public final class TtcpSender {
     private final StoreProbe probe;
     private final PrintWriter out;
     private final EpochClock clock = EpochClock.system();
-    private final Map<LogicalAddress, Peer> peers = new LinkedHashMap<>();
+    private final ReceiverRoster roster = new ReceiverRoster();
     private volatile long run;
-    private long foreignControl;
-    private long corruptControl;
+    private volatile long corruptControl;
 
     /**
      * @param socket  a socket, not yet joined
@@ -150,18 +132,18 @@ public final class TtcpSender {
         socket.join();
         out.printf("ttcp send: joined as %s at %s; waiting for %d receiver(s)%n", socket.localAddress(),
                 socket.substrateAddresses(), options.waitFor());
-        boolean ready = awaitReceivers();
+        boolean ready = roster.awaitReady(options.waitFor(), options.waitTimeoutMs());
         long readyMicros = clock.nowMicros();
         ObjectNode report = TtcpReport.object();
         report.put("role", "send");
         report.set("options", options());
         report.set("node", TtcpReport.node(socket));
         if (!ready) {
-            out.printf("ttcp send: only %d of %d receiver(s) ready after %d ms; not sending%n", readyCount(),
+            out.printf("ttcp send: only %d of %d receiver(s) ready after %d ms; not sending%n", roster.ready(),
                     options.waitFor(), options.waitTimeoutMs());
             report.put("outcome", "receivers-not-ready");
             report.set("summary", summary(0, 0, 0, 0, 0, 0, null));
-            report.set("receivers", receivers());
+            report.set("receivers", roster.toJson());
             report.set("drops", TtcpReport.drops(socket, kernelBefore));
             report.set("statistics", TtcpReport.statistics(socket));
             return new Result(3, report);
@@ -177,7 +159,7 @@ public final class TtcpSender {
         Map<String, Integer> failures = new LinkedHashMap<>();
         long backpressureNanos = 0;
         long backpressureTimeouts = 0;
-        BackpressureGate gate = new BackpressureGate();
+        BackpressureGate gate = new BackpressureGate(socket);
         out.printf("ttcp send: run %016x: %d messages of %d bytes at %s, service %s%n", run, options.count(), options.size(),
                 Double.isInfinite(options.rate()) ? "full speed" : String.format("%.1f msgs/s (%.3f Mbit/s)", options.rate(),
                         options.rate() * options.size() * 8 / 1e6), options.serviceId() == null ? "none (best-effort)"
@@ -216,8 +198,8 @@ public final class TtcpSender {
         long endMicros = clock.nowMicros();
         int sent = options.count() - failed;
         out.printf("ttcp send: sent %d of %d in %.3f s; waiting up to %d ms for %d receiver(s) to finish%n", sent,
-                options.count(), (lastNanos - firstNanos) / 1e9, options.lingerMs(), readyCount());
-        boolean allDone = awaitDone();
+                options.count(), (lastNanos - firstNanos) / 1e9, options.lingerMs(), roster.ready());
+        boolean allDone = roster.awaitAllDone(options.lingerMs());
         for (int i = 0; i < FIN_REPEATS; i++) {
             sendControl(TtcpPayload.fin(run, options.count()));
             pause(100);
@@ -236,33 +218,33 @@ public final class TtcpSender {
                 backpressureNanos / 1e6, failures);
         summary.put("backpressureTimeouts", backpressureTimeouts);
         summary.put("creditLost", pacer.creditLost());
-        summary.put("receiversReady", readyCount());
-        summary.put("receiversDone", doneCount());
-        summary.put("receiversComplete", completeCount());
+        summary.put("receiversReady", roster.ready());
+        summary.put("receiversDone", roster.done());
+        summary.put("receiversComplete", roster.complete());
         report.set("summary", summary);
-        report.set("receivers", receivers());
+        report.set("receivers", roster.toJson());
         ObjectNode messages = report.putObject("messages");
         messages.put("firstSeq", 0);
         messages.set("sentMicros", TtcpReport.longs(sentMicros));
         report.set("samples", TtcpReport.samples(samples, sampler.periodMs(), sampler.dropped(), probe));
-        report.set("tMsg", tMsg(samples));
+        report.set("tMsg", TtcpReport.tMsg(samples, probe));
         report.set("drops", TtcpReport.drops(socket, kernelBefore));
         report.set("statistics", TtcpReport.statistics(socket));
-        report.put("foreignControlMessages", foreignControl);
+        report.put("foreignControlMessages", roster.foreignCount());
         report.put("corruptControlMessages", corruptControl);
         int exit;
         if (failed > 0) {
             exit = 1;
             report.put("outcome", "send-failures");
-        } else if (!allDone || completeCount() < readyCount()) {
-            exit = options.waitFor() == 0 && readyCount() == 0 ? 0 : 4;
+        } else if (!allDone || roster.complete() < roster.ready()) {
+            exit = options.waitFor() == 0 && roster.ready() == 0 ? 0 : 4;
             report.put("outcome", exit == 0 ? "sent" : "receivers-incomplete");
         } else {
             exit = 0;
             report.put("outcome", "complete");
         }
         out.printf("ttcp send: %s; %d receiver(s) ready, %d done, %d complete; achieved %.1f msgs/s%n",
-                report.get("outcome").asText(), readyCount(), doneCount(), completeCount(), achieved);
+                report.get("outcome").asText(), roster.ready(), roster.done(), roster.complete(), achieved);
         return new Result(exit, report);
     }
 
@@ -327,139 +309,29 @@ public final class TtcpSender {
         return s;
     }
 
-    private static ObjectNode tMsg(List<Sampler.Sample> samples) {
-        ObjectNode t = TtcpReport.object();
-        double max = Double.NaN;
-        double weighted = 0;
-        long weight = 0;
-        Long prev = null;
-        for (Sampler.Sample s : samples) {
-            StoreProbe.Snapshot st = s.store();
-            if (st == null || st.tMsgMeanMicros() == null) {
-                continue;
-            }
-            long processed = st.processed() == null ? 1 : st.processed();
-            long n = prev == null ? processed : processed - prev;
-            prev = processed;
-            if (n > 0) {
-                weighted += st.tMsgMeanMicros() * n;
-                weight += n;
-            }
-            if (st.tMsgMaxMicros() != null && !(st.tMsgMaxMicros() <= max)) {
-                max = st.tMsgMaxMicros();
-            }
-        }
-        if (weight == 0) {
-            t.putNull("meanMicros");
-            t.putNull("maxMicros");
-            t.put("note", "T_msg needs MessageStore metrics; see samples.messageStore.source");
-        } else {
-            TtcpReport.putNumber(t, "meanMicros", weighted / weight);
-            TtcpReport.putNumber(t, "maxMicros", max);
-        }
-        return t;
-    }
-
-    private ArrayNode receivers() {
-        ArrayNode a = TtcpReport.JSON.createArrayNode();
-        synchronized (peers) {
-            peers.forEach((addr, p) -> {
-                ObjectNode r = a.addObject();
-                r.put("address", addr.toString());
-                r.put("helloMicros", p.helloMicros);
-                if (p.done == null) {
-                    r.putNull("received");
-                    r.putNull("missing");
-                    r.putNull("duplicates");
-                } else {
-                    r.put("received", p.done.received());
-                    r.put("missing", p.done.missing());
-                    r.put("duplicates", p.done.duplicates());
-                }
-            });
-        }
-        return a;
-    }
-
     // ------------------------------------------------------------------------------ control
 
+    /** HELLO and DONE from receivers, on the socket's delivery thread. */
     private void onControl(OverlayMessage m) {
         TtcpPayload.Message msg;
         try {
             msg = TtcpPayload.decode(m.payload());
         } catch (TtcpFormatException e) {
-            synchronized (peers) {
-                corruptControl++;
-            }
+            corruptControl++; // only the delivery thread writes it
             return;
         }
-        synchronized (peers) {
-            if (msg instanceof TtcpPayload.Hello) {
-                if (!peers.containsKey(m.source())) {
-                    peers.put(m.source(), new Peer(clock.nowMicros()));
-                    out.printf("ttcp send: receiver %s ready (%d/%d)%n", m.source(), peers.size(), options.waitFor());
-                }
-            } else if (msg instanceof TtcpPayload.Warmup) {
-                return; // another sender's warm-up; not ours to count
-            } else if (msg instanceof TtcpPayload.Done d) {
-                Peer p = peers.get(m.source());
-                if (d.run() != run || p == null) {
-                    foreignControl++;
-                } else if (p.done == null) {
-                    p.done = d;
-                    out.printf("ttcp send: receiver %s done: %d received, %d missing, %d duplicates%n", m.source(),
-                            d.received(), d.missing(), d.duplicates());
-                }
-            } else {
-                foreignControl++;
+        if (msg instanceof TtcpPayload.Hello) {
+            int n = roster.hello(m.source(), clock.nowMicros());
+            if (n > 0) {
+                out.printf("ttcp send: receiver %s ready (%d/%d)%n", m.source(), n, options.waitFor());
             }
-            peers.notifyAll();
-        }
-    }
-
-    private int readyCount() {
-        synchronized (peers) {
-            return peers.size();
-        }
-    }
-
-    private int doneCount() {
-        synchronized (peers) {
-            return (int) peers.values().stream().filter(p -> p.done != null).count();
-        }
-    }
-
-    private int completeCount() {
-        synchronized (peers) {
-            return (int) peers.values().stream().filter(p -> p.done != null && p.done.missing() == 0).count();
-        }
-    }
-
-    private boolean awaitReceivers() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.waitTimeoutMs());
-        synchronized (peers) {
-            while (peers.size() < options.waitFor()) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.timedWait(peers, Math.min(left, HELLO_POLL_NANOS * 20));
+        } else if (msg instanceof TtcpPayload.Done d) {
+            if (roster.done(m.source(), d, run)) {
+                out.printf("ttcp send: receiver %s done: %d received, %d missing, %d duplicates%n", m.source(),
+                        d.received(), d.missing(), d.duplicates());
             }
-            return true;
-        }
-    }
-
-    private boolean awaitDone() throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.lingerMs());
-        synchronized (peers) {
-            while (peers.values().stream().anyMatch(p -> p.done == null)) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.timedWait(peers, Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
-            }
-            return true;
+        } else if (!(msg instanceof TtcpPayload.Warmup)) {
+            roster.foreign();
         }
     }
 
@@ -478,47 +350,6 @@ public final class TtcpSender {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-        }
-    }
-
-    /**
-     * Waits while the substrate toward a child in this node's multicast tree is not writable. The
-     * children and their substrate addresses are re-read only when the topology changes.
-     */
-    private final class BackpressureGate {
-        private long version = -1;
-        private List<SubstrateAddress> targets = List.of();
-
-        /** @return nanoseconds waited; negative if it gave up after {@link #BACKPRESSURE_MAX_NANOS} */
-        long await() throws InterruptedException {
-            Topology t = socket.topology();
-            if (t.version() != version) {
-                version = t.version();
-                List<SubstrateAddress> list = new ArrayList<>();
-                for (LogicalAddress child : t.children(t.self())) {
-                    SubstrateAddress a = t.substrateAddress(child);
-                    if (a != null) {
-                        list.add(a);
-                    }
-                }
-                targets = list;
-            }
-            long start = 0;
-            for (SubstrateAddress a : targets) {
-                while (!socket.adapter().isWritable(a)) {
-                    long now = System.nanoTime();
-                    if (start == 0) {
-                        start = now;
-                    } else if (now - start > BACKPRESSURE_MAX_NANOS) {
-                        return -(now - start);
-                    }
-                    LockSupport.parkNanos(20_000);
-                    if (Thread.interrupted()) {
-                        throw new InterruptedException();
-                    }
-                }
-            }
-            return start == 0 ? 0 : System.nanoTime() - start;
         }
     }
 }
