@@ -201,19 +201,41 @@ cmd_status() {
 
 chain_size() { tagged_namespaces | wc -l; }
 
+# The command runs in the background and the script waits for it: bash runs a trap only between
+# commands, so waiting on a foreground child would delay the teardown until the child ended.
+RUN_CHILD=
+run_teardown() {
+  local rc=$1
+  trap - EXIT INT TERM HUP
+  if [[ -n $RUN_CHILD ]] && kill -0 "$RUN_CHILD" 2>/dev/null; then
+    say "stopping command (pid $RUN_CHILD)"
+    kill -TERM "$RUN_CHILD" 2>/dev/null || true
+    local i
+    for (( i = 0; i < 50 && $(kill -0 "$RUN_CHILD" 2>/dev/null && echo 1 || echo 0) == 1; i++ )); do
+      sleep 0.1
+    done
+    kill -KILL "$RUN_CHILD" 2>/dev/null || true
+  fi
+  cmd_down
+  exit "$rc"
+}
+
 cmd_run() {
   local n=$1; shift
   [[ ${1:-} == -- ]] || die "run N [options] -- COMMAND …"
   shift
   (( $# > 0 )) || die "run: no command"
-  trap 'rc=$?; trap - EXIT INT TERM; cmd_down; exit $rc' EXIT
-  trap 'exit 130' INT
-  trap 'exit 143' TERM
+  trap 'run_teardown $?' EXIT
+  trap 'run_teardown 130' INT
+  trap 'run_teardown 143' TERM
+  trap 'run_teardown 129' HUP
   cmd_up "$n"
-  set +e
-  SC_CHAIN_TAG=$TAG SC_CHAIN_N=$n SC_CHAIN_PREFIX=$PREFIX "$@"
-  local rc=$?
-  set -e
+  # an explicit stdin: a background command would otherwise read /dev/null
+  SC_CHAIN_TAG=$TAG SC_CHAIN_N=$n SC_CHAIN_PREFIX=$PREFIX "$@" <&0 &
+  RUN_CHILD=$!
+  local rc=0
+  wait "$RUN_CHILD" || rc=$?
+  RUN_CHILD=
   say "command exited with $rc"
   return $rc
 }

@@ -30,12 +30,25 @@ if [[ $(id -u) != 0 ]]; then
 fi
 
 tag="r$(head -c 4 /dev/urandom | od -An -tx1 | tr -d ' \n' | cut -c1-5)"
+runner=
+# The runner runs in the background and the script waits for it, so a signal is handled at once
+# (bash defers traps while a foreground child runs): the runner is told to stop (its shutdown
+# hook tears the chain down), then the chain is removed here as well in case it was killed.
 cleanup() {
+  local rc=$1
+  trap - EXIT INT TERM HUP
+  if [[ -n $runner ]] && kill -0 "$runner" 2>/dev/null; then
+    kill -TERM "$runner" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$runner" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$runner" 2>/dev/null || true
+  fi
   bash "$here/it/testbed/netns-chain.sh" down --tag "$tag" --quiet || true
+  exit "$rc"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+trap 'cleanup $?' EXIT
+trap 'cleanup 130' INT
+trap 'cleanup 143' TERM
+trap 'cleanup 129' HUP
 
 mvn_flags=(-B -q)
 [[ ${MVN_OFFLINE:-0} == 1 ]] && mvn_flags+=(-o)
@@ -49,4 +62,9 @@ classpath="$here/it/target/test-classes:$here/examples/target/statecast.jar:$her
 [[ -d $here/it/target/test-classes/io/statecast/it/testbed ]] || { echo "run-experiments: runner not built" >&2; exit 2; }
 
 echo "run-experiments: chain tag $tag; running TestbedRunner $*"
-java -cp "$classpath" io.statecast.it.testbed.TestbedRunner --tag "$tag" --repo "$here" "$@"
+java -cp "$classpath" io.statecast.it.testbed.TestbedRunner --tag "$tag" --repo "$here" "$@" &
+runner=$!
+rc=0
+wait "$runner" || rc=$?
+runner=
+exit "$rc"

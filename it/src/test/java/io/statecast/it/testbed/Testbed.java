@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -43,6 +45,9 @@ final class Testbed {
     private final Path out;
     private final Settings settings;
     private final PrintStream log;
+    /** Node processes running now, so a shutdown hook can stop them ({@link #stopAll}). */
+    private final Set<Process> live = ConcurrentHashMap.newKeySet();
+    private volatile boolean stopping;
 
     Testbed(Chain chain, Launcher launcher, Path out, Settings settings, PrintStream log) {
         this.chain = Objects.requireNonNull(chain, "chain");
@@ -119,11 +124,24 @@ final class Testbed {
             if (sender != null) {
                 stop(sender);
             }
-            receivers.forEach(Testbed::stop);
+            receivers.forEach(this::stop);
         }
     }
 
-    private Process start(Path dir, int node, List<String> args) throws IOException {
+    /** Stops every node process still running (for a shutdown hook: the JVM does not do it). */
+    void stopAll() {
+        synchronized (this) {
+            stopping = true; // no start() after this one
+        }
+        for (Process p : List.copyOf(live)) {
+            stop(p);
+        }
+    }
+
+    private synchronized Process start(Path dir, int node, List<String> args) throws IOException {
+        if (stopping) {
+            throw new IOException("the testbed is shutting down; not starting node " + node);
+        }
         List<String> cmd = new ArrayList<>(List.of(TestbedEnvironment.tool("ip"), "netns", "exec", chain.namespace(node)));
         cmd.addAll(launcher.prefix());
         cmd.addAll(args);
@@ -132,13 +150,16 @@ final class Testbed {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
         pb.environment().putAll(launcher.environment());
-        return pb.start();
+        Process p = pb.start();
+        live.add(p);
+        return p;
     }
 
     /** Waits for {@code p} until {@code deadline}; a process still running then is stopped and gets -1. */
-    private static int await(Process p, long deadline) throws InterruptedException {
+    private int await(Process p, long deadline) throws InterruptedException {
         long left = deadline - System.nanoTime();
         if (left > 0 && p.waitFor(left, TimeUnit.NANOSECONDS)) {
+            live.remove(p);
             return p.exitValue();
         }
         stop(p);
@@ -146,7 +167,8 @@ final class Testbed {
     }
 
     /** Stops a process this testbed started (by its handle): TERM, then KILL after five seconds. */
-    private static void stop(Process p) {
+    private void stop(Process p) {
+        live.remove(p);
         if (!p.isAlive()) {
             return;
         }

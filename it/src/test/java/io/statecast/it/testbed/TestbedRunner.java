@@ -148,14 +148,18 @@ public final class TestbedRunner implements Callable<Integer> {
         log.printf("testbed: chain '%s' of %d nodes, links %s; launcher %s; output in %s%n", runTag, maxHops + 1, linkRate,
                 l.description(), outDir);
         Chain chain = new Chain(root.resolve("it/testbed/netns-chain.sh"), runTag, linkRate, outDir.resolve("chain-" + runTag + ".log"));
-        Thread hook = new Thread(chain::close, "testbed-teardown");
+        Testbed bed = new Testbed(chain, l, outDir, settings, log);
+        // on TERM or Ctrl-C: the node processes first (the JVM leaves children running), then the chain
+        Thread hook = new Thread(() -> {
+            bed.stopAll();
+            chain.close();
+        }, "testbed-teardown");
         Runtime.getRuntime().addShutdownHook(hook);
         List<SustainableSearch.Outcome> outcomes = new ArrayList<>();
         List<RunResult> lossRuns = new ArrayList<>();
         long started = System.nanoTime();
         try {
             chain.up(maxHops + 1, 0);
-            Testbed bed = new Testbed(chain, l, outDir, settings, log);
             SustainableSearch search = new SustainableSearch(rates, refine, floor);
             for (Service s : svc) {
                 for (int h : hops) {
