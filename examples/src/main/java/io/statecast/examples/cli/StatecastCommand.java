@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             ChatCommand.class,
             NodeCommand.class,
             io.statecast.specserver.cli.SpecServerCommand.class,
+            io.statecast.examples.ttcp.TtcpCommand.class,
         })
 public final class StatecastCommand implements Runnable {
 
