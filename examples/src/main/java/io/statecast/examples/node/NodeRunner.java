@@ -25,11 +25,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
@@ -71,6 +74,7 @@ public final class NodeRunner {
     /** How long SIGTERM waits for the graceful shutdown before the process halts anyway. */
     private static final Duration SIGNAL_GRACE = Duration.ofSeconds(10);
     private static final long STATUS_PERIOD_MS = 250;
+    private static final Duration LEAVE_WAIT = Duration.ofSeconds(5);
 
     /**
      * What to run.
@@ -333,8 +337,7 @@ public final class NodeRunner {
             } else if (command instanceof ControlCommand.Ping p) {
                 lines.emit(p.token() == null ? "PONG" : "PONG " + p.token());
             } else if (command instanceof ControlCommand.Leave) {
-                socket.leave();
-                lines.emit("LEFT");
+                leave();
             } else if (command instanceof ControlCommand.Quit) {
                 requestStop("quit", EXIT_OK);
             } else if (command instanceof ControlCommand.Help) {
@@ -342,6 +345,25 @@ public final class NodeRunner {
             }
         } catch (RuntimeException e) {
             lines.emit("ERR " + line.strip().split("\\s+")[0] + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Leaves and replies LEFT once the node has stopped: the node leaves on its protocol thread, so
+     * a task queued there after the leave runs once it is done. Until then a send could still go
+     * out, which would make LEFT a promise not yet kept.
+     */
+    private void leave() {
+        socket.leave();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        socket.timers().execute(() -> done.complete(null));
+        try {
+            done.get(LEAVE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            lines.emit("LEFT");
+        } catch (ExecutionException | TimeoutException e) {
+            lines.emit("ERR leave: the node did not stop within " + LEAVE_WAIT.toMillis() + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
