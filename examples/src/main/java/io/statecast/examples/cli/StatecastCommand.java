@@ -18,7 +18,9 @@ import picocli.CommandLine.Command;
             BenchCommand.class,
             io.statecast.messagestore.cli.SpecCommand.class,
             ChatCommand.class,
+            NodeCommand.class,
             io.statecast.specserver.cli.SpecServerCommand.class,
+            io.statecast.examples.ttcp.TtcpCommand.class,
             io.statecast.overlay.sim.SimCommand.class,
         })
 public final class StatecastCommand implements Runnable {
