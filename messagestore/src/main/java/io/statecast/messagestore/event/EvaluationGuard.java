@@ -10,7 +10,7 @@ public interface EvaluationGuard {
     /** A guard that watches nothing (tests, warm start). */
     EvaluationGuard NONE = new EvaluationGuard() {
         @Override
-        public void begin(Object owner) {
+        public void begin(Object owner, boolean firstUse) {
         }
 
         @Override
@@ -20,8 +20,12 @@ public interface EvaluationGuard {
 
     /**
      * An evaluation for {@code owner} (the service runtime whose expression runs) starts now.
+     *
+     * @param firstUse whether this is the first evaluation with a freshly loaded evaluator: it
+     *                 may pay for class loading and JIT compilation (hundreds of milliseconds in a
+     *                 cold JVM) and deserves the generous compile-time limit, not the run-time one
      */
-    void begin(Object owner);
+    void begin(Object owner, boolean firstUse);
 
     /**
      * The evaluation ended. May throw an {@link Error} when the watchdog gave up on this thread

@@ -48,7 +48,8 @@ public final class QueryEvaluator {
         }
         Map<Object, Object> cache = loaded.computeIfAbsent(owner, k -> new IdentityHashMap<>());
         XPathSelector selector = (XPathSelector) cache.get(path);
-        if (selector == null) {
+        boolean first = selector == null;
+        if (first) {
             selector = path.executable().load();
             try {
                 for (Map.Entry<QName, XdmAtomicValue> b : bindings.values().entrySet()) {
@@ -64,7 +65,7 @@ public final class QueryEvaluator {
         try {
             selector.setContextItem(doc);
             evaluations++;
-            guard.begin(owner);
+            guard.begin(owner, first);
             try {
                 value = selector.evaluate();
             } finally {
@@ -108,7 +109,8 @@ public final class QueryEvaluator {
         }
         Map<Object, Object> cache = loaded.computeIfAbsent(owner, k -> new IdentityHashMap<>());
         XQueryEvaluator evaluator = (XQueryEvaluator) cache.get(query);
-        if (evaluator == null) {
+        boolean first = evaluator == null;
+        if (first) {
             evaluator = query.executable().load();
             for (String p : query.parameters()) {
                 XdmAtomicValue v = bindings.get(p);
@@ -122,7 +124,7 @@ public final class QueryEvaluator {
             evaluator.setContextItem(doc);
             evaluations++;
             XdmValue value;
-            guard.begin(owner);
+            guard.begin(owner, first);
             try {
                 value = evaluator.evaluate();
             } finally {
