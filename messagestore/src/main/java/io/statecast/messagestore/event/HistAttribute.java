@@ -12,12 +12,19 @@ final class HistAttribute extends HistNode {
     private final HistElement parent;
     private final String name;
     private final String value;
+    private final int fingerprint;
 
     HistAttribute(HistElement parent, int index, String name, String value) {
         super(parent.tree, parent.seq + 1 + index);
         this.parent = parent;
         this.name = name;
         this.value = value;
+        this.fingerprint = tree.names().fingerprint(name);
+    }
+
+    @Override
+    public int getFingerprint() {
+        return fingerprint;
     }
 
     @Override

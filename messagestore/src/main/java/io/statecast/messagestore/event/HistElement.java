@@ -2,6 +2,7 @@ package io.statecast.messagestore.event;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import net.sf.saxon.expr.parser.Loc;
 import net.sf.saxon.om.AttributeInfo;
@@ -37,6 +38,8 @@ class HistElement extends HistNode {
     private final String[] attributeNames;
     private final String[] attributeValues;
     private final Object origin;
+    private final Set<String> namesBelow;
+    private final int fingerprint;
     private Function<HistElement, List<HistNode>> factory;
     private List<? extends HistNode> children;
     private HistAttribute[] attributeNodes;
@@ -51,9 +54,12 @@ class HistElement extends HistNode {
      * @param origin          the Java object this element stands for (a message), or {@code null}
      * @param children        the children (kept, not copied), or {@code null} when {@code factory} builds them
      * @param factory         builds the children on first use, or {@code null}
+     * @param namesBelow      the element names its subtree can hold ({@link HistoryNames}), or
+     *                        {@code null} when any
      */
     HistElement(HistNode parent, long seq, String name, String[] attributeNames, String[] attributeValues,
-            Object origin, List<? extends HistNode> children, Function<HistElement, List<HistNode>> factory) {
+            Object origin, List<? extends HistNode> children, Function<HistElement, List<HistNode>> factory,
+            Set<String> namesBelow) {
         super(parent.tree, seq);
         if (attributeNames != null && attributeNames.length > MAX_ATTRIBUTES) {
             throw new IllegalArgumentException("at most " + MAX_ATTRIBUTES + " attributes");
@@ -65,6 +71,24 @@ class HistElement extends HistNode {
         this.origin = origin;
         this.children = children;
         this.factory = factory;
+        this.namesBelow = namesBelow;
+        this.fingerprint = tree.names().fingerprint(name);
+    }
+
+    @Override
+    public int getFingerprint() {
+        return fingerprint;
+    }
+
+    /** The element names its subtree can hold, or {@code null} when any. */
+    Set<String> namesBelow() {
+        return namesBelow;
+    }
+
+    @Override
+    public boolean hasChildNodes() {
+        // answered without building lazy children: a factory always builds some
+        return (children == null && factory != null) || !childList().isEmpty();
     }
 
     /** The Java object this element was made from (an {@code OverlayMessage} for {@code <Message>}), or null. */

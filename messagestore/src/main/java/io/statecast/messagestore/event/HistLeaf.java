@@ -2,6 +2,7 @@ package io.statecast.messagestore.event;
 
 import java.util.Base64;
 import java.util.List;
+import java.util.Set;
 import net.sf.saxon.str.StringView;
 import net.sf.saxon.str.UnicodeString;
 
@@ -17,14 +18,14 @@ final class HistLeaf extends HistElement {
 
     /** A leaf with text. */
     HistLeaf(HistNode parent, long seq, String name, String text, Object origin) {
-        super(parent, seq, name, null, null, origin, null, null);
+        super(parent, seq, name, null, null, origin, null, null, Set.of());
         this.text = text;
         this.bytes = null;
     }
 
     /** A leaf whose text is the base64 form of {@code bytes}. */
     HistLeaf(HistNode parent, long seq, String name, byte[] bytes, Object origin) {
-        super(parent, seq, name, null, null, origin, null, null);
+        super(parent, seq, name, null, null, origin, null, null, Set.of());
         this.bytes = bytes;
     }
 
@@ -51,6 +52,11 @@ final class HistLeaf extends HistElement {
             textChild = c;
         }
         return c;
+    }
+
+    @Override
+    public boolean hasChildNodes() {
+        return !text().isEmpty();
     }
 
     @Override

@@ -111,12 +111,23 @@ abstract class HistNode implements NodeInfo {
 
     @Override
     public final boolean hasFingerprint() {
-        return false;
+        return true;
+    }
+
+    /** The name's fingerprint in the configuration's name pool; -1 for unnamed nodes. */
+    @Override
+    public int getFingerprint() {
+        return -1;
     }
 
     @Override
-    public final int getFingerprint() {
-        return -1;
+    public SequenceIterator iterateDescendantAxis(NodePredicate predicate) {
+        return new HistDescendants(this, false, predicate);
+    }
+
+    @Override
+    public SequenceIterator iterateDescendantOrSelfAxis(NodePredicate predicate) {
+        return new HistDescendants(this, true, predicate);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.statecast.messagestore.event;
 
-import net.sf.saxon.Configuration;
 import net.sf.saxon.om.GenericTreeInfo;
 
 /**
@@ -9,7 +8,20 @@ import net.sf.saxon.om.GenericTreeInfo;
  */
 final class HistTree extends GenericTreeInfo {
 
-    HistTree(Configuration configuration) {
-        super(configuration);
+    private final HistoryNames names;
+
+    HistTree(HistoryNames names) {
+        super(names.configuration());
+        this.names = names;
+    }
+
+    HistoryNames names() {
+        return names;
+    }
+
+    /** Every named node of a history carries its fingerprint. */
+    @Override
+    public boolean isFingerprinted() {
+        return true;
     }
 }

@@ -6,7 +6,6 @@ import io.statecast.overlay.message.OverlayMessage;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import net.sf.saxon.Configuration;
 import net.sf.saxon.s9api.XdmNode;
 
 /**
@@ -47,7 +46,7 @@ public final class History {
     private static final String[] NODE_ATTRIBUTES = {"time"};
 
     private final int capacity;
-    private final Configuration configuration;
+    private final HistoryNames names;
     private final ArrayList<HistoryEntry> entries = new ArrayList<>();
     /** The element of each entry, parallel to {@link #entries}, null where none was built. */
     private final ArrayList<HistElement> elements = new ArrayList<>();
@@ -62,15 +61,15 @@ public final class History {
 
     /**
      * @param capacity      most entries kept (events and node records); the oldest goes first
-     * @param configuration the Saxon configuration that compiled the spec's expressions, or
-     *                      {@code null} when the spec has none (no XML is ever built)
+     * @param names    the vocabulary in the Saxon configuration that compiled the spec's
+     *                 expressions, or {@code null} when the spec has none (no XML is ever built)
      */
-    public History(int capacity, Configuration configuration) {
+    public History(int capacity, HistoryNames names) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be >= 1, got " + capacity);
         }
         this.capacity = capacity;
-        this.configuration = configuration;
+        this.names = names;
     }
 
     /**
@@ -80,19 +79,19 @@ public final class History {
      */
     public void addMessageEvent(String name, OverlayMessage message, long timeMillis, boolean xml) {
         HistoryEntry.MessageEvent e = new HistoryEntry.MessageEvent(name, message, timeMillis);
-        append(e, xml && configuration != null ? messageEventElement(e) : null);
+        append(e, xml && names != null ? messageEventElement(e) : null);
     }
 
     /** Records a timer event; {@code xml} as for messages. */
     public void addTimerEvent(String name, int timerId, long timeMillis, boolean xml) {
         HistoryEntry.TimerEvent e = new HistoryEntry.TimerEvent(name, timerId, timeMillis);
-        append(e, xml && configuration != null ? timerEventElement(e) : null);
+        append(e, xml && names != null ? timerEventElement(e) : null);
     }
 
     /** Records node information (always visible to queries when the spec has any). */
     public void addNodeRecord(NodeSnapshot node, long timeMillis) {
         HistoryEntry.NodeRecord e = new HistoryEntry.NodeRecord(node, timeMillis);
-        append(e, configuration != null ? nodeElement(e) : null);
+        append(e, names != null ? nodeElement(e) : null);
     }
 
     private void append(HistoryEntry entry, HistElement element) {
@@ -176,7 +175,7 @@ public final class History {
      * has no expressions. The same node every time: it grows as entries are added.
      */
     public XdmNode document() {
-        if (configuration == null) {
+        if (names == null) {
             return null;
         }
         root();
@@ -185,10 +184,11 @@ public final class History {
 
     private HistElement root() {
         if (rootElement == null) {
-            tree = new HistTree(configuration);
+            tree = new HistTree(names);
             HistDocument doc = new HistDocument(tree);
             tree.setRootNode(doc);
-            rootElement = new HistElement(doc, STEP, HistoryVocabulary.HISTORY, null, null, null, rootChildren, null);
+            rootElement = new HistElement(doc, STEP, HistoryVocabulary.HISTORY, null, null, null, rootChildren, null,
+                    null);
             doc.setRootElement(rootElement);
             document = new XdmNode(doc);
         }
@@ -208,7 +208,8 @@ public final class History {
         return new HistElement(parent, base, HistoryVocabulary.EVENT, EVENT_ATTRIBUTES,
                 new String[] {e.name(), Long.toString(e.timeMillis())}, null, null,
                 event -> List.of(new HistElement(event, base + STEP, HistoryVocabulary.MESSAGE, null, null, m, null,
-                        message -> messageChildren(message, m, base + 2 * STEP))));
+                        message -> messageChildren(message, m, base + 2 * STEP), HistoryNames.BELOW_MESSAGE)),
+                HistoryNames.BELOW_EVENT);
     }
 
     /** The children of {@code <Message>}, in the order {@link HistoryVocabulary} documents. */
@@ -269,7 +270,8 @@ public final class History {
                 new String[] {e.name(), Long.toString(e.timeMillis())}, null, null,
                 event -> List.of(new HistElement(event, base + STEP, HistoryVocabulary.TIMER, null, null, null, null,
                         timer -> List.of(new HistLeaf(timer, base + 2 * STEP, HistoryVocabulary.TIMER_IDENTIFIER, id,
-                                null)))));
+                                null)), HistoryNames.BELOW_TIMER)),
+                HistoryNames.BELOW_EVENT);
     }
 
     private HistElement nodeElement(HistoryEntry.NodeRecord e) {
@@ -285,7 +287,7 @@ public final class History {
                     out.add(group(node, next, "Children", n.children()));
                     out.add(group(node, next, "Neighbours", n.neighbours()));
                     return out;
-                });
+                }, HistoryNames.BELOW_NODE);
     }
 
     private static HistLeaf address(HistElement parent, long[] next, LogicalAddress a) {
@@ -299,7 +301,7 @@ public final class History {
         long s = next[0];
         next[0] += STEP;
         List<HistNode> kids = new ArrayList<>(addresses.size());
-        HistElement g = new HistElement(parent, s, name, null, null, null, kids, null);
+        HistElement g = new HistElement(parent, s, name, null, null, null, kids, null, HistoryNames.BELOW_GROUP);
         for (LogicalAddress a : addresses) {
             kids.add(address(g, next, a));
         }

@@ -91,7 +91,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         this.service = Objects.requireNonNull(service, "service");
         this.env = Objects.requireNonNull(env, "env");
         InstanceLimits limits = env.limits();
-        this.history = new History(limits.historyEntries(), service.configuration());
+        this.history = new History(limits.historyEntries(), service.historyNames());
         this.actions = new ArrayDeque<>(Math.min(limits.actionHistoryEntries(), 16));
         long now = env.overlay().timers().nanoTime();
         this.createdNanos = now;

@@ -3,6 +3,7 @@ package io.statecast.messagestore.instance;
 import io.statecast.messagestore.event.CompiledPath;
 import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.FastPath;
+import io.statecast.messagestore.event.HistoryNames;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.QueryBindings;
 import io.statecast.messagestore.event.TimerEventDefinition;
@@ -40,6 +41,7 @@ public final class ServiceRuntime {
     private final Map<CompiledPath, FastPath> fastPaths;
     private final QueryBindings bindings;
     private final Configuration configuration;
+    private final HistoryNames historyNames;
     private final Counters counters = new Counters();
     /** Rate limits for the log lines instances of this service write. */
     final LogLimiter actionLog = new LogLimiter(10, TimeUnit.SECONDS);
@@ -77,6 +79,7 @@ public final class ServiceRuntime {
         }
         this.fastPaths = fast;
         this.configuration = config;
+        this.historyNames = config == null ? null : HistoryNames.of(config);
         Map<String, Object> typed = new LinkedHashMap<>();
         for (Parameter p : spec.parameters().declared()) {
             String v = spec.parameters().value(p.name());
@@ -127,6 +130,11 @@ public final class ServiceRuntime {
     /** The parameters as query variables. */
     public QueryBindings bindings() {
         return bindings;
+    }
+
+    /** The history vocabulary in the spec's Saxon configuration, or {@code null} when it has no expressions. */
+    public HistoryNames historyNames() {
+        return historyNames;
     }
 
     /** The Saxon configuration of the spec's expressions, or {@code null} when it has none. */

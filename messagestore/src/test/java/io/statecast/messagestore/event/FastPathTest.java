@@ -60,7 +60,7 @@ class FastPathTest {
         String[] selectors = {"@name='a'", "@name='b'", "@name='a' or @name='c'", "@name=\"c\" or @name='b' or @name='a'"};
         QueryEvaluator saxon = new QueryEvaluator(EvaluationGuard.NONE);
         for (int round = 0; round < 60; round++) {
-            History h = new History(1 + rnd.nextInt(12), engine.processor().getUnderlyingConfiguration());
+            History h = new History(1 + rnd.nextInt(12), HistoryNames.of(engine.processor().getUnderlyingConfiguration()));
             int n = rnd.nextInt(16);
             for (int i = 0; i < n; i++) {
                 String name = names[rnd.nextInt(names.length)];

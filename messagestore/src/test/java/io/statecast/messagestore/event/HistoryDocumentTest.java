@@ -59,7 +59,7 @@ class HistoryDocumentTest {
 
     @Test
     void shouldAnswerTheBlueprintPathsOverAnIncrementallyBuiltDocument() throws Exception {
-        History h = new History(64, config);
+        History h = new History(64, HistoryNames.of(config));
         OverlayMessage p = Messages.payload(1, 42, 100, 5, "Hello World");
         h.addMessageEvent("payloadmessage", p, 1000, true);
         h.addNodeRecord(node(9, 5, 2, 3), 1001);
@@ -113,7 +113,7 @@ class HistoryDocumentTest {
 
     @Test
     void shouldRecordTimerEventsAndCopyHistoryNodesIntoConstructedResults() throws Exception {
-        History h = new History(8, config);
+        History h = new History(8, HistoryNames.of(config));
         h.addTimerEvent("acktimeout", 3, 5000, true);
         assertEquals("3", text(h, "/HistoryOfEvents/Event[@name='acktimeout'][last()]/Timer/TimerIdentifier"));
         assertNull(path(h, "/HistoryOfEvents/Event[@name='acktimeout'][last()]/Message"), "a timer event has no message");
@@ -123,7 +123,7 @@ class HistoryDocumentTest {
 
     @Test
     void shouldLeaveEventsNoExpressionReadsOutOfTheDocument() throws Exception {
-        History h = new History(8, config);
+        History h = new History(8, HistoryNames.of(config));
         h.addMessageEvent("unread", Messages.payload(1, 1, 1, 1, "x"), 1, false);
         h.addMessageEvent("read", Messages.payload(1, 2, 1, 1, "y"), 2, true);
         assertEquals(2, h.size());
@@ -133,7 +133,7 @@ class HistoryDocumentTest {
 
     @Test
     void shouldEvictTheOldestEntriesFromBothViewsAndCountThem() throws Exception {
-        History h = new History(3, config);
+        History h = new History(3, HistoryNames.of(config));
         for (int i = 1; i <= 5; i++) {
             h.addMessageEvent("e", Messages.payload(1, i, 1, 1, "p" + i), i, true);
         }
