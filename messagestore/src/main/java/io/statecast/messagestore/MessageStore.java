@@ -62,14 +62,19 @@ import org.slf4j.LoggerFactory;
  * more than the evaluation (a few microseconds), and load-time rules already refuse what could run
  * without bound (recursion, function items, message-controlled ranges). What remains is watched:
  * each evaluation leaves a ticket (service, start time, thread) that a watchdog thread checks every
- * quarter of the limit ({@code QueryLimits.evaluationTimeout}, default 100 ms). A query over the
- * limit gets its service <em>quarantined</em> — unloaded, its instances ended, its messages
+ * quarter of the limit ({@code QueryLimits.evaluationTimeout}, default 100 ms). An evaluation
+ * running past the limit becomes a suspect; once its thread has burnt another limit's worth of
+ * CPU time, its service is <em>quarantined</em> — unloaded, its instances ended, its messages
  * refused, counted and logged, and the same spec bytes refused if loaded again — and its shard
  * moves to a fresh thread at once, so the other services on that shard go on; the stuck thread
- * finishes the query on its own and exits without touching the shard again. With clock threading
- * (tests) there is no watchdog; an evaluation that took too long quarantines its service when it
- * returns. Shard threads have the query workers' large stack, so accepted deep expressions do not
- * overflow; a stack overflow quarantines too.
+ * finishes the query on its own and exits without touching the shard again. CPU time rather than
+ * wall time decides, so an overloaded machine or a long GC pause does not pass for a runaway
+ * query. The first evaluation with a freshly loaded evaluator gets the compile-time limit (class
+ * loading and JIT in a cold JVM). With clock threading (tests, simulations) there is no watchdog:
+ * the thread's CPU time is read around each evaluation instead (about a microsecond each), and an
+ * evaluation over the limit quarantines its service when it returns. Shard threads have the query
+ * workers' large stack, so accepted deep expressions do not overflow; a stack overflow quarantines
+ * too.
  *
  * <h2>Tombstones</h2>
  * A message-scope instance that ends (terminate, final state, idle) leaves its key in its shard's

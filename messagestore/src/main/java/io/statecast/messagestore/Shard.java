@@ -18,6 +18,8 @@ import io.statecast.messagestore.spec.Scope;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.TimerService;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -49,9 +51,15 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     private static final Logger LOG = LoggerFactory.getLogger(Shard.class);
     private static final int BATCH = 256;
 
-    /** An evaluation in progress. */
-    record Ticket(ServiceRuntime service, long startNanos, long limitNanos, Thread thread) {
+    /**
+     * An evaluation in progress.
+     *
+     * @param cpuStartNanos the thread's CPU time at the start (clock threading), else -1
+     */
+    record Ticket(ServiceRuntime service, long startNanos, long limitNanos, Thread thread, long cpuStartNanos) {
     }
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final MessageStore store;
     private final int index;
@@ -66,6 +74,11 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     private volatile Thread owner;
     private final long evaluationLimitNanos;
     private final long firstUseLimitNanos;
+    /** Clock threading has no watchdog: CPU time is measured around each evaluation instead. */
+    private final boolean measureCpu;
+    // the watchdog's notes on an evaluation it saw running past its limit (watchdog thread only)
+    private Ticket suspect;
+    private long suspectCpuNanos;
 
     // confined to the shard's thread
     private final InstanceStore instances = new InstanceStore();
@@ -80,8 +93,9 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         this.evaluationLimitNanos = store.config().evaluationLimit().toNanos();
         this.firstUseLimitNanos = Math.max(evaluationLimitNanos,
                 store.config().specLimits().queries().compileTimeout().toNanos());
-        this.executor = store.config().threading() == MessageStoreConfig.Threading.DEDICATED ? newThread()
-                : store.context().timers();
+        boolean dedicated = store.config().threading() == MessageStoreConfig.Threading.DEDICATED;
+        this.executor = dedicated ? newThread() : store.context().timers();
+        this.measureCpu = !dedicated && THREADS.isCurrentThreadCpuTimeSupported();
     }
 
     private ExecutorService newThread() {
@@ -344,7 +358,8 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     @Override
     public void begin(Object owner, boolean firstUse) {
         evaluating.set(new Ticket((ServiceRuntime) owner, System.nanoTime(),
-                firstUse ? firstUseLimitNanos : evaluationLimitNanos, Thread.currentThread()));
+                firstUse ? firstUseLimitNanos : evaluationLimitNanos, Thread.currentThread(),
+                measureCpu ? THREADS.getCurrentThreadCpuTime() : -1));
     }
 
     @Override
@@ -353,24 +368,44 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         if (t == null || t.thread() != Thread.currentThread() || !evaluating.compareAndSet(t, null)) {
             throw new ShardAbandoned();
         }
-        long took = System.nanoTime() - t.startNanos();
-        if (took > t.limitNanos()) {
-            store.quarantine(t.service(), "a query took " + TimeUnit.NANOSECONDS.toMillis(took)
-                    + " ms, more than the limit of " + TimeUnit.NANOSECONDS.toMillis(t.limitNanos()) + " ms");
+        if (t.cpuStartNanos() >= 0 && System.nanoTime() - t.startNanos() > t.limitNanos()) {
+            // wall time says maybe; CPU time decides (a starved or paused thread is not a slow query)
+            long cpu = THREADS.getCurrentThreadCpuTime() - t.cpuStartNanos();
+            if (cpu > t.limitNanos()) {
+                store.quarantine(t.service(), "a query used " + TimeUnit.NANOSECONDS.toMillis(cpu)
+                        + " ms of CPU, more than the limit of " + TimeUnit.NANOSECONDS.toMillis(t.limitNanos()) + " ms");
+            }
         }
     }
 
     /**
-     * Called by the watchdog: if the current evaluation has run longer than the limit, takes its
-     * ticket, quarantines its service and moves the shard to a fresh thread.
+     * Called by the watchdog. An evaluation running longer than the limit (wall time) becomes a
+     * suspect; once its thread has used another limit's worth of CPU time since, the watchdog
+     * takes its ticket, quarantines its service and moves the shard to a fresh thread. CPU time
+     * keeps a starved or paused thread (an overloaded machine, a long GC) from passing for a
+     * runaway query; where the JVM cannot measure thread CPU time, twice the limit of wall time
+     * decides.
      *
      * @return whether the shard was taken over
      */
     boolean checkOverrun(long nowNanos) {
         Ticket t = evaluating.get();
-        if (t == null || nowNanos - t.startNanos() <= t.limitNanos() || !evaluating.compareAndSet(t, null)) {
+        if (t == null || nowNanos - t.startNanos() <= t.limitNanos()) {
+            suspect = null;
             return false;
         }
+        long cpu = THREADS.isThreadCpuTimeSupported() ? THREADS.getThreadCpuTime(t.thread().getId()) : -1;
+        if (suspect != t) {
+            suspect = t;
+            suspectCpuNanos = cpu;
+            return false;
+        }
+        boolean runaway = cpu >= 0 && suspectCpuNanos >= 0 ? cpu - suspectCpuNanos >= t.limitNanos()
+                : nowNanos - t.startNanos() >= 2 * t.limitNanos();
+        if (!runaway || !evaluating.compareAndSet(t, null)) {
+            return false;
+        }
+        suspect = null;
         store.quarantine(t.service(), "a query ran longer than the limit of "
                 + TimeUnit.NANOSECONDS.toMillis(t.limitNanos()) + " ms; its shard thread was abandoned");
         Executor old = executor;

@@ -114,6 +114,17 @@ public class MessageStoreBenchmark {
         ackRequest = new OverlayMessage(DeliveryMode.MULTICAST, 0, SOURCE, null, SOURCE, null,
                 List.of(new FsmExtension(SERVICE, (byte) 3, -1)));
         wired = new Wired(spec);
+        for (int i = 0; i < 10; i++) {
+            wired.relay(sourcePayload(nextId++));
+        }
+        wired.clock.advanceBy(100, TimeUnit.MILLISECONDS);
+        var atSource = wired.atSource.metrics().service(SERVICE).counters();
+        var atChild = wired.atChild.metrics().service(SERVICE).counters();
+        if (atSource.created() != 10 || atSource.compositesFired() != 10 || atChild.created() != 10
+                || atSource.liveInstances() != 0 || atChild.liveInstances() != 0) {
+            throw new IllegalStateException("the wired stores do not relay as expected:\n"
+                    + wired.atSource.metrics().format() + wired.atChild.metrics().format());
+        }
     }
 
     /** Closes the stores and the loader. */

@@ -50,6 +50,7 @@ public final class PrimitiveExecutor {
 
     /** Most addresses of each list a node record keeps (a history entry numbers its nodes in a fixed block). */
     static final int MAX_NODE_ADDRESSES = 4096;
+    private static final String NOTHING_SENT = "nothing sent (no next hop, hop limit 0, or dropped)";
 
     private PrimitiveExecutor() {
     }
@@ -57,7 +58,8 @@ public final class PrimitiveExecutor {
     /**
      * Executes {@code action}.
      *
-     * @return a short description of what was done (for the history of actions)
+     * @return what the overlay said, when worth recording ("application queue full"), else ""
+     *         (a description per action would cost more than some primitives)
      * @throws ActionException     when the fields do not make a valid call
      * @throws EvaluationException when an XPath failed
      */
@@ -69,36 +71,34 @@ public final class PrimitiveExecutor {
                 OverlayMessage base = message(action, ctx, false);
                 byte[] payload = payload(action, ctx, base);
                 int n = overlay.sendDataMessage(serviceId, messageId(action, ctx, base), payload, route(action, ctx, base));
-                yield n + " transmissions";
+                yield n == 0 ? NOTHING_SENT : "";
             }
             case SEND_CONTROL_MESSAGE -> {
                 OverlayMessage base = message(action, ctx, false);
                 byte type = messageType(action, ctx, base);
                 int n = overlay.sendControlMessage(serviceId, type, messageId(action, ctx, base), null,
                         route(action, ctx, base));
-                yield n + " transmissions";
+                yield n == 0 ? NOTHING_SENT : "";
             }
-            case FORWARD_MESSAGE -> overlay.forwardMessage(message(action, ctx, true)) + " transmissions";
-            case TO_APPLICATION -> overlay.toApplication(message(action, ctx, true)) ? "delivered"
-                    : "application queue full";
+            case FORWARD_MESSAGE -> overlay.forwardMessage(message(action, ctx, true)) == 0 ? NOTHING_SENT : "";
+            case TO_APPLICATION -> overlay.toApplication(message(action, ctx, true)) ? "" : "application queue full";
             case SET_TIMER -> {
                 int id = timerId(action, ctx);
                 long ms = longField(action, ctx, ActionField.TIMER_VALUE, 0, ParameterType.MAX_DURATION_MS);
                 ctx.setTimer(id, ms);
-                yield "timer " + id + " in " + ms + " ms";
+                yield "";
             }
             case CANCEL_TIMER -> {
                 int id = timerId(action, ctx);
-                yield ctx.cancelTimer(id) ? "timer " + id + " cancelled" : "timer " + id + " was not set";
+                yield ctx.cancelTimer(id) ? "" : "the timer was not set";
             }
             case TERMINATE -> {
                 ctx.terminate();
-                yield "terminated";
+                yield "";
             }
             case UPDATE_NODE_INFO -> {
-                NodeSnapshot s = snapshot(overlay, ctx.lastMessage());
-                ctx.recordNode(s);
-                yield "parent " + s.parent() + ", " + s.children().size() + " children";
+                ctx.recordNode(snapshot(overlay, ctx.lastMessage()));
+                yield "";
             }
         };
     }

@@ -70,9 +70,9 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     private final SCXMLExecutor executor;
     private final History history;
     private final ArrayDeque<ActionTemplate> pending = new ArrayDeque<>(8);
-    private final ArrayDeque<ActionRecord> actions;
+    private ArrayDeque<ActionRecord> actions;
     private final TokenBucket budget;
-    private final Map<Integer, Armed> timers = new HashMap<>(4);
+    private final Map<Integer, Armed> timers = new HashMap<>(8);
     private final long createdNanos;
     private long lastMessageNanos;
     private long timerGeneration;
@@ -92,7 +92,6 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         this.env = Objects.requireNonNull(env, "env");
         InstanceLimits limits = env.limits();
         this.history = new History(limits.historyEntries(), service.historyNames());
-        this.actions = new ArrayDeque<>(Math.min(limits.actionHistoryEntries(), 16));
         long now = env.overlay().timers().nanoTime();
         this.createdNanos = now;
         this.lastMessageNanos = now;
@@ -284,7 +283,9 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     private void record(ActionTemplate a, ActionOutcome outcome, String detail) {
         service.counters().action(a.primitive(), outcome);
         env.nodeCounters().action(a.primitive(), outcome);
-        if (actions.size() == env.limits().actionHistoryEntries()) {
+        if (actions == null) {
+            actions = new ArrayDeque<>(Math.min(env.limits().actionHistoryEntries(), 16));
+        } else if (actions.size() == env.limits().actionHistoryEntries()) {
             actions.pollFirst();
         }
         actions.addLast(new ActionRecord(a.primitive(), a.line(), nowMillis(), outcome, detail));
@@ -432,7 +433,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
 
     /** The most recent actions, oldest first (at most {@code actionHistoryEntries}). */
     public List<ActionRecord> actionHistory() {
-        return List.copyOf(actions);
+        return actions == null ? List.of() : List.copyOf(actions);
     }
 
     /** The ids of the engine's current (atomic) states. */
