@@ -8,9 +8,9 @@ package io.statecast.messagestore.action;
  */
 public final class TokenBucket {
 
-    private final double burst;
-    private final double perNano;
-    private double tokens;
+    private final long costNanos;
+    private final long capacityNanos;
+    private long creditNanos;
     private long last;
 
     /**
@@ -22,9 +22,10 @@ public final class TokenBucket {
         if (burst < 1 || !(ratePerSecond > 0)) {
             throw new IllegalArgumentException("burst must be >= 1 and rate > 0, got " + burst + ", " + ratePerSecond);
         }
-        this.burst = burst;
-        this.perNano = ratePerSecond / 1e9;
-        this.tokens = burst;
+        // whole nanoseconds of credit: exact, where fractions of tokens would round
+        this.costNanos = Math.max(1, (long) Math.ceil(1e9 / ratePerSecond));
+        this.capacityNanos = Math.multiplyHigh(burst, costNanos) != 0 ? Long.MAX_VALUE : burst * costNanos;
+        this.creditNanos = capacityNanos;
         this.last = nowNanos;
     }
 
@@ -32,11 +33,11 @@ public final class TokenBucket {
     public boolean tryTake(long nowNanos) {
         long elapsed = nowNanos - last;
         if (elapsed > 0) {
-            tokens = Math.min(burst, tokens + elapsed * perNano);
+            creditNanos = creditNanos > capacityNanos - elapsed ? capacityNanos : creditNanos + elapsed;
             last = nowNanos;
         }
-        if (tokens >= 1) {
-            tokens -= 1;
+        if (creditNanos >= costNanos) {
+            creditNanos -= costNanos;
             return true;
         }
         return false;

@@ -50,7 +50,7 @@ public final class LatencyHistogram {
         long sub = i % SUB;
         long lower = (1L << exp) + (sub << (exp - SUB_BITS));
         long width = 1L << (exp - SUB_BITS);
-        return exp >= 62 ? Long.MAX_VALUE : lower + width - 1;
+        return lower + width - 1; // exp <= 62 for any long >= 0, so this stays below 2^63
     }
 
     /** A snapshot of the distribution. */
