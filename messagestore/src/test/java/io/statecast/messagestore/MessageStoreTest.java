@@ -304,6 +304,22 @@ class MessageStoreTest {
     }
 
     @Test
+    void shouldRefuseASpecWhoseWarmStartDoesNotFinish() throws Exception {
+        MessageStore s = store(MessageStoreConfig.defaults().withShards(1).withWarmStart(true));
+        String spec = new String(Specs.bytes("specs/slow-query.scxml"), java.nio.charset.StandardCharsets.UTF_8)
+                .replace("if ($id = 7)", "if (true())").replace("<ServiceID>77<", "<ServiceID>78<");
+        ServiceSpec slowForAll = Specs.parse(spec);
+        MessageStore withTimeout = new MessageStore(new MessageStoreConfig(1, MessageStoreConfig.Threading.CLOCK, 10, 10,
+                InstanceLimits.DEFAULTS, 10, Duration.ofSeconds(1), io.statecast.messagestore.spec.SpecLimits.DEFAULTS, true,
+                Duration.ofMillis(100)), Specs.loader(), io.statecast.messagestore.deploy.SpecResolver.defaults());
+        stores.add(withTimeout);
+        ServiceLoadException e = assertThrows(ServiceLoadException.class, () -> withTimeout.install(slowForAll));
+        assertTrue(e.getMessage().contains("did not finish within 100 ms"), e.getMessage());
+        assertEquals(null, withTimeout.service(78));
+        assertNotNull(s);
+    }
+
+    @Test
     void shouldRefuseUnreadableSources() {
         MessageStore s = store();
         ServiceLoadException e = assertThrows(ServiceLoadException.class,

@@ -85,7 +85,11 @@ public final class PrimitiveExecutor {
             case SET_TIMER -> {
                 int id = timerId(action, ctx);
                 long ms = longField(action, ctx, ActionField.TIMER_VALUE, 0, ParameterType.MAX_DURATION_MS);
-                ctx.setTimer(id, ms);
+                try {
+                    ctx.setTimer(id, ms);
+                } catch (ActionException e) {
+                    throw new ActionException(where(action) + e.getMessage());
+                }
                 yield "";
             }
             case CANCEL_TIMER -> {

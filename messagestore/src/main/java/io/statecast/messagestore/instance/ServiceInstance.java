@@ -385,7 +385,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         if (old != null) {
             old.handle().cancel();
         } else if (timers.size() >= env.limits().timersPerInstance()) {
-            throw new ActionException("setTimer: the instance has " + timers.size()
+            throw new ActionException("the instance has " + timers.size()
                     + " timers set, the most allowed (timersPerInstance)");
         }
         long generation = ++timerGeneration;
