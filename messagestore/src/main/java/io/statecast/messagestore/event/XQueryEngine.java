@@ -39,8 +39,9 @@ import net.sf.saxon.trans.XPathException;
  * functions and non-literal or oversized ranges are refused with a message naming them.
  *
  * <p>Time: the text is bounded in length and bracket nesting before Saxon parses it, and the
- * compilation runs on a {@link BoundedWorker} (large fixed stack, deadline). Evaluation at run
- * time uses a worker from {@link #newEvaluationWorker} with {@link QueryLimits#evaluationTimeout()}.
+ * compilation runs on a {@link BoundedWorker} (large fixed stack, deadline). Run-time evaluation
+ * is inline on the MessageStore's shard threads ({@link QueryEvaluator}), bounded by
+ * {@link QueryLimits#evaluationTimeout()} through an {@link EvaluationGuard}.
  *
  * <p>One engine may serve many specs; it is thread-safe. Close it to stop its compile thread.
  */
