@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
             io.statecast.messagestore.cli.SpecCommand.class,
             ChatCommand.class,
             io.statecast.specserver.cli.SpecServerCommand.class,
+            io.statecast.examples.ttcp.TtcpCommand.class,
         })
 public final class StatecastCommand implements Runnable {
 

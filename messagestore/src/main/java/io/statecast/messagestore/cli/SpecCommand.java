@@ -9,10 +9,12 @@ import picocli.CommandLine.Command;
  */
 @Command(
         name = "spec",
-        description = "Check and inspect executable specifications (SCXML service specs).",
+        description = "Check, inspect, lint and draw executable specifications (SCXML service specs).",
         subcommands = {
             SpecValidateCommand.class,
             SpecInfoCommand.class,
+            SpecLintCommand.class,
+            SpecRenderCommand.class,
         })
 public final class SpecCommand implements Runnable {
 

@@ -215,8 +215,17 @@ final class SpecValidator {
                 tinfo.add(new TransitionInfo(t.source, t.event, t.targets, t.line,
                         templates.getOrDefault(t.key, List.of())));
             }
+            List<StateInfo> sinfo = new ArrayList<>();
+            for (StateInfo s : states) {
+                sinfo.add(new StateInfo(s.id(), s.kind(), s.parent(), s.line(), firstChild.get(s.id()),
+                        templates.getOrDefault(new BlockKey(s.id(), BlockKind.ONENTRY, 0), List.of()),
+                        templates.getOrDefault(new BlockKey(s.id(), BlockKind.ONEXIT, 0), List.of()),
+                        templates.getOrDefault(new BlockKey(s.id(), BlockKind.INITIAL, 0), List.of())));
+            }
+            Map<String, Integer> sectionLines = new LinkedHashMap<>();
+            sections.forEach((name, element) -> sectionLines.put(name, pos(element).line()));
             return new Checked(service, metaops, List.copyOf(parameters.values()), msgs, timers, comps,
-                    Map.copyOf(templates), new SpecStructure(initialState, states, tinfo));
+                    Map.copyOf(templates), new SpecStructure(initialState, sinfo, tinfo, sectionLines));
         }
 
         // -------------------------------------------------------------- structure

@@ -1,0 +1,62 @@
+package io.statecast.examples.ttcp;
+
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.socket.OverlaySocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Makes a sender wait while the substrate toward a child in its own multicast tree is not
+ * writable — TTCP's blocking write, for an overlay. The children and their substrate addresses
+ * are re-read only when the topology changes. One sending thread uses it.
+ */
+final class BackpressureGate {
+
+    /** The longest a send waits; then it goes anyway (and the substrate may drop it, counted). */
+    static final long MAX_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long POLL_NANOS = 20_000;
+
+    private final OverlaySocket socket;
+    private long version = -1;
+    private List<SubstrateAddress> targets = List.of();
+
+    BackpressureGate(OverlaySocket socket) {
+        this.socket = socket;
+    }
+
+    /** @return nanoseconds waited; negative if it gave up after {@link #MAX_WAIT_NANOS} */
+    long await() throws InterruptedException {
+        Topology t = socket.topology();
+        if (t.version() != version) {
+            version = t.version();
+            List<SubstrateAddress> list = new ArrayList<>();
+            for (LogicalAddress child : t.children(t.self())) {
+                SubstrateAddress a = t.substrateAddress(child);
+                if (a != null) {
+                    list.add(a);
+                }
+            }
+            targets = list;
+        }
+        long start = 0;
+        for (SubstrateAddress a : targets) {
+            while (!socket.adapter().isWritable(a)) {
+                long now = System.nanoTime();
+                if (start == 0) {
+                    start = now;
+                } else if (now - start > MAX_WAIT_NANOS) {
+                    return -(now - start);
+                }
+                LockSupport.parkNanos(POLL_NANOS);
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+            }
+        }
+        return start == 0 ? 0 : System.nanoTime() - start;
+    }
+}

@@ -1,0 +1,128 @@
+package io.statecast.examples.ttcp;
+
+import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+
+/**
+ * A token bucket that paces sends at a set rate. Send {@code k} is due at
+ * {@code origin + k / rate}, an absolute schedule: a wait that overshoots (parking is only as
+ * precise as the kernel's timer slack, tens of microseconds) makes the next sends due at once, so
+ * the average rate stays exact while single gaps jitter. A sender that falls further behind than
+ * {@code burst} messages loses the excess credit — it never sends more than {@code burst}
+ * messages back to back to catch up.
+ *
+ * <p>Waits park the thread ({@link LockSupport#parkNanos}) rather than sleep, whose millisecond
+ * granularity would cap the rate at about 1,000 messages a second. Not thread-safe: one sender
+ * thread owns it.
+ */
+public final class Pacer {
+
+    /** How the pacer waits (parks the thread; a virtual clock in tests). */
+    @FunctionalInterface
+    public interface Waiter {
+        /** Waits about {@code nanos}; may return early or late. */
+        void parkNanos(long nanos) throws InterruptedException;
+    }
+
+    private final double periodNanos;
+    private final long creditNanos;
+    private final LongSupplier clock;
+    private final Waiter waiter;
+    private long origin;
+    private long k;
+    private boolean started;
+    private long maxBehindNanos;
+    private long creditLost;
+
+    /**
+     * @param ratePerSecond messages per second, &gt; 0; {@link Double#POSITIVE_INFINITY} paces nothing
+     * @param burst         most messages sent back to back to catch up, &ge; 1
+     * @param clock         a monotonic nanosecond clock
+     * @param waiter        how to wait
+     */
+    public Pacer(double ratePerSecond, int burst, LongSupplier clock, Waiter waiter) {
+        if (!(ratePerSecond > 0)) {
+            throw new IllegalArgumentException("rate=" + ratePerSecond + " must be > 0");
+        }
+        if (burst < 1) {
+            throw new IllegalArgumentException("burst=" + burst + " must be >= 1");
+        }
+        this.periodNanos = Double.isInfinite(ratePerSecond) ? 0 : 1e9 / ratePerSecond;
+        this.creditNanos = (long) Math.ceil(periodNanos * burst);
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.waiter = Objects.requireNonNull(waiter, "waiter");
+    }
+
+    /** A pacer on {@link System#nanoTime()} that parks the thread. */
+    public static Pacer system(double ratePerSecond, int burst) {
+        return new Pacer(ratePerSecond, burst, System::nanoTime, nanos -> {
+            LockSupport.parkNanos(nanos);
+            if (Thread.interrupted()) {
+                throw new InterruptedException("pacer interrupted");
+            }
+        });
+    }
+
+    /**
+     * The default burst: fifty milliseconds of the rate, at least one message. Enough credit to
+     * ride out a scheduling stall on a machine whose cores are shared by many processes without
+     * lowering the average rate; small enough that a catch-up burst at up to the link rate fits
+     * the testbed links' queues (tbf bounded to 50 ms).
+     */
+    public static int defaultBurst(double ratePerSecond) {
+        if (Double.isInfinite(ratePerSecond)) {
+            return 1;
+        }
+        return (int) Math.max(1, Math.min(1_000_000, Math.ceil(ratePerSecond * 0.050)));
+    }
+
+    /**
+     * Waits until the next message is due and takes its token.
+     *
+     * @return the clock reading at which the caller may send
+     */
+    public long acquire() throws InterruptedException {
+        long now = clock.getAsLong();
+        if (!started) {
+            started = true;
+            origin = now;
+        }
+        if (periodNanos == 0) {
+            k++;
+            return now;
+        }
+        long due = origin + (long) (k * periodNanos);
+        long behind = now - due;
+        if (behind > maxBehindNanos) {
+            maxBehindNanos = behind;
+        }
+        if (behind > creditNanos) {
+            // too far behind: forget the credit beyond one burst
+            origin += behind - creditNanos;
+            due = now - creditNanos;
+            creditLost++;
+        }
+        while (now < due) {
+            waiter.parkNanos(due - now);
+            now = clock.getAsLong();
+        }
+        k++;
+        return now;
+    }
+
+    /** Tokens taken so far. */
+    public long taken() {
+        return k;
+    }
+
+    /** The furthest behind schedule a token was taken, in nanoseconds. */
+    public long maxBehindNanos() {
+        return maxBehindNanos;
+    }
+
+    /** How often the sender fell more than a burst behind and lost credit. */
+    public long creditLost() {
+        return creditLost;
+    }
+}

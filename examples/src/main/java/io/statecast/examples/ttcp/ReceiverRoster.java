@@ -1,0 +1,122 @@
+package io.statecast.examples.ttcp;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statecast.overlay.address.LogicalAddress;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The receivers as the sender knows them: who said HELLO (and when), who said DONE (and with
+ * which counts). Updated from the socket's delivery thread, read and awaited by the sending
+ * thread.
+ */
+final class ReceiverRoster {
+
+    /** A receiver: when it said HELLO, and its DONE once it came. */
+    private static final class Peer {
+        final long helloMicros;
+        TtcpPayload.Done done;
+
+        Peer(long helloMicros) {
+            this.helloMicros = helloMicros;
+        }
+    }
+
+    private final Map<LogicalAddress, Peer> peers = new LinkedHashMap<>();
+    private long foreign;
+
+    /** Records a HELLO; returns the number of receivers if {@code from} is new, else 0. */
+    synchronized int hello(LogicalAddress from, long nowMicros) {
+        if (peers.containsKey(from)) {
+            return 0;
+        }
+        peers.put(from, new Peer(nowMicros));
+        notifyAll();
+        return peers.size();
+    }
+
+    /** Records a DONE of run {@code run}; returns true if it is the first from a known receiver. */
+    synchronized boolean done(LogicalAddress from, TtcpPayload.Done d, long run) {
+        Peer p = peers.get(from);
+        if (p == null || d.run() != run) {
+            foreign++;
+            return false;
+        }
+        if (p.done != null) {
+            return false;
+        }
+        p.done = d;
+        notifyAll();
+        return true;
+    }
+
+    /** Counts a control message that belongs to no receiver of this run. */
+    synchronized void foreign() {
+        foreign++;
+    }
+
+    synchronized long foreignCount() {
+        return foreign;
+    }
+
+    synchronized int ready() {
+        return peers.size();
+    }
+
+    synchronized int done() {
+        return (int) peers.values().stream().filter(p -> p.done != null).count();
+    }
+
+    /** Receivers whose DONE reported nothing missing. */
+    synchronized int complete() {
+        return (int) peers.values().stream().filter(p -> p.done != null && p.done.missing() == 0).count();
+    }
+
+    /** Waits until at least {@code n} receivers said HELLO; false if {@code timeoutMs} passed first. */
+    synchronized boolean awaitReady(int n, long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (peers.size() < n) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
+
+    /** Waits until every known receiver said DONE; false if {@code timeoutMs} passed first. */
+    synchronized boolean awaitAllDone(long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (peers.values().stream().anyMatch(p -> p.done == null)) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        return true;
+    }
+
+    /** Every receiver with its DONE counts (null until it reported). */
+    synchronized ArrayNode toJson() {
+        ArrayNode a = TtcpReport.JSON.createArrayNode();
+        peers.forEach((addr, p) -> {
+            ObjectNode r = a.addObject();
+            r.put("address", addr.toString());
+            r.put("helloMicros", p.helloMicros);
+            if (p.done == null) {
+                r.putNull("received");
+                r.putNull("missing");
+                r.putNull("duplicates");
+            } else {
+                r.put("received", p.done.received());
+                r.put("missing", p.done.missing());
+                r.put("duplicates", p.done.duplicates());
+            }
+        });
+        return a;
+    }
+}

@@ -1,0 +1,108 @@
+package io.statecast.examples.ttcp;
+
+import io.statecast.overlay.socket.OverlaySocket;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryUsage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Samples, every period, what the blueprint plots over time: heap in use, the socket's
+ * application queue, the MessageStore's backlogs, live instances and T_msg (when its
+ * {@link StoreProbe} reads them), and the run's progress. Runs on its own daemon thread;
+ * {@link #stop()} takes a last sample.
+ */
+final class Sampler {
+
+    /** One sample; store fields are null when the probe reads nothing. */
+    record Sample(long tMicros, long heapUsedBytes, long heapCommittedBytes, int appQueue, long progress,
+            StoreProbe.Snapshot store) {
+    }
+
+    /** Most samples kept: at 100 ms, almost three hours. */
+    static final int MAX_SAMPLES = 100_000;
+
+    private final OverlaySocket socket;
+    private final StoreProbe probe;
+    private final EpochClock clock;
+    private final LongSupplier progress;
+    private final long periodMs;
+    private final List<Sample> samples = new ArrayList<>();
+    private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    private ScheduledExecutorService executor;
+    private long dropped;
+
+    Sampler(OverlaySocket socket, StoreProbe probe, EpochClock clock, LongSupplier progress, long periodMs) {
+        this.socket = socket;
+        this.probe = probe;
+        this.clock = clock;
+        this.progress = progress;
+        this.periodMs = periodMs;
+    }
+
+    synchronized void start() {
+        if (executor != null) {
+            return;
+        }
+        executor = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "statecast-ttcp-sampler");
+            t.setDaemon(true);
+            return t;
+        });
+        executor.scheduleAtFixedRate(this::sample, 0, periodMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Stops sampling after one last sample; returns every sample, oldest first. */
+    List<Sample> stop() {
+        ScheduledExecutorService e;
+        synchronized (this) {
+            e = executor;
+            executor = null;
+        }
+        if (e != null) {
+            e.shutdownNow();
+            try {
+                e.awaitTermination(1, TimeUnit.SECONDS);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        sample();
+        synchronized (this) {
+            return List.copyOf(samples);
+        }
+    }
+
+    /** Samples not kept because {@link #MAX_SAMPLES} were reached. */
+    synchronized long dropped() {
+        return dropped;
+    }
+
+    long periodMs() {
+        return periodMs;
+    }
+
+    private void sample() {
+        Sample s;
+        try {
+            MemoryUsage heap = memory.getHeapMemoryUsage();
+            s = new Sample(clock.nowMicros(), heap.getUsed(), heap.getCommitted(), socket.statistics().queued(),
+                    progress.getAsLong(), probe.snapshot());
+        } catch (RuntimeException e) {
+            // a failing probe must not end the periodic task (the executor would cancel it silently)
+            return;
+        }
+        synchronized (this) {
+            if (samples.size() < MAX_SAMPLES) {
+                samples.add(s);
+            } else {
+                dropped++;
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package io.statecast.examples.ttcp;
+
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+/**
+ * The payloads ttcp puts in overlay messages. Every payload starts with the magic {@code "TTCP"},
+ * a kind byte and the run identifier, and ends with a CRC-32C of everything before it; all
+ * integers big-endian.
+ *
+ * <pre>
+ *   DATA   magic(4) kind=1 run(8) seq(4) count(4) sentMicros(8) filler… crc(4)   — exactly --size bytes
+ *   HELLO  magic(4) kind=2 run(8)=0 crc(4)                                       — a receiver is ready
+ *   DONE   magic(4) kind=3 run(8) received(4) missing(4) duplicates(4) crc(4)    — a receiver has finished
+ *   FIN    magic(4) kind=4 run(8) count(4) crc(4)                                — the sender is leaving
+ *   WARMUP as DATA with kind=5                                                  — traffic before the measured run
+ * </pre>
+ * The filler is a function of the sequence number, so a corrupted payload fails the CRC even
+ * where only the filler changed.
+ */
+public final class TtcpPayload {
+
+    /** {@code "TTCP"}. */
+    static final int MAGIC = 0x5454_4350;
+    /** Bytes of a DATA payload before the filler. */
+    static final int DATA_HEADER = 4 + 1 + 8 + 4 + 4 + 8;
+    /** The smallest DATA payload: header and CRC. */
+    public static final int MIN_DATA_SIZE = DATA_HEADER + 4;
+    /** The largest DATA payload ttcp makes (fits a UDP datagram with the overlay header). */
+    public static final int MAX_DATA_SIZE = 60_000;
+
+    private static final byte DATA = 1;
+    private static final byte HELLO = 2;
+    private static final byte DONE = 3;
+    private static final byte FIN = 4;
+    private static final byte WARMUP = 5;
+
+    private TtcpPayload() {
+    }
+
+    /** A decoded ttcp payload. */
+    public sealed interface Message permits Data, Hello, Done, Fin, Warmup {
+    }
+
+    /**
+     * A data message.
+     *
+     * @param run        the sender's run identifier
+     * @param seq        sequence number, 0..count-1
+     * @param count      how many data messages the run has
+     * @param sentMicros the sender's wall clock when it sent the message, microseconds since the epoch
+     * @param size       payload bytes
+     */
+    public record Data(long run, int seq, int count, long sentMicros, int size) implements Message {
+    }
+
+    /**
+     * A message of the warm-up before the measured run: it exercises every node's code path (the
+     * JIT compiles it) and receivers discard it.
+     *
+     * @param seq sequence number within the warm-up
+     */
+    public record Warmup(int seq) implements Message {
+    }
+
+    /** A receiver announcing that it has joined and waits for data. */
+    public record Hello() implements Message {
+    }
+
+    /**
+     * A receiver announcing that it has finished.
+     *
+     * @param run        the run it received
+     * @param received   distinct data messages it received
+     * @param missing    data messages it did not receive
+     * @param duplicates copies beyond the first
+     */
+    public record Done(long run, int received, int missing, int duplicates) implements Message {
+    }
+
+    /**
+     * The sender leaving: receivers may stop.
+     *
+     * @param run   the run
+     * @param count data messages the run had
+     */
+    public record Fin(long run, int count) implements Message {
+    }
+
+    /**
+     * Encodes a DATA payload of exactly {@code size} bytes.
+     *
+     * @throws IllegalArgumentException if {@code size} is outside {@link #MIN_DATA_SIZE}..{@link #MAX_DATA_SIZE}
+     */
+    public static byte[] data(long run, int seq, int count, long sentMicros, int size) {
+        return dataLike(DATA, run, seq, count, sentMicros, size);
+    }
+
+    /** Encodes a WARMUP payload of exactly {@code size} bytes (the DATA layout, kind 5). */
+    public static byte[] warmup(int seq, int count, int size) {
+        return dataLike(WARMUP, 0, seq, count, 0, size);
+    }
+
+    private static byte[] dataLike(byte kind, long run, int seq, int count, long sentMicros, int size) {
+        if (size < MIN_DATA_SIZE || size > MAX_DATA_SIZE) {
+            throw new IllegalArgumentException("size=" + size + " must be within " + MIN_DATA_SIZE + ".." + MAX_DATA_SIZE);
+        }
+        byte[] b = new byte[size];
+        ByteBuffer buf = ByteBuffer.wrap(b);
+        buf.putInt(MAGIC).put(kind).putLong(run).putInt(seq).putInt(count).putLong(sentMicros);
+        int fill = seq * 0x9E37_79B9;
+        for (int i = DATA_HEADER; i < size - 4; i++) {
+            b[i] = (byte) (fill >>> ((i & 3) << 3) ^ i);
+        }
+        return seal(b);
+    }
+
+    /** Encodes a HELLO payload. */
+    public static byte[] hello() {
+        ByteBuffer buf = ByteBuffer.allocate(4 + 1 + 8 + 4);
+        buf.putInt(MAGIC).put(HELLO).putLong(0);
+        return seal(buf.array());
+    }
+
+    /** Encodes a DONE payload. */
+    public static byte[] done(long run, int received, int missing, int duplicates) {
+        ByteBuffer buf = ByteBuffer.allocate(4 + 1 + 8 + 12 + 4);
+        buf.putInt(MAGIC).put(DONE).putLong(run).putInt(received).putInt(missing).putInt(duplicates);
+        return seal(buf.array());
+    }
+
+    /** Encodes a FIN payload. */
+    public static byte[] fin(long run, int count) {
+        ByteBuffer buf = ByteBuffer.allocate(4 + 1 + 8 + 4 + 4);
+        buf.putInt(MAGIC).put(FIN).putLong(run).putInt(count);
+        return seal(buf.array());
+    }
+
+    private static byte[] seal(byte[] b) {
+        CRC32C crc = new CRC32C();
+        crc.update(b, 0, b.length - 4);
+        ByteBuffer.wrap(b).putInt(b.length - 4, (int) crc.getValue());
+        return b;
+    }
+
+    /**
+     * Decodes a payload.
+     *
+     * @throws TtcpFormatException if it is not a ttcp payload, is truncated, fails its CRC, or has
+     *                             fields out of range
+     */
+    public static Message decode(byte[] b) throws TtcpFormatException {
+        if (b == null || b.length < 4 + 1 + 8 + 4) {
+            throw new TtcpFormatException("payload of " + (b == null ? 0 : b.length) + " bytes is too short for ttcp");
+        }
+        ByteBuffer buf = ByteBuffer.wrap(b);
+        if (buf.getInt() != MAGIC) {
+            throw new TtcpFormatException("not a ttcp payload (no TTCP magic)");
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(b, 0, b.length - 4);
+        if ((int) crc.getValue() != buf.getInt(b.length - 4)) {
+            throw new TtcpFormatException("ttcp payload of " + b.length + " bytes fails its CRC-32C");
+        }
+        byte kind = buf.get();
+        long run = buf.getLong();
+        switch (kind) {
+            case DATA -> {
+                need(b, MIN_DATA_SIZE, "DATA");
+                int seq = buf.getInt();
+                int count = buf.getInt();
+                long sent = buf.getLong();
+                if (count < 1 || seq < 0 || seq >= count) {
+                    throw new TtcpFormatException("DATA seq=" + seq + " count=" + count + ": need 0 <= seq < count");
+                }
+                return new Data(run, seq, count, sent, b.length);
+            }
+            case WARMUP -> {
+                need(b, MIN_DATA_SIZE, "WARMUP");
+                return new Warmup(buf.getInt());
+            }
+            case HELLO -> {
+                return new Hello();
+            }
+            case DONE -> {
+                need(b, 4 + 1 + 8 + 12 + 4, "DONE");
+                return new Done(run, buf.getInt(), buf.getInt(), buf.getInt());
+            }
+            case FIN -> {
+                need(b, 4 + 1 + 8 + 4 + 4, "FIN");
+                return new Fin(run, buf.getInt());
+            }
+            default -> throw new TtcpFormatException("unknown ttcp payload kind " + kind);
+        }
+    }
+
+    private static void need(byte[] b, int n, String kind) throws TtcpFormatException {
+        if (b.length < n) {
+            throw new TtcpFormatException(kind + " payload of " + b.length + " bytes, need " + n);
+        }
+    }
+}

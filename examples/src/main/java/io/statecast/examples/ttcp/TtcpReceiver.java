@@ -1,0 +1,370 @@
+package io.statecast.examples.ttcp;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.socket.OverlayJoinException;
+import io.statecast.overlay.socket.OverlaySocket;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The receiving side of ttcp: joins, multicasts HELLO every {@code helloMs} until the first DATA
+ * arrives, records every DATA message's send and receive time, and finishes when it has every
+ * message, after {@code idleMs} without data, or on the sender's FIN. After finishing it keeps
+ * the node up — forwarding for nodes further down the chain, answering a reliable service's
+ * repairs — multicasting DONE until the sender's FIN or {@code lingerMs}.
+ */
+public final class TtcpReceiver {
+
+    /**
+     * How to receive.
+     *
+     * @param expectedCount  messages expected if none arrives (the run's count, carried by every
+     *                       DATA, wins once one does); 0 if unknown
+     * @param idleMs         finish after this long without data
+     * @param startTimeoutMs give up if no data arrives this long after joining
+     * @param lingerMs       after finishing, stay up at most this long waiting for FIN
+     * @param helloMs        interval of HELLO and DONE announcements
+     * @param sampleMs       sampling period of heap, queues and store metrics
+     */
+    public record Options(int expectedCount, long idleMs, long startTimeoutMs, long lingerMs, long helloMs, long sampleMs) {
+
+        /** Checks ranges. */
+        public Options {
+            if (expectedCount < 0 || expectedCount > ReceiveLog.MAX_COUNT) {
+                throw new IllegalArgumentException("--count=" + expectedCount + " must be within 0.." + ReceiveLog.MAX_COUNT);
+            }
+            range("--idle", idleMs, 1, TimeUnit.DAYS.toMillis(1));
+            range("--start-timeout", startTimeoutMs, 1, TimeUnit.DAYS.toMillis(1));
+            range("--linger", lingerMs, 0, TimeUnit.DAYS.toMillis(1));
+            range("--hello-ms", helloMs, 10, 60_000);
+            range("--sample-ms", sampleMs, 10, 60_000);
+        }
+
+        private static void range(String name, long v, long min, long max) {
+            if (v < min || v > max) {
+                throw new IllegalArgumentException(name + "=" + v + " ms must be within " + min + ".." + max);
+            }
+        }
+    }
+
+    /**
+     * The outcome.
+     *
+     * @param exitCode 0 if every message arrived intact; 4 if some are missing or corrupt; 3 if
+     *                 no data arrived at all
+     * @param report   the JSON report
+     */
+    public record Result(int exitCode, ObjectNode report) {
+    }
+
+    private enum Phase { WAITING, RECEIVING, FINISHED }
+
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final int MAX_MISSING_RANGES = 1_000;
+
+    private final OverlaySocket socket;
+    private final Options options;
+    private final StoreProbe probe;
+    private final PrintWriter out;
+    private final EpochClock clock = EpochClock.system();
+    private final ReceiveLog log = new ReceiveLog();
+    private volatile long progress;
+    private long otherControl;
+    private long warmups;
+
+    /**
+     * @param socket  a socket, not yet joined
+     * @param options how to receive
+     * @param probe   reads the socket's MessageStore metrics
+     * @param out     progress lines
+     */
+    public TtcpReceiver(OverlaySocket socket, Options options, StoreProbe probe, PrintWriter out) {
+        this.socket = Objects.requireNonNull(socket, "socket");
+        this.options = Objects.requireNonNull(options, "options");
+        this.probe = Objects.requireNonNull(probe, "probe");
+        this.out = Objects.requireNonNull(out, "out");
+    }
+
+    /**
+     * Runs until finished and lingered.
+     *
+     * @throws OverlayJoinException if the socket cannot join
+     * @throws InterruptedException if interrupted
+     */
+    public Result run() throws OverlayJoinException, InterruptedException {
+        Map<String, Long> kernelBefore = KernelUdp.read();
+        long startMicros = clock.nowMicros();
+        socket.join();
+        long joinedNanos = System.nanoTime();
+        long joinedMicros = clock.toMicros(joinedNanos);
+        out.printf("ttcp recv: joined as %s at %s; announcing until data arrives%n", socket.localAddress(),
+                socket.substrateAddresses());
+        Sampler sampler = new Sampler(socket, probe, clock, () -> progress, options.sampleMs());
+        sampler.start();
+        long helloNanos = TimeUnit.MILLISECONDS.toNanos(options.helloMs());
+        long idleNanos = TimeUnit.MILLISECONDS.toNanos(options.idleMs());
+        Phase phase = Phase.WAITING;
+        String reason = null;
+        long nextAnnounce = joinedNanos;
+        long lastData = 0;
+        long finishedNanos = 0;
+        long finishedMicros = 0;
+        boolean finAfterDone = false;
+        while (true) {
+            long now = System.nanoTime();
+            if (phase == Phase.WAITING) {
+                if (now - joinedNanos > TimeUnit.MILLISECONDS.toNanos(options.startTimeoutMs())) {
+                    reason = "start-timeout";
+                    finishedNanos = now;
+                    finishedMicros = clock.toMicros(now);
+                    break;
+                }
+                if (now >= nextAnnounce) {
+                    send(TtcpPayload.hello());
+                    nextAnnounce = now + helloNanos;
+                }
+            } else if (phase == Phase.RECEIVING && now - lastData > idleNanos) {
+                phase = Phase.FINISHED;
+                reason = "idle";
+                finishedNanos = now;
+                finishedMicros = clock.toMicros(now);
+                nextAnnounce = now;
+                announceFinish(reason);
+            }
+            if (phase == Phase.FINISHED) {
+                if (now - finishedNanos > TimeUnit.MILLISECONDS.toNanos(options.lingerMs())) {
+                    break;
+                }
+                if (now >= nextAnnounce) {
+                    send(TtcpPayload.done(log.run(), log.distinct(), log.missing(options.expectedCount()),
+                            (int) Math.min(Integer.MAX_VALUE, log.duplicates())));
+                    nextAnnounce = now + helloNanos;
+                }
+            }
+            long wait = phase == Phase.RECEIVING ? POLL_NANOS
+                    : Math.min(POLL_NANOS, Math.max(1, nextAnnounce - System.nanoTime()));
+            OverlayMessage m = socket.receive(wait, TimeUnit.NANOSECONDS);
+            if (m == null) {
+                continue;
+            }
+            long arrivedNanos = System.nanoTime();
+            long arrived = clock.toMicros(arrivedNanos);
+            TtcpPayload.Message msg;
+            try {
+                msg = TtcpPayload.decode(m.payload());
+            } catch (TtcpFormatException e) {
+                log.corrupt();
+                continue;
+            }
+            if (msg instanceof TtcpPayload.Data d) {
+                log.record(d, arrived);
+                progress = log.distinct();
+                if (phase == Phase.WAITING && log.started()) {
+                    phase = Phase.RECEIVING;
+                    out.printf("ttcp recv: run %016x: first data (seq %d of %d)%n", log.run(), d.seq(), d.count());
+                }
+                lastData = arrivedNanos;
+                if (phase == Phase.RECEIVING && log.complete()) {
+                    phase = Phase.FINISHED;
+                    reason = "complete";
+                    finishedNanos = arrivedNanos;
+                    finishedMicros = arrived;
+                    nextAnnounce = arrivedNanos;
+                    announceFinish(reason);
+                }
+            } else if (msg instanceof TtcpPayload.Warmup) {
+                warmups++;
+            } else if (msg instanceof TtcpPayload.Fin f && (!log.started() || f.run() == log.run())) {
+                if (phase == Phase.FINISHED) {
+                    finAfterDone = true;
+                    break;
+                }
+                reason = "fin";
+                finishedNanos = arrivedNanos;
+                finishedMicros = arrived;
+                announceFinish(reason);
+                send(TtcpPayload.done(log.run(), log.distinct(), log.missing(options.expectedCount()),
+                        (int) Math.min(Integer.MAX_VALUE, log.duplicates())));
+                break;
+            } else {
+                otherControl++;
+            }
+        }
+        List<Sampler.Sample> samples = sampler.stop();
+        ObjectNode report = report(reason, startMicros, joinedMicros, finishedMicros, finAfterDone, samples, sampler,
+                kernelBefore);
+        int missing = log.missing(options.expectedCount());
+        int exit = !log.started() ? 3 : missing > 0 || log.corruptCount() > 0 ? 4 : 0;
+        ObjectNode s = (ObjectNode) report.get("summary");
+        out.printf("ttcp recv: %s: received %d, missing %d, duplicates %d, corrupt %d; %s msgs/s, %s Mbit/s, "
+                + "delay p50 %s ms, p99 %s ms%n", reason, log.distinct(), missing, log.duplicates(), log.corruptCount(),
+                s.get("messagesPerSecond"), s.get("throughputMbps"), s.get("delayMsP50"), s.get("delayMsP99"));
+        return new Result(exit, report);
+    }
+
+    private void announceFinish(String reason) {
+        out.printf("ttcp recv: finished (%s): %d of %d received%n", reason, log.distinct(),
+                log.count() > 0 ? log.count() : options.expectedCount());
+    }
+
+    private void send(byte[] payload) {
+        try {
+            socket.sendToAll(payload);
+        } catch (IllegalStateException e) {
+            // the socket left or closed; nothing to announce any more
+        }
+    }
+
+    private ObjectNode report(String reason, long startMicros, long joinedMicros, long finishedMicros, boolean finAfterDone,
+            List<Sampler.Sample> samples, Sampler sampler, Map<String, Long> kernelBefore) {
+        long[] seq = log.seqs();
+        long[] sent = log.sentMicros();
+        long[] recv = log.receivedMicros();
+        int n = seq.length;
+        int count = log.count() > 0 ? log.count() : options.expectedCount();
+        double[] delay = new double[n];
+        long firstSent = Long.MAX_VALUE;
+        long lastRecv = Long.MIN_VALUE;
+        long firstRecv = Long.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            delay[i] = (recv[i] - sent[i]) / 1000.0;
+            firstSent = Math.min(firstSent, sent[i]);
+            firstRecv = Math.min(firstRecv, recv[i]);
+            lastRecv = Math.max(lastRecv, recv[i]);
+        }
+        ObjectNode report = TtcpReport.object();
+        report.put("role", "recv");
+        ObjectNode o = report.putObject("options");
+        o.put("expectedCount", options.expectedCount());
+        o.put("idleMs", options.idleMs());
+        o.put("startTimeoutMs", options.startTimeoutMs());
+        o.put("lingerMs", options.lingerMs());
+        report.set("node", TtcpReport.node(socket));
+        report.put("run", log.started() ? Long.toHexString(log.run()) : null);
+        report.put("outcome", reason);
+        report.put("finAfterDone", finAfterDone);
+        report.put("count", count);
+        report.put("size", log.size());
+        report.put("startMicros", startMicros);
+        report.put("joinedMicros", joinedMicros);
+        report.put("finishedMicros", finishedMicros);
+
+        ObjectNode s = report.putObject("summary");
+        s.put("received", log.distinct());
+        s.put("missing", log.missing(options.expectedCount()));
+        s.put("duplicates", log.duplicates());
+        s.put("corrupt", log.corruptCount());
+        s.put("foreign", log.foreign());
+        double seconds = n > 0 ? (lastRecv - firstSent) / 1e6 : Double.NaN;
+        TtcpReport.putNumber(s, "messagesPerSecond", n > 0 ? n / Math.max(seconds, 1e-6) : Double.NaN);
+        TtcpReport.putNumber(s, "throughputMbps", n > 0 ? 8.0 * n * log.size() / Math.max(lastRecv - firstSent, 1) : Double.NaN);
+        if (n > 0) {
+            double[] sorted = TtcpStats.sorted(delay);
+            TtcpReport.putNumber(s, "delayMsMin", sorted[0]);
+            TtcpReport.putNumber(s, "delayMsMean", mean(delay));
+            TtcpReport.putNumber(s, "delayMsP50", TtcpStats.percentile(sorted, 50));
+            TtcpReport.putNumber(s, "delayMsP90", TtcpStats.percentile(sorted, 90));
+            TtcpReport.putNumber(s, "delayMsP99", TtcpStats.percentile(sorted, 99));
+            TtcpReport.putNumber(s, "delayMsMax", sorted[n - 1]);
+        } else {
+            for (String k : List.of("delayMsMin", "delayMsMean", "delayMsP50", "delayMsP90", "delayMsP99", "delayMsMax")) {
+                s.putNull(k);
+            }
+        }
+        secondHalf(s, seq, sent, delay, count);
+        TtcpReport.putNumber(s, "elapsedSeconds", seconds);
+        if (n > 0) {
+            s.put("firstSentMicros", firstSent);
+            s.put("firstReceivedMicros", firstRecv);
+            s.put("lastReceivedMicros", lastRecv);
+            TtcpReport.putNumber(s, "firstDataAfterJoinMs", (firstRecv - joinedMicros) / 1000.0);
+        }
+        s.put("otherControlMessages", otherControl);
+        s.put("warmupMessages", warmups);
+
+        List<int[]> ranges = log.missingRanges(options.expectedCount(), MAX_MISSING_RANGES);
+        ArrayNode mr = report.putArray("missingRanges");
+        for (int[] r : ranges) {
+            mr.addArray().add(r[0]).add(r[1]);
+        }
+        report.put("missingRangesTruncated", ranges.size() == MAX_MISSING_RANGES);
+
+        ObjectNode messages = report.putObject("messages");
+        messages.put("order", "arrival");
+        messages.set("seq", TtcpReport.longs(seq));
+        messages.set("sentMicros", TtcpReport.longs(sent));
+        messages.set("receivedMicros", TtcpReport.longs(recv));
+        messages.set("delayMs", TtcpReport.doubles(delay));
+
+        ObjectNode tp = report.putObject("throughput");
+        tp.put("windowMessages", TtcpStats.THROUGHPUT_WINDOW);
+        tp.put("unit", "kbit/s");
+        double[] kbps = TtcpStats.movingThroughputKbps(sent, recv, log.size(), TtcpStats.THROUGHPUT_WINDOW);
+        long[] at = new long[kbps.length];
+        for (int i = 0; i < kbps.length; i++) {
+            at[i] = recv[i + TtcpStats.THROUGHPUT_WINDOW - 1];
+        }
+        tp.set("receivedMicros", TtcpReport.longs(at));
+        tp.set("kbps", TtcpReport.doubles(kbps));
+        if (kbps.length > 0) {
+            double[] sortedK = TtcpStats.sorted(kbps);
+            TtcpReport.putNumber(tp, "minKbps", sortedK[0]);
+            TtcpReport.putNumber(tp, "medianKbps", TtcpStats.percentile(sortedK, 50));
+            TtcpReport.putNumber(tp, "maxKbps", sortedK[sortedK.length - 1]);
+        }
+
+        report.set("samples", TtcpReport.samples(samples, sampler.periodMs(), sampler.dropped(), probe));
+        report.set("tMsg", TtcpReport.tMsg(samples, probe));
+        report.set("drops", TtcpReport.drops(socket, kernelBefore));
+        report.set("statistics", TtcpReport.statistics(socket));
+        return report;
+    }
+
+    /**
+     * Whether delay grows: the least-squares slope of delay (ms) over send time (s) for the
+     * second half of the run's sequence numbers, and the mean delay of each half.
+     */
+    private static void secondHalf(ObjectNode s, long[] seq, long[] sent, double[] delay, int count) {
+        int half = count / 2;
+        int n2 = 0;
+        double first = 0;
+        int n1 = 0;
+        double second = 0;
+        for (int i = 0; i < seq.length; i++) {
+            if (seq[i] >= half) {
+                n2++;
+                second += delay[i];
+            } else {
+                n1++;
+                first += delay[i];
+            }
+        }
+        double[] x = new double[n2];
+        double[] y = new double[n2];
+        long base = sent.length > 0 ? sent[0] : 0; // seconds since then keep full precision in a double
+        int j = 0;
+        for (int i = 0; i < seq.length; i++) {
+            if (seq[i] >= half) {
+                x[j] = (sent[i] - base) / 1e6;
+                y[j] = delay[i];
+                j++;
+            }
+        }
+        TtcpReport.putNumber(s, "delaySlopeMsPerS", TtcpStats.slope(x, y));
+        TtcpReport.putNumber(s, "delayMsMeanFirstHalf", n1 > 0 ? first / n1 : Double.NaN);
+        TtcpReport.putNumber(s, "delayMsMeanSecondHalf", n2 > 0 ? second / n2 : Double.NaN);
+    }
+
+    private static double mean(double[] v) {
+        double sum = 0;
+        for (double d : v) {
+            sum += d;
+        }
+        return v.length == 0 ? Double.NaN : sum / v.length;
+    }
+}

@@ -1,0 +1,146 @@
+package io.statecast.examples.ttcp;
+
+import io.statecast.overlay.socket.OverlayConfig;
+import io.statecast.overlay.socket.OverlayConfigException;
+import io.statecast.overlay.socket.OverlayJoinException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code statecast ttcp send}: the sending side. */
+@Command(name = "send", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+            "Join the overlay, wait for --wait-for receivers to say HELLO, warm up, multicast --count DATA messages",
+            "of --size bytes paced at --rate (default: as fast as the substrate accepts them), wait up to --linger",
+            "seconds for every receiver's DONE, send FIN, write --json.",
+            "Exit status: 0 all sent and every receiver complete; 1 errors or failed sends; 2 bad arguments;",
+            "3 receivers not ready in time; 4 a receiver missed messages or never reported."
+        })
+final class TtcpSendCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "overlay configuration (.yaml or .json)")
+    private Path config;
+
+    @Option(names = "--count", defaultValue = "10000", paramLabel = "N", description = "data messages (default: ${DEFAULT-VALUE})")
+    private int count;
+
+    @Option(names = "--size", defaultValue = "1024", paramLabel = "BYTES",
+            description = "payload bytes per message, 33..60000 (default: ${DEFAULT-VALUE})")
+    private int size;
+
+    /** The send rate, in one of two units; neither means as fast as possible. */
+    static final class Rate {
+        @Option(names = "--rate", paramLabel = "MSGS_PER_S", description = "send rate in messages per second")
+        Double messagesPerSecond;
+
+        @Option(names = "--rate-mbps", paramLabel = "MBPS", description = "send rate in Mbit/s of payload (rate = MBPS*1e6/(8*size))")
+        Double mbps;
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    private Rate rate;
+
+    @Option(names = "--burst", paramLabel = "N", description = "most messages sent back to back to catch up with the schedule (default: 50 ms of the rate)")
+    private Integer burst;
+
+    @Option(names = "--service", defaultValue = "none", paramLabel = "ID",
+            description = "MessageStore ServiceID of the data messages, or 'none' for best-effort (default: ${DEFAULT-VALUE})")
+    private String service;
+
+    @Option(names = "--wait-for", defaultValue = "1", paramLabel = "N",
+            description = "receivers whose HELLO to await before sending (default: ${DEFAULT-VALUE})")
+    private int waitFor;
+
+    @Option(names = "--wait-timeout", defaultValue = "60", paramLabel = "S",
+            description = "seconds to wait for them (default: ${DEFAULT-VALUE})")
+    private double waitTimeout;
+
+    @Option(names = "--warmup-messages", defaultValue = "0", paramLabel = "N",
+            description = "messages sent at the set rate before the measured run, discarded by receivers, so every node's "
+                    + "code is compiled when measuring starts (default: ${DEFAULT-VALUE})")
+    private int warmupMessages;
+
+    @Option(names = "--warmup-ms", defaultValue = "500", paramLabel = "MS",
+            description = "pause after the receivers are ready and the warm-up messages are sent (default: ${DEFAULT-VALUE})")
+    private long warmupMs;
+
+    @Option(names = "--linger", defaultValue = "30", paramLabel = "S",
+            description = "seconds to wait for every receiver's DONE after the last message (default: ${DEFAULT-VALUE})")
+    private double linger;
+
+    @Option(names = "--sample-ms", defaultValue = "100", paramLabel = "MS",
+            description = "sampling period of heap, queues and MessageStore metrics (default: ${DEFAULT-VALUE})")
+    private long sampleMs;
+
+    @Option(names = "--no-backpressure", description = "do not wait while the substrate toward a child is not writable")
+    private boolean noBackpressure;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "write the report here")
+    private Path json;
+
+    @Override
+    public Integer call() throws Exception {
+        TtcpSender.Options options = options();
+        PrintWriter out = spec.commandLine().getOut();
+        OverlayConfig cfg;
+        TtcpSockets.Opened opened;
+        try {
+            cfg = OverlayConfig.load(config);
+            if (options.size() + 128 > cfg.buffers().maxMessageBytes()) {
+                throw new ParameterException(spec.commandLine(), "--size=" + options.size() + " does not fit overlay.buffers.maxMessageBytes="
+                        + cfg.buffers().maxMessageBytes() + " with the overlay header (128 bytes reserved)");
+            }
+            opened = TtcpSockets.open(cfg);
+        } catch (OverlayConfigException | IOException e) {
+            spec.commandLine().getErr().println("statecast ttcp send: " + e.getMessage());
+            return 1;
+        }
+        try (var socket = opened.socket()) {
+            TtcpSender.Result r = new TtcpSender(socket, options, opened.probe(), out).run();
+            if (json != null) {
+                TtcpReport.write(r.report(), json);
+                out.println("ttcp send: report written to " + json);
+            }
+            return r.exitCode();
+        } catch (OverlayJoinException e) {
+            spec.commandLine().getErr().println("statecast ttcp send: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private TtcpSender.Options options() {
+        double r = Double.POSITIVE_INFINITY;
+        if (rate != null && rate.messagesPerSecond != null) {
+            r = rate.messagesPerSecond;
+        } else if (rate != null && rate.mbps != null) {
+            r = rate.mbps * 1e6 / (8.0 * size);
+        }
+        if (!(r > 0)) {
+            throw new ParameterException(spec.commandLine(), "the send rate must be > 0, got " + r + " messages/s");
+        }
+        Integer serviceId = TtcpServices.parse(service, spec.commandLine());
+        try {
+            return new TtcpSender.Options(count, size, r, burst != null ? burst : Pacer.defaultBurst(r), serviceId, waitFor,
+                    seconds("--wait-timeout", waitTimeout), warmupMessages, warmupMs, seconds("--linger", linger), sampleMs, !noBackpressure);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    private long seconds(String name, double s) {
+        if (!(s >= 0 && s <= 86_400)) {
+            throw new ParameterException(spec.commandLine(), name + "=" + s + " must be within 0..86400 seconds");
+        }
+        return Math.round(s * 1000);
+    }
+}

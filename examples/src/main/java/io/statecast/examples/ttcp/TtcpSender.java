@@ -1,0 +1,355 @@
+package io.statecast.examples.ttcp;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.socket.OverlayJoinException;
+import io.statecast.overlay.socket.OverlaySocket;
+import java.io.PrintWriter;
+import java.security.SecureRandom;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The sending side of ttcp: joins, waits until {@code waitFor} receivers have said HELLO, warms
+ * up, multicasts {@code count} DATA messages of {@code size} bytes paced by a {@link Pacer}, then
+ * waits (at most {@code lingerMs}) for every ready receiver's DONE — keeping the node up so a
+ * reliable service can still repair losses — and finally sends FIN.
+ *
+ * <p>Backpressure ({@link BackpressureGate}): before each send the sender waits (up to a second)
+ * while the substrate toward any of its children in its own multicast tree is not writable, as
+ * TTCP's blocking write does on TCP; the report shows how long it waited. Intermediate nodes do
+ * not push back: what they cannot forward they drop, and count.
+ */
+public final class TtcpSender {
+
+    /**
+     * What to send.
+     *
+     * @param count         data messages, 1..{@link ReceiveLog#MAX_COUNT}
+     * @param size          payload bytes, {@link TtcpPayload#MIN_DATA_SIZE}..{@link TtcpPayload#MAX_DATA_SIZE}
+     * @param rate          messages per second; {@link Double#POSITIVE_INFINITY} for as fast as possible
+     * @param burst         most messages sent back to back to catch up with the schedule
+     * @param serviceId     the MessageStore service, or {@code null} for best-effort
+     * @param waitFor       receivers whose HELLO to await before sending
+     * @param waitTimeoutMs how long to wait for them
+     * @param warmupMessages WARMUP messages sent at the set rate before the measured run
+     * @param warmupMs      pause before the first DATA (after the warm-up messages)
+     * @param lingerMs      how long to wait for DONE from every ready receiver after the last DATA
+     * @param sampleMs      sampling period of heap, queues and store metrics
+     * @param backpressure  wait while the substrate toward a child is not writable
+     */
+    public record Options(int count, int size, double rate, int burst, Integer serviceId, int waitFor, long waitTimeoutMs,
+            int warmupMessages, long warmupMs, long lingerMs, long sampleMs, boolean backpressure) {
+
+        /** Checks ranges. */
+        public Options {
+            if (count < 1 || count > ReceiveLog.MAX_COUNT) {
+                throw new IllegalArgumentException("--count=" + count + " must be within 1.." + ReceiveLog.MAX_COUNT);
+            }
+            if (size < TtcpPayload.MIN_DATA_SIZE || size > TtcpPayload.MAX_DATA_SIZE) {
+                throw new IllegalArgumentException("--size=" + size + " must be within " + TtcpPayload.MIN_DATA_SIZE + ".."
+                        + TtcpPayload.MAX_DATA_SIZE);
+            }
+            if (!(rate > 0)) {
+                throw new IllegalArgumentException("--rate=" + rate + " must be > 0");
+            }
+            if (burst < 1) {
+                throw new IllegalArgumentException("--burst=" + burst + " must be >= 1");
+            }
+            if (serviceId != null && serviceId < 0) {
+                throw new IllegalArgumentException("--service=" + serviceId + " must be >= 0 (ServiceIDs are non-negative)");
+            }
+            if (waitFor < 0 || waitFor > 10_000) {
+                throw new IllegalArgumentException("--wait-for=" + waitFor + " must be within 0..10000");
+            }
+            if (warmupMessages < 0 || warmupMessages > ReceiveLog.MAX_COUNT) {
+                throw new IllegalArgumentException("--warmup-messages=" + warmupMessages + " must be within 0.." + ReceiveLog.MAX_COUNT);
+            }
+            nonNegative("--wait-timeout", waitTimeoutMs);
+            nonNegative("--warmup-ms", warmupMs);
+            nonNegative("--linger", lingerMs);
+            if (sampleMs < 10 || sampleMs > 60_000) {
+                throw new IllegalArgumentException("--sample-ms=" + sampleMs + " must be within 10..60000");
+            }
+        }
+
+        private static void nonNegative(String name, long v) {
+            if (v < 0 || v > TimeUnit.DAYS.toMillis(1)) {
+                throw new IllegalArgumentException(name + "=" + v + " must be within 0..86400000 ms");
+            }
+        }
+    }
+
+    /**
+     * The outcome.
+     *
+     * @param exitCode 0 if every message was sent and every ready receiver reported DONE with
+     *                 nothing missing; 3 if the receivers did not all show up in time; 4 if a
+     *                 receiver reported missing messages or never reported; 1 if sends failed
+     * @param report   the JSON report
+     */
+    public record Result(int exitCode, ObjectNode report) {
+    }
+
+    private static final int FIN_REPEATS = 5;
+
+    private final OverlaySocket socket;
+    private final Options options;
+    private final StoreProbe probe;
+    private final PrintWriter out;
+    private final EpochClock clock = EpochClock.system();
+    private final ReceiverRoster roster = new ReceiverRoster();
+    private volatile long run;
+    private volatile long corruptControl;
+
+    /**
+     * @param socket  a socket, not yet joined
+     * @param options what to send
+     * @param probe   reads the socket's MessageStore metrics
+     * @param out     progress lines
+     */
+    public TtcpSender(OverlaySocket socket, Options options, StoreProbe probe, PrintWriter out) {
+        this.socket = Objects.requireNonNull(socket, "socket");
+        this.options = Objects.requireNonNull(options, "options");
+        this.probe = Objects.requireNonNull(probe, "probe");
+        this.out = Objects.requireNonNull(out, "out");
+    }
+
+    /**
+     * Runs the whole exchange.
+     *
+     * @throws OverlayJoinException if the socket cannot join
+     * @throws InterruptedException if interrupted
+     */
+    public Result run() throws OverlayJoinException, InterruptedException {
+        Map<String, Long> kernelBefore = KernelUdp.read();
+        long startMicros = clock.nowMicros();
+        socket.onMessage(this::onControl);
+        socket.join();
+        out.printf("ttcp send: joined as %s at %s; waiting for %d receiver(s)%n", socket.localAddress(),
+                socket.substrateAddresses(), options.waitFor());
+        boolean ready = roster.awaitReady(options.waitFor(), options.waitTimeoutMs());
+        long readyMicros = clock.nowMicros();
+        ObjectNode report = TtcpReport.object();
+        report.put("role", "send");
+        report.set("options", options());
+        report.set("node", TtcpReport.node(socket));
+        if (!ready) {
+            out.printf("ttcp send: only %d of %d receiver(s) ready after %d ms; not sending%n", roster.ready(),
+                    options.waitFor(), options.waitTimeoutMs());
+            report.put("outcome", "receivers-not-ready");
+            report.set("summary", summary(0, 0, 0, 0, 0, 0, null));
+            report.set("receivers", roster.toJson());
+            report.set("drops", TtcpReport.drops(socket, kernelBefore));
+            report.set("statistics", TtcpReport.statistics(socket));
+            return new Result(3, report);
+        }
+        warmUp();
+        pause(options.warmupMs());
+        run = new SecureRandom().nextLong() | 1L; // never 0: HELLO carries run 0
+        long[] sentMicros = new long[options.count()];
+        Sampler sampler = new Sampler(socket, probe, clock, () -> sentSoFar, options.sampleMs());
+        sampler.start();
+        Pacer pacer = Pacer.system(options.rate(), options.burst());
+        int failed = 0;
+        Map<String, Integer> failures = new LinkedHashMap<>();
+        long backpressureNanos = 0;
+        long backpressureTimeouts = 0;
+        BackpressureGate gate = new BackpressureGate(socket);
+        out.printf("ttcp send: run %016x: %d messages of %d bytes at %s, service %s%n", run, options.count(), options.size(),
+                Double.isInfinite(options.rate()) ? "full speed" : String.format("%.1f msgs/s (%.3f Mbit/s)", options.rate(),
+                        options.rate() * options.size() * 8 / 1e6), options.serviceId() == null ? "none (best-effort)"
+                        : options.serviceId());
+        long firstNanos = 0;
+        long lastNanos = 0;
+        for (int seq = 0; seq < options.count(); seq++) {
+            pacer.acquire();
+            if (options.backpressure()) {
+                long waited = gate.await();
+                backpressureNanos += Math.abs(waited);
+                if (waited < 0) {
+                    backpressureTimeouts++;
+                }
+            }
+            long now = System.nanoTime();
+            if (seq == 0) {
+                firstNanos = now;
+            }
+            lastNanos = now;
+            long t = clock.toMicros(now);
+            sentMicros[seq] = t;
+            byte[] payload = TtcpPayload.data(run, seq, options.count(), t, options.size());
+            try {
+                if (options.serviceId() == null) {
+                    socket.sendToAll(payload);
+                } else {
+                    socket.sendToAll(payload, options.serviceId());
+                }
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                failed++;
+                failures.merge(e.getClass().getSimpleName() + ": " + e.getMessage(), 1, Integer::sum);
+            }
+            sentSoFar = seq + 1;
+        }
+        long endMicros = clock.nowMicros();
+        int sent = options.count() - failed;
+        out.printf("ttcp send: sent %d of %d in %.3f s; waiting up to %d ms for %d receiver(s) to finish%n", sent,
+                options.count(), (lastNanos - firstNanos) / 1e9, options.lingerMs(), roster.ready());
+        boolean allDone = roster.awaitAllDone(options.lingerMs());
+        for (int i = 0; i < FIN_REPEATS; i++) {
+            sendControl(TtcpPayload.fin(run, options.count()));
+            pause(100);
+        }
+        List<Sampler.Sample> samples = sampler.stop();
+
+        double seconds = (lastNanos - firstNanos) / 1e9;
+        double achieved = options.count() > 1 && seconds > 0 ? (options.count() - 1) / seconds : Double.NaN;
+        report.put("run", Long.toHexString(run));
+        report.put("startMicros", startMicros);
+        report.put("readyMicros", readyMicros);
+        report.put("firstSentMicros", sentMicros[0]);
+        report.put("lastSentMicros", sentMicros[options.count() - 1]);
+        report.put("endMicros", endMicros);
+        ObjectNode summary = summary(sent, options.count() - sent, achieved, seconds, pacer.maxBehindNanos() / 1e6,
+                backpressureNanos / 1e6, failures);
+        summary.put("backpressureTimeouts", backpressureTimeouts);
+        summary.put("creditLost", pacer.creditLost());
+        summary.put("receiversReady", roster.ready());
+        summary.put("receiversDone", roster.done());
+        summary.put("receiversComplete", roster.complete());
+        report.set("summary", summary);
+        report.set("receivers", roster.toJson());
+        ObjectNode messages = report.putObject("messages");
+        messages.put("firstSeq", 0);
+        messages.set("sentMicros", TtcpReport.longs(sentMicros));
+        report.set("samples", TtcpReport.samples(samples, sampler.periodMs(), sampler.dropped(), probe));
+        report.set("tMsg", TtcpReport.tMsg(samples, probe));
+        report.set("drops", TtcpReport.drops(socket, kernelBefore));
+        report.set("statistics", TtcpReport.statistics(socket));
+        report.put("foreignControlMessages", roster.foreignCount());
+        report.put("corruptControlMessages", corruptControl);
+        int exit;
+        if (failed > 0) {
+            exit = 1;
+            report.put("outcome", "send-failures");
+        } else if (!allDone || roster.complete() < roster.ready()) {
+            exit = options.waitFor() == 0 && roster.ready() == 0 ? 0 : 4;
+            report.put("outcome", exit == 0 ? "sent" : "receivers-incomplete");
+        } else {
+            exit = 0;
+            report.put("outcome", "complete");
+        }
+        out.printf("ttcp send: %s; %d receiver(s) ready, %d done, %d complete; achieved %.1f msgs/s%n",
+                report.get("outcome").asText(), roster.ready(), roster.done(), roster.complete(), achieved);
+        return new Result(exit, report);
+    }
+
+    private volatile int sentSoFar;
+
+    /** Sends the warm-up messages, paced like the run, best-effort: they only have to run the code. */
+    private void warmUp() throws InterruptedException {
+        int n = options.warmupMessages();
+        if (n == 0) {
+            return;
+        }
+        out.printf("ttcp send: warming up with %d messages%n", n);
+        Pacer pacer = Pacer.system(options.rate(), options.burst());
+        for (int i = 0; i < n; i++) {
+            pacer.acquire();
+            sendControl(TtcpPayload.warmup(i, n, options.size()));
+        }
+    }
+
+    private ObjectNode options() {
+        ObjectNode o = TtcpReport.object();
+        o.put("count", options.count());
+        o.put("size", options.size());
+        if (Double.isInfinite(options.rate())) {
+            o.putNull("rate");
+        } else {
+            o.put("rate", options.rate());
+        }
+        o.put("rateMbps", Double.isInfinite(options.rate()) ? null : options.rate() * options.size() * 8 / 1e6);
+        o.put("burst", options.burst());
+        if (options.serviceId() == null) {
+            o.putNull("service");
+        } else {
+            o.put("service", options.serviceId());
+        }
+        o.put("waitFor", options.waitFor());
+        o.put("warmupMessages", options.warmupMessages());
+        o.put("warmupMs", options.warmupMs());
+        o.put("lingerMs", options.lingerMs());
+        o.put("backpressure", options.backpressure());
+        return o;
+    }
+
+    private ObjectNode summary(int sent, int missing, double achieved, double seconds, double maxBehindMs,
+            double backpressureMs, Map<String, Integer> failures) {
+        ObjectNode s = TtcpReport.object();
+        s.put("sent", sent);
+        s.put("missing", missing);
+        s.put("duplicates", 0);
+        TtcpReport.putNumber(s, "messagesPerSecond", achieved);
+        TtcpReport.putNumber(s, "throughputMbps", achieved * options.size() * 8 / 1e6);
+        s.putNull("delayMsP50");
+        s.putNull("delayMsP99");
+        TtcpReport.putNumber(s, "targetRate", Double.isInfinite(options.rate()) ? Double.NaN : options.rate());
+        TtcpReport.putNumber(s, "sendSeconds", seconds);
+        TtcpReport.putNumber(s, "maxBehindScheduleMs", maxBehindMs);
+        TtcpReport.putNumber(s, "backpressureWaitMs", backpressureMs);
+        ObjectNode f = s.putObject("sendFailures");
+        if (failures != null) {
+            failures.forEach(f::put);
+        }
+        return s;
+    }
+
+    // ------------------------------------------------------------------------------ control
+
+    /** HELLO and DONE from receivers, on the socket's delivery thread. */
+    private void onControl(OverlayMessage m) {
+        TtcpPayload.Message msg;
+        try {
+            msg = TtcpPayload.decode(m.payload());
+        } catch (TtcpFormatException e) {
+            corruptControl++; // only the delivery thread writes it
+            return;
+        }
+        if (msg instanceof TtcpPayload.Hello) {
+            int n = roster.hello(m.source(), clock.nowMicros());
+            if (n > 0) {
+                out.printf("ttcp send: receiver %s ready (%d/%d)%n", m.source(), n, options.waitFor());
+            }
+        } else if (msg instanceof TtcpPayload.Done d) {
+            if (roster.done(m.source(), d, run)) {
+                out.printf("ttcp send: receiver %s done: %d received, %d missing, %d duplicates%n", m.source(),
+                        d.received(), d.missing(), d.duplicates());
+            }
+        } else if (!(msg instanceof TtcpPayload.Warmup)) {
+            roster.foreign();
+        }
+    }
+
+    private void sendControl(byte[] payload) {
+        try {
+            socket.sendToAll(payload);
+        } catch (IllegalStateException e) {
+            // left or closed meanwhile: nothing more to tell anyone
+        }
+    }
+
+    private static void pause(long ms) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.statecast.examples.ttcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.statecast.examples.cli.StatecastCommand;
+import io.statecast.overlay.socket.OverlayConfig;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * ttcp end to end over UDP loopback, in one process: a receiver through the API, the sender
+ * through the command line with a configuration file, both writing JSON.
+ */
+class TtcpLoopbackTest {
+
+    private static final int COUNT = 2_000;
+
+    @TempDir
+    Path dir;
+
+    private static String config(String address, String buddy) {
+        return "overlay:\n"
+                + "  id: ttcp-loopback-test\n"
+                + "  node: TREE\n"
+                + "  address: \"" + address + "\"\n"
+                + "  interfaces: [ \"udp://127.0.0.1:0\" ]\n"
+                + (buddy == null ? "" : "  buddies: [ \"" + buddy + "\" ]\n")
+                + "  heartbeat: { fastMs: 50, slowMs: 50, timeoutMs: 2000 }\n"
+                + "  buffers: { receiveQueueMessages: 65536 }\n";
+    }
+
+    private static int run(StringWriter out, StringWriter err, String... args) {
+        CommandLine cl = StatecastCommand.newCommandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    @Test
+    void senderAndReceiverShouldAgreeAndReportEveryMetric() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        StringWriter recvOut = new StringWriter();
+        try {
+            TtcpSockets.Opened receiver = TtcpSockets.open(OverlayConfig.parse(config("2", null)));
+            String receiverAddress = receiver.socket().substrateAddresses().get(0).toString();
+            Future<TtcpReceiver.Result> received = pool.submit(() -> {
+                try (var s = receiver.socket()) {
+                    return new TtcpReceiver(s, new TtcpReceiver.Options(0, 5_000, 60_000, 20_000, 100, 50), receiver.probe(),
+                            new PrintWriter(recvOut, true)).run();
+                }
+            });
+            Path senderConfig = dir.resolve("sender.yaml");
+            Files.writeString(senderConfig, config("1", receiverAddress));
+            Path senderJson = dir.resolve("send.json");
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+
+            int status = run(out, err, "ttcp", "send", "--config", senderConfig.toString(), "--count", String.valueOf(COUNT),
+                    "--size", "1024", "--rate", "4000", "--warmup-messages", "200", "--warmup-ms", "100", "--linger", "20", "--wait-timeout", "30",
+                    "--json", senderJson.toString());
+
+            TtcpReceiver.Result r = received.get(60, TimeUnit.SECONDS);
+            Path recvJson = dir.resolve("recv.json");
+            TtcpReport.write(r.report(), recvJson);
+            String context = out + "\n" + err + "\n" + recvOut;
+            JsonNode send = TtcpReport.JSON.readTree(senderJson.toFile());
+            JsonNode recv = TtcpReport.JSON.readTree(recvJson.toFile());
+
+            JsonNode ss = send.get("summary");
+            assertEquals(COUNT, ss.get("sent").asInt(), context);
+            assertEquals(0, ss.get("missing").asInt(), context);
+            for (String k : List.of("duplicates", "messagesPerSecond", "throughputMbps", "delayMsP50", "delayMsP99")) {
+                assertTrue(ss.has(k), "sender summary lacks " + k);
+            }
+            assertTrue(ss.get("messagesPerSecond").asDouble() > 0, context);
+            assertEquals(COUNT, send.get("messages").get("sentMicros").size());
+
+            JsonNode rs = recv.get("summary");
+            int got = rs.get("received").asInt();
+            int missing = rs.get("missing").asInt();
+            assertEquals(COUNT, got + missing, context);
+            assertTrue(got > 0, context);
+            assertEquals(0, rs.get("duplicates").asInt(), context);
+            assertEquals(0, rs.get("corrupt").asInt(), context);
+            assertEquals(missing == 0 ? 0 : 4, r.exitCode(), context);
+            assertEquals(missing == 0 ? 0 : 4, status, context);
+            for (String k : List.of("messagesPerSecond", "throughputMbps", "delayMsP50", "delayMsP99", "delaySlopeMsPerS")) {
+                assertTrue(rs.get(k).isNumber(), "receiver summary " + k + " = " + rs.get(k));
+            }
+            assertTrue(rs.get("delayMsP50").asDouble() >= 0, context);
+            assertTrue(rs.get("delayMsP50").asDouble() <= rs.get("delayMsP99").asDouble(), context);
+
+            // the sender heard the receiver's DONE with the same numbers
+            JsonNode peer = send.get("receivers").get(0);
+            assertEquals(got, peer.get("received").asInt(), context);
+            assertEquals(missing, peer.get("missing").asInt(), context);
+
+            // per-message columns, the 500-message throughput window, samples, T_msg, drops
+            JsonNode msgs = recv.get("messages");
+            assertEquals(got, msgs.get("seq").size());
+            assertEquals(got, msgs.get("delayMs").size());
+            assertEquals(got, msgs.get("receivedMicros").size());
+            assertEquals(Math.max(0, got - 499), recv.get("throughput").get("kbps").size());
+            JsonNode samples = recv.get("samples");
+            assertTrue(samples.get("count").asInt() >= 1);
+            assertEquals(samples.get("count").asInt(), samples.get("heapUsedBytes").size());
+            assertFalse(samples.get("messageStore").get("available").asBoolean());
+            assertTrue(samples.get("messageStore").get("liveInstances").isNull());
+            assertTrue(samples.get("messageStore").get("dataBacklog").isNull());
+            assertTrue(samples.get("messageStore").get("controlBacklog").isNull());
+            assertTrue(recv.get("tMsg").get("meanMicros").isNull());
+            assertNotNull(recv.get("tMsg").get("note").asText());
+            JsonNode drops = recv.get("drops");
+            assertTrue(drops.get("forwarding").has("application_queue_full"));
+            assertTrue(drops.get("total").isNumber());
+            assertEquals(send.get("run").asText(), recv.get("run").asText());
+            assertTrue(rs.get("warmupMessages").asInt() > 0, "warm-up messages are discarded, and counted: " + context);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void senderShouldGiveUpWhenNoReceiverShowsUp() throws Exception {
+        Path cfg = dir.resolve("alone.yaml");
+        Files.writeString(cfg, config("1", null));
+        Path json = dir.resolve("alone.json");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int status = run(out, err, "ttcp", "send", "--config", cfg.toString(), "--count", "10", "--wait-timeout", "0.3",
+                "--json", json.toString());
+
+        assertEquals(3, status, out + "\n" + err);
+        JsonNode report = TtcpReport.JSON.readTree(json.toFile());
+        assertEquals("receivers-not-ready", report.get("outcome").asText());
+        assertEquals(0, report.get("summary").get("sent").asInt());
+    }
+
+    @Test
+    void badArgumentsShouldBeRefusedNamingThem() {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertEquals(2, run(out, err, "ttcp", "send", "--config", "x.yaml", "--size", "5"));
+        assertTrue(err.toString().contains("--size=5 must be within 33..60000"), err.toString());
+        assertEquals(2, run(out, err, "ttcp", "send", "--config", "x.yaml", "--rate", "10", "--rate-mbps", "1"));
+        assertEquals(2, run(out, err, "ttcp", "send", "--config", "x.yaml", "--service", "h2h"));
+        assertTrue(err.toString().contains("--service=h2h must be a ServiceID"), err.toString());
+        assertEquals(2, run(out, err, "ttcp", "recv", "--config", "x.yaml", "--idle", "-1"));
+        assertTrue(err.toString().contains("--idle=-1.0 must be within"), err.toString());
+        assertEquals(1, run(out, err, "ttcp", "recv", "--config", dir.resolve("missing.yaml").toString()));
+    }
+}

@@ -1,0 +1,70 @@
+package io.statecast.examples.ttcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class TtcpPayloadTest {
+
+    @Test
+    void dataShouldRoundTripWithItsExactSize() throws TtcpFormatException {
+        byte[] b = TtcpPayload.data(0x1234_5678_9abcL, 41, 100, 1_700_000_000_123_456L, 1024);
+
+        assertEquals(1024, b.length);
+        TtcpPayload.Data d = assertInstanceOf(TtcpPayload.Data.class, TtcpPayload.decode(b));
+        assertEquals(new TtcpPayload.Data(0x1234_5678_9abcL, 41, 100, 1_700_000_000_123_456L, 1024), d);
+    }
+
+    @Test
+    void controlPayloadsShouldRoundTrip() throws TtcpFormatException {
+        assertInstanceOf(TtcpPayload.Hello.class, TtcpPayload.decode(TtcpPayload.hello()));
+        assertEquals(new TtcpPayload.Done(7, 99, 1, 3), TtcpPayload.decode(TtcpPayload.done(7, 99, 1, 3)));
+        assertEquals(new TtcpPayload.Fin(7, 100), TtcpPayload.decode(TtcpPayload.fin(7, 100)));
+        assertEquals(new TtcpPayload.Warmup(3), TtcpPayload.decode(TtcpPayload.warmup(3, 10, 1024)));
+    }
+
+    @Test
+    void anyFlippedBitShouldFailTheChecksum() {
+        long seed = Long.getLong("statecast.seed", System.nanoTime());
+        SplittableRandom random = new SplittableRandom(seed);
+        byte[] good = TtcpPayload.data(3, 5, 10, 123, 200);
+        for (int i = 0; i < 500; i++) {
+            byte[] b = good.clone();
+            int at = 4 + random.nextInt(b.length - 4); // past the magic, which has its own message
+            b[at] ^= (byte) (1 << random.nextInt(8));
+            TtcpFormatException e = assertThrows(TtcpFormatException.class, () -> TtcpPayload.decode(b), "seed " + seed);
+            assertTrue(e.getMessage().contains("CRC"), e.getMessage() + " seed " + seed);
+        }
+    }
+
+    @Test
+    void shouldRefuseForeignTruncatedAndInconsistentPayloads() {
+        assertThrows(TtcpFormatException.class, () -> TtcpPayload.decode(null));
+        assertThrows(TtcpFormatException.class, () -> TtcpPayload.decode(new byte[5]));
+        byte[] chat = "hello everybody, this is chat".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(assertThrows(TtcpFormatException.class, () -> TtcpPayload.decode(chat)).getMessage().contains("magic"));
+        // a well-sealed DATA whose seq is not below its count
+        byte[] b = TtcpPayload.data(1, 5, 10, 0, 64);
+        ByteBuffer.wrap(b).putInt(4 + 1 + 8, 10);
+        reseal(b);
+        assertTrue(assertThrows(TtcpFormatException.class, () -> TtcpPayload.decode(b)).getMessage().contains("seq=10 count=10"));
+    }
+
+    @Test
+    void shouldRefuseSizesOutsideTheRange() {
+        assertThrows(IllegalArgumentException.class, () -> TtcpPayload.data(1, 0, 1, 0, TtcpPayload.MIN_DATA_SIZE - 1));
+        assertThrows(IllegalArgumentException.class, () -> TtcpPayload.data(1, 0, 1, 0, TtcpPayload.MAX_DATA_SIZE + 1));
+        assertEquals(TtcpPayload.MIN_DATA_SIZE, TtcpPayload.data(1, 0, 1, 0, TtcpPayload.MIN_DATA_SIZE).length);
+    }
+
+    private static void reseal(byte[] b) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(b, 0, b.length - 4);
+        ByteBuffer.wrap(b).putInt(b.length - 4, (int) crc.getValue());
+    }
+}

@@ -1,0 +1,100 @@
+package io.statecast.it.testbed;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The daisy chain of network namespaces, through {@code it/testbed/netns-chain.sh}: node I is
+ * namespace {@code sc-TAG-nI} with overlay address {@code 10.201.0.I}. Closing it tears the
+ * chain down (idempotent); {@link #up} first removes leftovers of the same tag.
+ */
+final class Chain implements AutoCloseable {
+
+    private static final long SCRIPT_TIMEOUT_S = 300;
+
+    private final Path script;
+    private final String tag;
+    private final String linkRate;
+    private final Path log;
+    private int nodes;
+
+    /**
+     * @param script   {@code netns-chain.sh}
+     * @param tag      the run's tag, [a-z0-9]{1,6}
+     * @param linkRate tbf rate of every link, e.g. {@code 100mbit}
+     * @param log      where the script's output goes (appended)
+     */
+    Chain(Path script, String tag, String linkRate, Path log) {
+        this.script = Objects.requireNonNull(script, "script");
+        if (!tag.matches("[a-z0-9]{1,6}")) {
+            throw new IllegalArgumentException("tag '" + tag + "' must match [a-z0-9]{1,6}");
+        }
+        this.tag = tag;
+        this.linkRate = Objects.requireNonNull(linkRate, "linkRate");
+        this.log = Objects.requireNonNull(log, "log");
+    }
+
+    /** Creates a chain of {@code n} nodes with {@code lossPercent} drop on every link. */
+    void up(int n, int lossPercent) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("up", String.valueOf(n), "--tag", tag, "--rate", linkRate));
+        if (lossPercent > 0) {
+            args.addAll(List.of("--loss", String.valueOf(lossPercent)));
+        }
+        script(args);
+        nodes = n;
+    }
+
+    /** Sets the drop percentage on every link of the chain (0 removes the rules). */
+    void loss(int percent) throws IOException, InterruptedException {
+        script(List.of("loss", String.valueOf(percent), "--tag", tag));
+    }
+
+    /** Removes every namespace of the tag. Never throws: it runs in finally blocks and shutdown hooks. */
+    @Override
+    public void close() {
+        try {
+            script(List.of("down", "--tag", tag));
+        } catch (IOException | RuntimeException e) {
+            System.err.println("testbed: tearing down chain '" + tag + "' failed: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        nodes = 0;
+    }
+
+    String tag() {
+        return tag;
+    }
+
+    int nodes() {
+        return nodes;
+    }
+
+    String namespace(int node) {
+        return "sc-" + tag + "-n" + node;
+    }
+
+    static String address(int node) {
+        return "10.201.0." + node;
+    }
+
+    private void script(List<String> args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(TestbedEnvironment.tool("bash"));
+        cmd.add(script.toString());
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        if (!p.waitFor(SCRIPT_TIMEOUT_S, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException(String.join(" ", cmd) + " did not finish in " + SCRIPT_TIMEOUT_S + " s; see " + log);
+        }
+        if (p.exitValue() != 0) {
+            throw new IOException(String.join(" ", cmd) + " failed with status " + p.exitValue() + "; see " + log);
+        }
+    }
+}

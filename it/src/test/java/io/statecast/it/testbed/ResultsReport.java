@@ -1,0 +1,93 @@
+package io.statecast.it.testbed;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The Markdown results: the sustainable rates beside the blueprint's (chapter 6), every run, and
+ * the loss run.
+ */
+final class ResultsReport {
+
+    private ResultsReport() {
+    }
+
+    /**
+     * The blueprint's sustainable rates in Mbit/s (10,000 messages of 1,024 bytes, Emulab
+     * 100 Mbit/s links) by service and hops 1/2/5: {SCXML, hard-coded Java}.
+     * h2h-ack: sections 6.3.5, 6.4.1.3, 6.4.2; e2e-ack: 6.5.4, 6.6.1, 6.6.2.
+     */
+    static String blueprint(String service, int hops) {
+        int i = switch (hops) {
+            case 1 -> 0;
+            case 2 -> 1;
+            case 5 -> 2;
+            default -> -1;
+        };
+        if (i < 0) {
+            return "—";
+        }
+        String[][] h2h = {{"1.0", "4.0"}, {"0.7", "1.9"}, {"0.7", "1.9"}};
+        String[][] e2e = {{"1.0", "4.0"}, {"0.7", "0.9"}, {"0.7", "0.8"}};
+        String[][] t = service.startsWith("e2e") ? e2e : h2h;
+        return t[i][0] + " / " + t[i][1];
+    }
+
+    static String markdown(List<SustainableSearch.Outcome> searches, List<RunResult> lossRuns, String header) {
+        StringBuilder md = new StringBuilder();
+        md.append(header).append("\n\n");
+        md.append("### Sustainable rate\n\n");
+        md.append("| service | hops | sustainable (Mbit/s) | lowest unsustainable (Mbit/s) | blueprint h2h-ack SCXML / Java | "
+                + "blueprint e2e-ack SCXML / Java |\n");
+        md.append("|---|---|---|---|---|---|\n");
+        for (SustainableSearch.Outcome o : searches) {
+            md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s |%n", o.service(), o.hops(),
+                    o.sustainableMbps() == null ? "none found" : fmt(o.sustainableMbps()),
+                    o.lowestUnsustainableMbps() == null ? "not reached" : fmt(o.lowestUnsustainableMbps()),
+                    blueprint("h2h", o.hops()), blueprint("e2e", o.hops())));
+        }
+        md.append("\n### Every run\n\n");
+        md.append("| service | hops | rate (Mbit/s) | sent (msgs/s) | received, worst node (Mbit/s) | delay p50 / p99 / max, "
+                + "worst node (ms) | delay slope, worst (ms/s) | missing | verdict |\n");
+        md.append("|---|---|---|---|---|---|---|---|---|\n");
+        for (SustainableSearch.Outcome o : searches) {
+            for (RunResult r : o.runs()) {
+                row(md, r);
+            }
+        }
+        if (!lossRuns.isEmpty()) {
+            md.append("\n### Loss run\n\n");
+            md.append("| service | hops | loss per link | rate (Mbit/s) | per node: received / missing |\n");
+            md.append("|---|---|---|---|---|\n");
+            for (RunResult r : lossRuns) {
+                StringBuilder nodes = new StringBuilder();
+                for (RunResult.Receiver rc : r.receivers()) {
+                    if (nodes.length() > 0) {
+                        nodes.append(", ");
+                    }
+                    nodes.append("n").append(rc.node()).append(' ').append(rc.received()).append(" / ")
+                            .append(rc.summary() == null ? "no report" : String.valueOf(rc.missing()));
+                }
+                md.append(String.format(Locale.ROOT, "| %s | %d | %d %% | %s | %s |%n", r.experiment().service(),
+                        r.experiment().hops(), r.experiment().lossPercent(), r.experiment().rateLabel(), nodes));
+            }
+        }
+        return md.toString();
+    }
+
+    private static void row(StringBuilder md, RunResult r) {
+        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s / %s / %s | %s | %d | %s |%n",
+                r.experiment().service(), r.experiment().hops(), r.experiment().rateLabel(),
+                fmt0(r.achievedMessagesPerSecond()), fmt(r.least("throughputMbps")), fmt(r.worst("delayMsP50")),
+                fmt(r.worst("delayMsP99")), fmt(r.worst("delayMsMax")), fmt(r.worst("delaySlopeMsPerS")), r.totalMissing(),
+                r.verdict().replace("|", "/")));
+    }
+
+    private static String fmt(double v) {
+        return Double.isNaN(v) ? "—" : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    private static String fmt0(double v) {
+        return Double.isNaN(v) ? "—" : String.format(Locale.ROOT, "%.0f", v);
+    }
+}

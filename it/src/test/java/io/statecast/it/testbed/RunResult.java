@@ -1,0 +1,84 @@
+package io.statecast.it.testbed;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What one experiment gave: the sender's and every receiver's outcome, and whether the rate was
+ * sustainable.
+ *
+ * @param experiment  what ran
+ * @param dir         its directory (configs, JSON reports, process output)
+ * @param senderExit  the sender's exit status (-1 if it was killed)
+ * @param sender      the sender's summary, or {@code null} if it wrote no report
+ * @param receivers   one per receiving node, nearest first
+ * @param sustainable whether the rate was sustainable ({@link Criteria})
+ * @param verdict     why (or why not), in words
+ * @param seconds     wall time of the run
+ */
+record RunResult(Experiment experiment, Path dir, int senderExit, JsonNode sender, List<Receiver> receivers,
+        boolean sustainable, String verdict, double seconds) {
+
+    /**
+     * One receiver's outcome.
+     *
+     * @param node    node number (2..hops+1)
+     * @param exit    exit status (-1 if killed)
+     * @param summary its report's summary, or {@code null} if it wrote none
+     */
+    record Receiver(int node, int exit, JsonNode summary) {
+
+        long received() {
+            return summary == null ? 0 : summary.path("received").asLong();
+        }
+
+        long missing() {
+            return summary == null ? -1 : summary.path("missing").asLong();
+        }
+
+        double get(String key) {
+            JsonNode v = summary == null ? null : summary.get(key);
+            return v == null || !v.isNumber() ? Double.NaN : v.asDouble();
+        }
+    }
+
+    /** The sender's achieved rate in messages per second (NaN if unknown). */
+    double achievedMessagesPerSecond() {
+        JsonNode v = sender == null ? null : sender.get("messagesPerSecond");
+        return v == null || !v.isNumber() ? Double.NaN : v.asDouble();
+    }
+
+    /** The worst of the receivers' values of {@code key} (largest). */
+    double worst(String key) {
+        double w = Double.NaN;
+        for (Receiver r : receivers) {
+            double v = r.get(key);
+            if (!Double.isNaN(v) && !(v <= w)) {
+                w = v;
+            }
+        }
+        return w;
+    }
+
+    /** The smallest of the receivers' values of {@code key}. */
+    double least(String key) {
+        double w = Double.NaN;
+        for (Receiver r : receivers) {
+            double v = r.get(key);
+            if (!Double.isNaN(v) && !(v >= w)) {
+                w = v;
+            }
+        }
+        return w;
+    }
+
+    /** Messages missing summed over the receivers (a receiver without a report counts the whole run). */
+    long totalMissing() {
+        long n = 0;
+        for (Receiver r : receivers) {
+            n += r.summary == null ? experiment.count() : r.missing();
+        }
+        return n;
+    }
+}

@@ -1,0 +1,120 @@
+package io.statecast.it.testbed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The testbed's judgement and search, on made-up reports (no root, no processes). */
+class TestbedLogicTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private static ObjectNode receiver(long received, long missing, double slope) {
+        ObjectNode s = JSON.createObjectNode();
+        s.put("received", received);
+        s.put("missing", missing);
+        s.put("delaySlopeMsPerS", slope);
+        s.put("delayMsP99", 3.0);
+        s.put("throughputMbps", 9.9);
+        return s;
+    }
+
+    private static RunResult result(Experiment e, double sentRate, ObjectNode... receivers) {
+        ObjectNode sender = JSON.createObjectNode();
+        sender.put("sent", e.count());
+        sender.put("messagesPerSecond", sentRate);
+        List<RunResult.Receiver> rs = new ArrayList<>();
+        for (int i = 0; i < receivers.length; i++) {
+            rs.add(new RunResult.Receiver(i + 2, 0, receivers[i]));
+        }
+        return new RunResult(e, Path.of("."), 0, sender, rs, false, "", 1);
+    }
+
+    private static Experiment at(double mbps) {
+        return new Experiment(2, mbps, 10_000, 1_024, "none", null, 0, 0);
+    }
+
+    @Test
+    void criteriaShouldDemandEverythingDeliveredFlatDelayAndTheRateReached() {
+        Experiment e = at(10); // 1,220.7 msgs/s
+        Criteria c = Criteria.DEFAULT;
+        assertEquals(List.of(), c.failures(result(e, 1_220, receiver(10_000, 0, 0.3), receiver(10_000, 0, -1))));
+        assertEquals(List.of("node 3 missed 1"), c.failures(result(e, 1_220, receiver(10_000, 0, 0), receiver(9_999, 1, 0))));
+        assertEquals(List.of("node 2 delay grows 12.0 ms/s"), c.failures(result(e, 1_220, receiver(10_000, 0, 12), receiver(10_000, 0, 0))));
+        assertEquals(List.of("sender reached 1100 of 1221 msgs/s"), c.failures(result(e, 1_100, receiver(10_000, 0, 0))));
+        RunResult noReport = new RunResult(e, Path.of("."), -1, null, List.of(new RunResult.Receiver(2, -1, null)), false, "", 1);
+        assertEquals(3, c.failures(noReport).size());
+        assertEquals(10_000, noReport.totalMissing());
+    }
+
+    @Test
+    void searchShouldClimbThenBisect() throws Exception {
+        double capacity = 37; // a system that sustains up to 37 Mbit/s
+        List<Double> tried = new ArrayList<>();
+        SustainableSearch s = new SustainableSearch(List.of(50.0, 10.0, 25.0, 75.0), 3, 0.5);
+        SustainableSearch.Outcome o = s.search(1, "none", rate -> {
+            tried.add(rate);
+            return new RunResult(at(rate), Path.of("."), 0, null, List.of(), rate <= capacity, "", 1);
+        });
+        assertEquals(List.of(10.0, 25.0, 50.0, 37.5, 31.25, 34.38), tried);
+        assertEquals(34.38, o.sustainableMbps());
+        assertEquals(37.5, o.lowestUnsustainableMbps());
+        assertEquals(6, o.runs().size());
+    }
+
+    @Test
+    void searchShouldDescendWhenTheLowestRateFails() throws Exception {
+        SustainableSearch s = new SustainableSearch(List.of(10.0, 20.0), 0, 1.0);
+        List<Double> tried = new ArrayList<>();
+        SustainableSearch.Outcome o = s.search(5, "none", rate -> {
+            tried.add(rate);
+            return new RunResult(at(rate), Path.of("."), 0, null, List.of(), rate <= 3, "", 1);
+        });
+        assertEquals(List.of(10.0, 5.0, 2.5), tried);
+        assertEquals(2.5, o.sustainableMbps());
+        SustainableSearch.Outcome none = s.search(5, "none", rate -> new RunResult(at(rate), Path.of("."), 0, null, List.of(), false, "", 1));
+        assertNull(none.sustainableMbps());
+    }
+
+    @Test
+    void resultsShouldSitBesideTheBlueprintFigures() {
+        Experiment e = at(10);
+        RunResult r = new RunResult(e, Path.of("."), 0, null, List.of(new RunResult.Receiver(2, 0, receiver(10_000, 0, 0.1))),
+                true, "sustainable", 1);
+        String md = ResultsReport.markdown(List.of(new SustainableSearch.Outcome(2, "none", 10.0, 25.0, List.of(r))),
+                List.of(), "## header");
+        assertTrue(md.contains("| none | 2 | 10.00 | 25.00 | 0.7 / 1.9 | 0.7 / 0.9 |"), md);
+        assertTrue(md.contains("| none | 2 | 10.00 |"), md);
+        assertFalse(md.contains("Loss run"), md);
+        assertEquals("1.0 / 4.0", ResultsReport.blueprint("h2h", 1));
+        assertEquals("0.7 / 0.8", ResultsReport.blueprint("e2e", 5));
+        assertEquals("—", ResultsReport.blueprint("h2h", 3));
+    }
+
+    @Test
+    void nodeConfigsShouldMakeTheDaisyChain() throws Exception {
+        String first = Files.readString(NodeConfigs.write(dir, 1, "TREE", null));
+        String third = Files.readString(NodeConfigs.write(dir, 3, "DT", "shards: 2"));
+        assertTrue(first.contains("interfaces: [ \"udp://10.201.0.1:7700\" ]"), first);
+        assertTrue(first.contains("buddies: [ ]"), first);
+        assertTrue(first.contains("address: \"1\""), first);
+        assertTrue(third.contains("buddies: [ \"udp://10.201.0.2:7700\" ]"), third);
+        assertTrue(third.contains("address: \"300,300\""), third);
+        assertTrue(third.contains("  messageStore:\n    shards: 2\n"), third);
+        // every generated configuration is one the socket accepts
+        assertEquals("statecast-testbed", io.statecast.overlay.socket.OverlayConfig.parse(first).id());
+    }
+}

@@ -1,0 +1,256 @@
+package io.statecast.it.testbed;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Reproduces the blueprint's chapter 6 experiments on a network-namespace daisy chain: for each
+ * service and hop count, searches the sustainable send rate of 10,000 messages of 1,024 bytes
+ * ({@link SustainableSearch}, {@link Criteria}), then runs the loss experiment (5 hops, 5 % drop
+ * on every link), and writes a Markdown table beside the blueprint's figures. Run through
+ * {@code it/testbed/run-experiments.sh}, or {@code mvn -pl it verify -Ptestbed}.
+ */
+@Command(name = "testbed", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Runs the blueprint's testbed experiments with real statecast processes in network namespaces (root).")
+public final class TestbedRunner implements Callable<Integer> {
+
+    @Option(names = "--services", split = ",", defaultValue = "none",
+            description = "services to measure: none (best-effort), or a ServiceID with --message-store (default: ${DEFAULT-VALUE})")
+    List<String> services;
+
+    @Option(names = "--message-store", paramLabel = "FILE",
+            description = "YAML of the overlay.messageStore section used for runs with a ServiceID")
+    Path messageStore;
+
+    @Option(names = "--hops", split = ",", defaultValue = "1,2,5", description = "hop counts (default: ${DEFAULT-VALUE})")
+    List<Integer> hops;
+
+    @Option(names = "--count", defaultValue = "10000", description = "messages per run (default: ${DEFAULT-VALUE})")
+    int count;
+
+    @Option(names = "--size", defaultValue = "1024", description = "payload bytes (default: ${DEFAULT-VALUE})")
+    int size;
+
+    @Option(names = "--rates", split = ",", defaultValue = "10,25,50,75,95",
+            description = "ladder of send rates, Mbit/s of payload (default: ${DEFAULT-VALUE})")
+    List<Double> rates;
+
+    @Option(names = "--refine", defaultValue = "2", description = "bisection steps after the ladder (default: ${DEFAULT-VALUE})")
+    int refine;
+
+    @Option(names = "--floor", defaultValue = "0.5",
+            description = "lowest rate tried when the ladder's first fails, Mbit/s (default: ${DEFAULT-VALUE})")
+    double floor;
+
+    @Option(names = "--max-slope", defaultValue = "5.0",
+            description = "sustainable: delay grows at most this many ms per s over the run's second half (default: ${DEFAULT-VALUE})")
+    double maxSlope;
+
+    @Option(names = "--min-send-ratio", defaultValue = "0.98",
+            description = "sustainable: the sender reached at least this share of the rate (default: ${DEFAULT-VALUE})")
+    double minSendRatio;
+
+    @Option(names = "--loss-run", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "run the loss experiment (default: ${DEFAULT-VALUE})")
+    boolean lossRun;
+
+    @Option(names = "--loss", defaultValue = "5", description = "drop percentage on every link in the loss run (default: ${DEFAULT-VALUE})")
+    int loss;
+
+    @Option(names = "--loss-hops", defaultValue = "5", description = "hops of the loss run (default: ${DEFAULT-VALUE})")
+    int lossHops;
+
+    @Option(names = "--loss-rate-mbps", defaultValue = "5", description = "send rate of the loss run (default: ${DEFAULT-VALUE})")
+    double lossRate;
+
+    @Option(names = "--link-rate", defaultValue = "100mbit", description = "tbf rate of every link (default: ${DEFAULT-VALUE})")
+    String linkRate;
+
+    @Option(names = "--node", defaultValue = "TREE", description = "overlay node type, TREE or DT (default: ${DEFAULT-VALUE})")
+    String node;
+
+    @Option(names = "--warmup-messages", defaultValue = "1000",
+            description = "warm-up messages before each measured run (default: ${DEFAULT-VALUE})")
+    int warmup;
+
+    @Option(names = "--idle", defaultValue = "5", description = "receivers finish after this many idle seconds (default: ${DEFAULT-VALUE})")
+    double idle;
+
+    @Option(names = "--linger", defaultValue = "15", description = "receivers wait this long for FIN after finishing (default: ${DEFAULT-VALUE})")
+    double linger;
+
+    @Option(names = "--launcher", defaultValue = "bin", description = "bin (bin/statecast) or classpath (java -cp this JVM's class path)")
+    String launcher;
+
+    @Option(names = "--jvm-opts", defaultValue = "-Xms64m -Xmx512m -XX:+UseSerialGC",
+            description = "JVM options of every node process; the serial collector keeps six JVMs from running a "
+                    + "dozen GC threads on two cores (default: ${DEFAULT-VALUE})")
+    String jvmOpts;
+
+    @Option(names = "--repo", description = "repository root (default: found upward from the working directory)")
+    Path repo;
+
+    @Option(names = "--out", description = "directory of run outputs (default: REPO/it/target/testbed)")
+    Path out;
+
+    @Option(names = "--results", description = "Markdown results file (default: OUT/results.md)")
+    Path results;
+
+    @Option(names = "--tag", description = "namespace tag, [a-z0-9]{1,6} (default: random)")
+    String tag;
+
+    private final PrintStream log = System.out;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        String why = TestbedEnvironment.unavailableReason();
+        if (why != null) {
+            System.err.println("testbed: cannot run here: " + why);
+            return 2;
+        }
+        Path root = repo != null ? repo.toAbsolutePath() : TestbedEnvironment.repository();
+        Path outDir = out != null ? out.toAbsolutePath() : root.resolve("it/target/testbed");
+        Files.createDirectories(outDir);
+        Path resultsFile = results != null ? results.toAbsolutePath() : outDir.resolve("results.md");
+        String runTag = tag != null ? tag : "r" + Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36), 36);
+        String storeYaml = messageStore == null ? null : Files.readString(messageStore);
+        List<Service> svc = new ArrayList<>();
+        try {
+            for (String s : services) {
+                svc.add(Service.parse(s.trim(), storeYaml));
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("testbed: " + e.getMessage());
+            return 2;
+        }
+        Launcher l = launcher.equals("classpath") ? Launcher.classpath(jvmOpts) : Launcher.bin(root, jvmOpts);
+        Criteria criteria = new Criteria(maxSlope, minSendRatio);
+        Testbed.Settings settings = new Testbed.Settings(node, storeYaml, idle, linger, criteria);
+        int maxHops = hops.stream().mapToInt(Integer::intValue).max().orElse(1);
+        if (lossRun) {
+            maxHops = Math.max(maxHops, lossHops);
+        }
+        log.printf("testbed: chain '%s' of %d nodes, links %s; launcher %s; output in %s%n", runTag, maxHops + 1, linkRate,
+                l.description(), outDir);
+        Chain chain = new Chain(root.resolve("it/testbed/netns-chain.sh"), runTag, linkRate, outDir.resolve("chain-" + runTag + ".log"));
+        Testbed bed = new Testbed(chain, l, outDir, settings, log);
+        // on TERM or Ctrl-C: the node processes first (the JVM leaves children running), then the chain
+        Thread hook = new Thread(() -> {
+            bed.stopAll();
+            chain.close();
+        }, "testbed-teardown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        List<SustainableSearch.Outcome> outcomes = new ArrayList<>();
+        List<RunResult> lossRuns = new ArrayList<>();
+        long started = System.nanoTime();
+        try {
+            chain.up(maxHops + 1, 0);
+            SustainableSearch search = new SustainableSearch(rates, refine, floor);
+            for (Service s : svc) {
+                for (int h : hops) {
+                    SustainableSearch.Outcome o = search.search(h, s.name(),
+                            rate -> bed.run(new Experiment(h, rate, count, size, s.name(), s.id(), 0, warmup)));
+                    outcomes.add(o);
+                    log.printf(Locale.ROOT, "testbed: %s, %d hop(s): sustainable %s Mbit/s%n", s.name(), h,
+                            o.sustainableMbps() == null ? "none found" : String.format(Locale.ROOT, "%.2f", o.sustainableMbps()));
+                    writeResults(resultsFile, outcomes, lossRuns, started);
+                }
+            }
+            if (lossRun) {
+                chain.loss(loss);
+                try {
+                    for (Service s : svc) {
+                        lossRuns.add(bed.run(new Experiment(lossHops, lossRate, count, size, s.name(), s.id(), loss, warmup)));
+                    }
+                } finally {
+                    chain.loss(0);
+                }
+            }
+            writeResults(resultsFile, outcomes, lossRuns, started);
+            log.println("testbed: results in " + resultsFile);
+            return 0;
+        } finally {
+            chain.close();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // already shutting down: the hook runs (and finds nothing left to remove)
+            }
+        }
+    }
+
+    private void writeResults(Path file, List<SustainableSearch.Outcome> outcomes, List<RunResult> lossRuns, long started)
+            throws IOException {
+        String header = String.format(Locale.ROOT, "## Testbed results, %s%n%n"
+                + "Daisy chain of network namespaces, `tc tbf` %s links, overlay node %s over UDP, %d messages of %d bytes, "
+                + "%d warm-up messages, %d CPU core(s) shared by every process (results are CPU-bound, not link-bound). "
+                + "Sustainable: nothing lost, delay slope over the second half <= %.1f ms/s, sender within %.0f %% of the rate. "
+                + "Blueprint columns are its SCXML / hard-coded Java figures on Emulab 100 Mbit/s links. Run time %.0f s.%n%n"
+                + "Command: `it/testbed/run-experiments.sh %s`",
+                ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), linkRate, node, count, size, warmup,
+                Runtime.getRuntime().availableProcessors(), maxSlope, 100 * minSendRatio, (System.nanoTime() - started) / 1e9,
+                commandLine());
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.writeString(file, ResultsReport.markdown(outcomes, lossRuns, header));
+    }
+
+    /** The arguments as given, without the ones every invocation differs in (tag, paths, launcher). */
+    private String commandLine() {
+        List<String> args = new ArrayList<>();
+        List<String> given = spec == null || spec.commandLine().getParseResult() == null ? List.of()
+                : spec.commandLine().getParseResult().originalArgs();
+        for (int i = 0; i < given.size(); i++) {
+            String a = given.get(i);
+            if (List.of("--tag", "--repo", "--out", "--results", "--launcher").contains(a)) {
+                i++;
+            } else {
+                args.add(a);
+            }
+        }
+        return String.join(" ", args);
+    }
+
+    /** A service to measure: best-effort, or a ServiceID with a MessageStore section. */
+    record Service(String name, Integer id) {
+
+        static Service parse(String text, String storeYaml) {
+            if (text.equalsIgnoreCase("none")) {
+                return new Service("none", null);
+            }
+            if (text.matches("\\d{1,9}")) {
+                if (storeYaml == null) {
+                    throw new IllegalArgumentException("service " + text + " needs --message-store FILE (the overlay.messageStore section)");
+                }
+                return new Service("service-" + text, Integer.parseInt(text));
+            }
+            throw new IllegalArgumentException(
+                    "service '" + text + "' is not available by name in this build: the MessageStore runtime and the "
+                            + "shipped services (h2h-ack, e2e-ack) are not merged yet. Use 'none' (best-effort), or a "
+                            + "ServiceID with --message-store FILE");
+        }
+    }
+
+    /**
+     * Runs the testbed.
+     *
+     * @param args see {@code --help}
+     */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new TestbedRunner()).execute(args));
+    }
+}
