@@ -61,7 +61,8 @@ public final class LatencyHistogram {
             c[i] = counts.get(i);
             n += c[i];
         }
-        return new Snapshot(n, n == 0 ? 0 : sum.sum() / Math.max(1, total.sum()), percentile(c, n, 0.50),
+        long t = sum.sum();
+        return new Snapshot(n, t, n == 0 ? 0 : t / Math.max(1, total.sum()), percentile(c, n, 0.50),
                 percentile(c, n, 0.90), percentile(c, n, 0.99), max.get());
     }
 
@@ -84,13 +85,14 @@ public final class LatencyHistogram {
      * Summary of recorded durations (percentiles are bucket upper bounds).
      *
      * @param count how many were recorded
+     * @param totalNanos their sum (differences of two snapshots give the mean in between)
      * @param meanNanos mean
      * @param p50Nanos median
      * @param p90Nanos 90th percentile
      * @param p99Nanos 99th percentile
      * @param maxNanos largest
      */
-    public record Snapshot(long count, long meanNanos, long p50Nanos, long p90Nanos, long p99Nanos, long maxNanos) {
+    public record Snapshot(long count, long totalNanos, long meanNanos, long p50Nanos, long p90Nanos, long p99Nanos, long maxNanos) {
 
         /** E.g. {@code n=120 mean=14.2µs p50=12.3µs p90=20.5µs p99=41.0µs max=1.2ms}. */
         @Override
