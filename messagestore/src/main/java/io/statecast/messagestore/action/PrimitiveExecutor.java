@@ -64,27 +64,49 @@ public final class PrimitiveExecutor {
      * @throws EvaluationException when an XPath failed
      */
     public static String execute(ActionTemplate action, ActionContext ctx) throws ActionException, EvaluationException {
+        return execute(action, fieldIndex(action), ctx);
+    }
+
+    /**
+     * The last value assigned to each field, indexed by {@link ActionField#ordinal()}: what
+     * {@link ActionTemplate#valueOf} answers, computed once per template instead of per lookup.
+     */
+    public static FieldValue[] fieldIndex(ActionTemplate action) {
+        FieldValue[] f = new FieldValue[ActionField.values().length];
+        for (ActionField field : ActionField.values()) {
+            f[field.ordinal()] = action.valueOf(field);
+        }
+        return f;
+    }
+
+    /**
+     * Executes {@code action} whose {@link #fieldIndex} is {@code f}.
+     *
+     * @return as {@link #execute(ActionTemplate, ActionContext)}
+     */
+    public static String execute(ActionTemplate action, FieldValue[] f, ActionContext ctx)
+            throws ActionException, EvaluationException {
         OverlayContext overlay = ctx.overlay();
         int serviceId = ctx.spec().service().serviceId();
         return switch (action.primitive()) {
             case SEND_DATA_MESSAGE -> {
-                OverlayMessage base = message(action, ctx, false);
-                byte[] payload = payload(action, ctx, base);
-                int n = overlay.sendDataMessage(serviceId, messageId(action, ctx, base), payload, route(action, ctx, base));
+                OverlayMessage base = message(action, f, ctx, false);
+                byte[] payload = payload(action, f, ctx, base);
+                int n = overlay.sendDataMessage(serviceId, messageId(action, f, ctx, base), payload, route(action, f, ctx, base));
                 yield n == 0 ? NOTHING_SENT : "";
             }
             case SEND_CONTROL_MESSAGE -> {
-                OverlayMessage base = message(action, ctx, false);
-                byte type = messageType(action, ctx, base);
-                int n = overlay.sendControlMessage(serviceId, type, messageId(action, ctx, base), null,
-                        route(action, ctx, base));
+                OverlayMessage base = message(action, f, ctx, false);
+                byte type = messageType(action, f, ctx, base);
+                int n = overlay.sendControlMessage(serviceId, type, messageId(action, f, ctx, base), null,
+                        route(action, f, ctx, base));
                 yield n == 0 ? NOTHING_SENT : "";
             }
-            case FORWARD_MESSAGE -> overlay.forwardMessage(message(action, ctx, true)) == 0 ? NOTHING_SENT : "";
-            case TO_APPLICATION -> overlay.toApplication(message(action, ctx, true)) ? "" : "application queue full";
+            case FORWARD_MESSAGE -> overlay.forwardMessage(message(action, f, ctx, true)) == 0 ? NOTHING_SENT : "";
+            case TO_APPLICATION -> overlay.toApplication(message(action, f, ctx, true)) ? "" : "application queue full";
             case SET_TIMER -> {
-                int id = timerId(action, ctx);
-                long ms = longField(action, ctx, ActionField.TIMER_VALUE, 0, ParameterType.MAX_DURATION_MS);
+                int id = timerId(action, f, ctx);
+                long ms = longField(action, f, ctx, ActionField.TIMER_VALUE, 0, ParameterType.MAX_DURATION_MS);
                 try {
                     ctx.setTimer(id, ms);
                 } catch (ActionException e) {
@@ -93,7 +115,7 @@ public final class PrimitiveExecutor {
                 yield "";
             }
             case CANCEL_TIMER -> {
-                int id = timerId(action, ctx);
+                int id = timerId(action, f, ctx);
                 yield ctx.cancelTimer(id) ? "" : "the timer was not set";
             }
             case TERMINATE -> {
@@ -123,16 +145,16 @@ public final class PrimitiveExecutor {
 
     // ------------------------------------------------------------------ fields
 
-    private static OverlayMessage message(ActionTemplate a, ActionContext ctx, boolean required)
+    private static OverlayMessage message(ActionTemplate a, FieldValue[] f, ActionContext ctx, boolean required)
             throws ActionException, EvaluationException {
-        FieldValue v = a.valueOf(ActionField.MESSAGE);
+        FieldValue v = f[ActionField.MESSAGE.ordinal()];
         if (v == null) {
             if (required) {
                 throw missing(a, ActionField.MESSAGE);
             }
             return null;
         }
-        PathResult r = resolve(a, ctx, v);
+        PathResult r = resolve(a, f, ctx, v);
         if (r == null) {
             if (required) {
                 throw new ActionException(where(a) + "field Message: the xpath selected nothing");
@@ -146,9 +168,9 @@ public final class PrimitiveExecutor {
                 + describe(r));
     }
 
-    private static Route route(ActionTemplate a, ActionContext ctx, OverlayMessage base)
+    private static Route route(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
             throws ActionException, EvaluationException {
-        String modeText = text(a, ctx, ActionField.DELIVERY_MODE);
+        String modeText = text(a, f, ctx, ActionField.DELIVERY_MODE);
         DeliveryMode mode;
         if (modeText != null) {
             mode = parse(a, ActionField.DELIVERY_MODE, () -> AttributeValues.deliveryMode(modeText));
@@ -160,12 +182,11 @@ public final class PrimitiveExecutor {
         LogicalAddress destination = null;
         LogicalAddress root = null;
         if (mode == DeliveryMode.UNICAST) {
-            String d = text(a, ctx, ActionField.DESTINATION_ADDRESS);
-            if (d != null) {
-                destination = parse(a, ActionField.DESTINATION_ADDRESS, () -> AttributeValues.address(d));
-            } else if (base != null && base.destination() != null) {
+            destination = address(a, f, ctx, ActionField.DESTINATION_ADDRESS);
+            if (destination == null && base != null) {
                 destination = base.destination();
-            } else {
+            }
+            if (destination == null) {
                 throw new ActionException(where(a) + "a unicast needs Message/DestinationAddress");
             }
             if (destination.family() != ctx.overlay().localAddress().family()) {
@@ -177,16 +198,16 @@ public final class PrimitiveExecutor {
             root = r.equals(ctx.overlay().localAddress()) ? null : r;
         }
         int hops = Route.DEFAULT_HOP_LIMIT;
-        if (a.valueOf(ActionField.HOP_LIMIT) != null) {
-            hops = (int) longField(a, ctx, ActionField.HOP_LIMIT, 0, OverlayMessage.MAX_HOP_LIMIT);
+        if (f[ActionField.HOP_LIMIT.ordinal()] != null) {
+            hops = (int) longField(a, f, ctx, ActionField.HOP_LIMIT, 0, OverlayMessage.MAX_HOP_LIMIT);
         }
         return new Route(mode, destination, root, hops);
     }
 
-    private static long messageId(ActionTemplate a, ActionContext ctx, OverlayMessage base)
+    private static long messageId(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
             throws ActionException, EvaluationException {
-        if (a.valueOf(ActionField.MESSAGE_IDENTIFIER) != null) {
-            return longField(a, ctx, ActionField.MESSAGE_IDENTIFIER, Long.MIN_VALUE, Long.MAX_VALUE);
+        if (f[ActionField.MESSAGE_IDENTIFIER.ordinal()] != null) {
+            return longField(a, f, ctx, ActionField.MESSAGE_IDENTIFIER, Long.MIN_VALUE, Long.MAX_VALUE);
         }
         if (base != null && base.fsm() != null) {
             return base.fsm().messageId();
@@ -194,9 +215,9 @@ public final class PrimitiveExecutor {
         return ctx.defaultMessageId();
     }
 
-    private static byte messageType(ActionTemplate a, ActionContext ctx, OverlayMessage base)
+    private static byte messageType(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
             throws ActionException, EvaluationException {
-        String t = text(a, ctx, ActionField.MESSAGE_TYPE);
+        String t = text(a, f, ctx, ActionField.MESSAGE_TYPE);
         if (t != null) {
             return parse(a, ActionField.MESSAGE_TYPE, () -> AttributeValues.byteValue(t));
         }
@@ -206,12 +227,12 @@ public final class PrimitiveExecutor {
         throw new ActionException(where(a) + "no message type: set Message/MessageType or copy a Message");
     }
 
-    private static byte[] payload(ActionTemplate a, ActionContext ctx, OverlayMessage base)
+    private static byte[] payload(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
             throws ActionException, EvaluationException {
-        FieldValue v = a.valueOf(ActionField.PAYLOAD);
+        FieldValue v = f[ActionField.PAYLOAD.ordinal()];
         if (v != null) {
             if (v instanceof FieldValue.HistoryQuery) {
-                PathResult r = resolve(a, ctx, v);
+                PathResult r = resolve(a, f, ctx, v);
                 if (r instanceof PathResult.Bytes b) {
                     return b.bytes();
                 }
@@ -230,39 +251,57 @@ public final class PrimitiveExecutor {
                 + " that has one");
     }
 
-    private static int timerId(ActionTemplate a, ActionContext ctx) throws ActionException, EvaluationException {
-        return (int) longField(a, ctx, ActionField.TIMER_IDENTIFIER, 0, Integer.MAX_VALUE);
+    private static int timerId(ActionTemplate a, FieldValue[] f, ActionContext ctx)
+            throws ActionException, EvaluationException {
+        return (int) longField(a, f, ctx, ActionField.TIMER_IDENTIFIER, 0, Integer.MAX_VALUE);
     }
 
-    private static long longField(ActionTemplate a, ActionContext ctx, ActionField f, long min, long max)
-            throws ActionException, EvaluationException {
-        String t = text(a, ctx, f);
+    private static long longField(ActionTemplate a, FieldValue[] f, ActionContext ctx, ActionField field, long min,
+            long max) throws ActionException, EvaluationException {
+        String t = text(a, f, ctx, field);
         if (t == null) {
-            throw a.valueOf(f) == null ? missing(a, f)
-                    : new ActionException(where(a) + "field " + f.path() + ": the xpath selected nothing");
+            throw f[field.ordinal()] == null ? missing(a, field)
+                    : new ActionException(where(a) + "field " + field.path() + ": the xpath selected nothing");
         }
-        return parse(a, f, () -> AttributeValues.longValue(t, min, max, f.path()));
+        return parse(a, field, () -> AttributeValues.longValue(t, min, max, field.path()));
     }
 
     /** The field's value as text, or {@code null} when unset or the XPath selected nothing. */
-    private static String text(ActionTemplate a, ActionContext ctx, ActionField f)
+    private static String text(ActionTemplate a, FieldValue[] f, ActionContext ctx, ActionField field)
             throws ActionException, EvaluationException {
-        FieldValue v = a.valueOf(f);
+        FieldValue v = f[field.ordinal()];
         if (v == null) {
             return null;
         }
         if (v instanceof FieldValue.HistoryQuery) {
-            PathResult r = resolve(a, ctx, v);
+            PathResult r = resolve(a, f, ctx, v);
             if (r == null) {
                 return null;
             }
             if (r instanceof PathResult.Text t) {
                 return t.text();
             }
-            throw new ActionException(where(a) + "field " + f.path() + ": the xpath must select a value, got "
+            if (r instanceof PathResult.Address ad) {
+                return AttributeValues.text(ad.address());
+            }
+            throw new ActionException(where(a) + "field " + field.path() + ": the xpath must select a value, got "
                     + describe(r));
         }
         return literalOrParameter(ctx, v);
+    }
+
+    /** An address field: an address from a fast path as it is, anything else parsed. Null when unset or empty. */
+    private static LogicalAddress address(ActionTemplate a, FieldValue[] f, ActionContext ctx, ActionField field)
+            throws ActionException, EvaluationException {
+        FieldValue v = f[field.ordinal()];
+        if (v instanceof FieldValue.HistoryQuery) {
+            PathResult r = resolve(a, f, ctx, v);
+            if (r instanceof PathResult.Address ad) {
+                return ad.address();
+            }
+        }
+        String d = text(a, f, ctx, field);
+        return d == null ? null : parse(a, field, () -> AttributeValues.address(d));
     }
 
     private static String literalOrParameter(ActionContext ctx, FieldValue v) {
@@ -272,7 +311,8 @@ public final class PrimitiveExecutor {
         return ctx.spec().parameters().value(((FieldValue.ParameterRef) v).name());
     }
 
-    private static PathResult resolve(ActionTemplate a, ActionContext ctx, FieldValue v) throws EvaluationException {
+    private static PathResult resolve(ActionTemplate a, FieldValue[] f, ActionContext ctx, FieldValue v)
+            throws EvaluationException {
         if (v instanceof FieldValue.HistoryQuery q) {
             return ctx.evaluate(q.path());
         }
@@ -303,6 +343,9 @@ public final class PrimitiveExecutor {
         if (r instanceof PathResult.Text t) {
             String s = t.text();
             return "text '" + (s.length() > 40 ? s.substring(0, 40) + "…" : s) + "'";
+        }
+        if (r instanceof PathResult.Address ad) {
+            return "address " + AttributeValues.text(ad.address());
         }
         return r instanceof PathResult.Bytes ? "a <Payload>" : "a <Message>";
     }

@@ -1,5 +1,6 @@
 package io.statecast.messagestore.event;
 
+import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
 import java.util.ArrayList;
@@ -18,7 +19,8 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * Only text of exactly these shapes is recognised (whitespace aside); anything else is evaluated
- * by Saxon. The answer is the one Saxon gives on the history document (a test checks this on
+ * by Saxon. An address comes back as {@link PathResult.Address} rather than its text. The answer
+ * is the one Saxon gives on the history document (a test checks this on
  * random histories): Saxon's {@code [last()]} picks the last event of those names in document
  * order, which is the most recently recorded one; a timer event there has no {@code Message}, so
  * the result is empty.
@@ -88,6 +90,15 @@ public final class FastPath {
         }
         if (attribute == null) {
             return new PathResult.Message(m);
+        }
+        if (attribute.isAddress()) {
+            LogicalAddress a = switch (attribute) {
+                case SOURCE_ADDRESS -> m.source();
+                case DESTINATION_ADDRESS -> m.destination();
+                case PREVIOUS_HOP_ADDRESS -> m.previousHop();
+                default -> m.treeRoot();
+            };
+            return a == null ? null : new PathResult.Address(a);
         }
         String text = text(m, attribute);
         return text == null ? null : new PathResult.Text(text);

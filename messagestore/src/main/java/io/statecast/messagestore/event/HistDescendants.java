@@ -15,7 +15,9 @@ import net.sf.saxon.pattern.nodetest.NodePredicate;
 final class HistDescendants implements SequenceIterator {
 
     private final NodePredicate predicate;
-    private final HistoryNames names;
+    // the last answer of HistoryNames.mayMatchAny: siblings share their name sets
+    private HistoryNames.NameSet lastSet;
+    private boolean lastAnswer;
     private final ArrayDeque<Frame> stack = new ArrayDeque<>(4);
     private HistNode self;
 
@@ -30,7 +32,6 @@ final class HistDescendants implements SequenceIterator {
 
     HistDescendants(HistNode origin, boolean includeSelf, NodePredicate predicate) {
         this.predicate = predicate;
-        this.names = origin.tree.names();
         this.self = includeSelf ? origin : null;
         push(origin);
     }
@@ -48,8 +49,15 @@ final class HistDescendants implements SequenceIterator {
         if (!(n instanceof HistElement e) || predicate == null) {
             return true;
         }
-        java.util.Set<String> below = e.namesBelow();
-        return below == null || names.mayMatchAny(predicate, below);
+        HistoryNames.NameSet below = e.namesBelow();
+        if (below == null) {
+            return true;
+        }
+        if (below != lastSet) {
+            lastSet = below;
+            lastAnswer = HistoryNames.mayMatchAny(predicate, below);
+        }
+        return lastAnswer;
     }
 
     @Override

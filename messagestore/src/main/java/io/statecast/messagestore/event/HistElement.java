@@ -2,7 +2,6 @@ package io.statecast.messagestore.event;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 import net.sf.saxon.expr.parser.Loc;
 import net.sf.saxon.om.AttributeInfo;
@@ -38,7 +37,7 @@ class HistElement extends HistNode {
     private final String[] attributeNames;
     private final String[] attributeValues;
     private final Object origin;
-    private final Set<String> namesBelow;
+    private final HistoryNames.NameSet namesBelow;
     private final int fingerprint;
     private Function<HistElement, List<HistNode>> factory;
     private List<? extends HistNode> children;
@@ -59,7 +58,7 @@ class HistElement extends HistNode {
      */
     HistElement(HistNode parent, long seq, String name, String[] attributeNames, String[] attributeValues,
             Object origin, List<? extends HistNode> children, Function<HistElement, List<HistNode>> factory,
-            Set<String> namesBelow) {
+            HistoryNames.NameSet namesBelow) {
         super(parent.tree, seq);
         if (attributeNames != null && attributeNames.length > MAX_ATTRIBUTES) {
             throw new IllegalArgumentException("at most " + MAX_ATTRIBUTES + " attributes");
@@ -81,7 +80,7 @@ class HistElement extends HistNode {
     }
 
     /** The element names its subtree can hold, or {@code null} when any. */
-    Set<String> namesBelow() {
+    HistoryNames.NameSet namesBelow() {
         return namesBelow;
     }
 

@@ -2,7 +2,6 @@ package io.statecast.messagestore.event;
 
 import java.util.Base64;
 import java.util.List;
-import java.util.Set;
 import net.sf.saxon.str.StringView;
 import net.sf.saxon.str.UnicodeString;
 
@@ -18,14 +17,14 @@ final class HistLeaf extends HistElement {
 
     /** A leaf with text. */
     HistLeaf(HistNode parent, long seq, String name, String text, Object origin) {
-        super(parent, seq, name, null, null, origin, null, null, Set.of());
+        super(parent, seq, name, null, null, origin, null, null, HistoryNames.NONE);
         this.text = text;
         this.bytes = null;
     }
 
     /** A leaf whose text is the base64 form of {@code bytes}. */
     HistLeaf(HistNode parent, long seq, String name, byte[] bytes, Object origin) {
-        super(parent, seq, name, null, null, origin, null, null, Set.of());
+        super(parent, seq, name, null, null, origin, null, null, HistoryNames.NONE);
         this.bytes = bytes;
     }
 

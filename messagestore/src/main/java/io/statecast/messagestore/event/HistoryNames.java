@@ -22,31 +22,39 @@ import net.sf.saxon.type.UType;
 public final class HistoryNames {
 
     /** Element names that can occur below an {@code <Event>}. */
-    static final Set<String> BELOW_EVENT = belowEvent();
+    static final NameSet BELOW_EVENT = new NameSet(belowEvent());
     /** Element names that can occur below a {@code <Message>}. */
-    static final Set<String> BELOW_MESSAGE = belowMessage();
+    static final NameSet BELOW_MESSAGE = new NameSet(belowMessage());
     /** Element names that can occur below a {@code <Timer>}. */
-    static final Set<String> BELOW_TIMER = Set.of(HistoryVocabulary.TIMER_IDENTIFIER);
+    static final NameSet BELOW_TIMER = new NameSet(Set.of(HistoryVocabulary.TIMER_IDENTIFIER));
     /** Element names that can occur below a {@code <Node>}. */
-    static final Set<String> BELOW_NODE = Set.of("LogicalAddress", "Parent", "Children", "Neighbours");
+    static final NameSet BELOW_NODE = new NameSet(Set.of("LogicalAddress", "Parent", "Children", "Neighbours"));
     /** Element names that can occur below {@code <Parent>}, {@code <Children>}, {@code <Neighbours>}. */
-    static final Set<String> BELOW_GROUP = Set.of("LogicalAddress");
+    static final NameSet BELOW_GROUP = new NameSet(Set.of("LogicalAddress"));
+    /** No element below (a leaf holds text only). */
+    static final NameSet NONE = new NameSet(Set.of());
+
+    /** A set of element names in no namespace, as the qualified names name tests match. */
+    static final class NameSet {
+        private final StructuredQName[] names;
+
+        NameSet(Set<String> names) {
+            this.names = names.stream().sorted().map(n -> new StructuredQName("", NamespaceUri.NULL, n))
+                    .toArray(StructuredQName[]::new);
+        }
+    }
 
     private final Configuration configuration;
     private final Map<String, Integer> fingerprints;
-    private final Map<String, StructuredQName> qnames;
 
     private HistoryNames(Configuration configuration) {
         this.configuration = configuration;
         NamePool pool = configuration.getNamePool();
         Map<String, Integer> f = new HashMap<>();
-        Map<String, StructuredQName> q = new HashMap<>();
         for (String n : all()) {
             f.put(n, pool.allocateFingerprint(NamespaceUri.NULL, n));
-            q.put(n, new StructuredQName("", NamespaceUri.NULL, n));
         }
         this.fingerprints = Map.copyOf(f);
-        this.qnames = Map.copyOf(q);
     }
 
     /** The names registered in {@code configuration}'s name pool. */
@@ -69,7 +77,7 @@ public final class HistoryNames {
      * Whether a node matching {@code predicate} could be among elements named {@code names}:
      * false only when the predicate is an element name test that accepts none of them.
      */
-    boolean mayMatchAny(NodePredicate predicate, Set<String> names) {
+    static boolean mayMatchAny(NodePredicate predicate, NameSet names) {
         if (!(predicate instanceof NodeTest t) || !UType.ELEMENT.subsumes(t.getUType())) {
             return true;
         }
@@ -77,8 +85,8 @@ public final class HistoryNames {
         if (q == null) {
             return true;
         }
-        for (String n : names) {
-            if (q.matches(qnames.get(n))) {
+        for (StructuredQName n : names.names) {
+            if (q.matches(n)) {
                 return true;
             }
         }
@@ -103,8 +111,8 @@ public final class HistoryNames {
     }
 
     private static Set<String> all() {
-        java.util.HashSet<String> s = new java.util.HashSet<>(BELOW_EVENT);
-        s.addAll(BELOW_NODE);
+        java.util.HashSet<String> s = new java.util.HashSet<>(belowEvent());
+        s.addAll(Set.of("LogicalAddress", "Parent", "Children", "Neighbours"));
         s.add(HistoryVocabulary.HISTORY);
         s.add(HistoryVocabulary.EVENT);
         s.add(HistoryVocabulary.NODE);

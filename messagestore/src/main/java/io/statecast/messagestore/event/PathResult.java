@@ -1,5 +1,6 @@
 package io.statecast.messagestore.event;
 
+import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.OverlayMessage;
 import java.util.Objects;
 
@@ -23,6 +24,17 @@ public sealed interface PathResult {
         /** Requires the bytes. */
         public Bytes {
             Objects.requireNonNull(bytes, "bytes");
+        }
+    }
+
+    /**
+     * An address element ({@code SourceAddress}, {@code PreviousHopAddress}, …) answered by a
+     * {@link FastPath}: the address itself, so it need not be written as text and parsed back.
+     */
+    record Address(LogicalAddress address) implements PathResult {
+        /** Requires the address. */
+        public Address {
+            Objects.requireNonNull(address, "address");
         }
     }
 

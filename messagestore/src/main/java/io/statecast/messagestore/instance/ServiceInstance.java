@@ -261,7 +261,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
                 continue;
             }
             try {
-                record(a, ActionOutcome.EXECUTED, PrimitiveExecutor.execute(a, this));
+                record(a, ActionOutcome.EXECUTED, PrimitiveExecutor.execute(a, service.fields(a), this));
             } catch (ActionException e) {
                 record(a, ActionOutcome.FAILED, e.getMessage());
                 if (service.actionLog.allow()) {

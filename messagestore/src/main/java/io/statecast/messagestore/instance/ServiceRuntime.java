@@ -1,5 +1,6 @@
 package io.statecast.messagestore.instance;
 
+import io.statecast.messagestore.action.PrimitiveExecutor;
 import io.statecast.messagestore.event.CompiledPath;
 import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.FastPath;
@@ -39,6 +40,7 @@ public final class ServiceRuntime {
     private final ServiceSpec spec;
     private final Map<String, TriggerEvent[]> triggers;
     private final Map<CompiledPath, FastPath> fastPaths;
+    private final Map<ActionTemplate, FieldValue[]> fieldIndexes;
     private final QueryBindings bindings;
     private final Configuration configuration;
     private final HistoryNames historyNames;
@@ -66,7 +68,9 @@ public final class ServiceRuntime {
         }
         this.triggers = Map.copyOf(t);
         Map<CompiledPath, FastPath> fast = new IdentityHashMap<>();
+        Map<ActionTemplate, FieldValue[]> indexes = new IdentityHashMap<>();
         for (ActionTemplate a : spec.actions()) {
+            indexes.put(a, PrimitiveExecutor.fieldIndex(a));
             for (FieldAssignment f : a.assignments()) {
                 if (f.value() instanceof FieldValue.HistoryQuery q) {
                     config = q.path().executable().getUnderlyingStaticContext().getConfiguration();
@@ -78,6 +82,7 @@ public final class ServiceRuntime {
             }
         }
         this.fastPaths = fast;
+        this.fieldIndexes = indexes;
         this.configuration = config;
         this.historyNames = config == null ? null : HistoryNames.of(config);
         Map<String, Object> typed = new LinkedHashMap<>();
@@ -120,6 +125,12 @@ public final class ServiceRuntime {
     /** The fast path of an action XPath, or {@code null}. */
     FastPath fastPath(CompiledPath path) {
         return fastPaths.get(path);
+    }
+
+    /** The last value of each field of {@code action} (see {@link PrimitiveExecutor#fieldIndex}). */
+    FieldValue[] fields(ActionTemplate action) {
+        FieldValue[] f = fieldIndexes.get(action);
+        return f != null ? f : PrimitiveExecutor.fieldIndex(action);
     }
 
     /** How many of the spec's action XPaths are answered without Saxon. */

@@ -81,6 +81,9 @@ class FastPathTest {
                     assertNotNull(fast, text);
                     PathResult expected = saxon.evaluatePath(this, engine.compilePath(text, Set.of()), QueryBindings.NONE, h);
                     PathResult actual = fast.evaluate(h);
+                    if (actual instanceof PathResult.Address ad) {
+                        actual = new PathResult.Text(AttributeValues.text(ad.address())); // Saxon gives the text
+                    }
                     String where = text + " on " + h.entries() + " (seed " + SEED + ")";
                     if (expected == null) {
                         assertNull(actual, where);
