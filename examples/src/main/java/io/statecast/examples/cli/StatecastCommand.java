@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
             BenchCommand.class,
             io.statecast.messagestore.cli.SpecCommand.class,
             ChatCommand.class,
+            NodeCommand.class,
             io.statecast.specserver.cli.SpecServerCommand.class,
             io.statecast.examples.ttcp.TtcpCommand.class,
         })

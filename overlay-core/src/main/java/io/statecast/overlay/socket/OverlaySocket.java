@@ -342,6 +342,10 @@ public final class OverlaySocket implements AutoCloseable {
      */
     public int send(OverlayMessage message) {
         requireOpen();
+        if (left) {
+            // the node's state changes only when its protocol thread handles the leave
+            throw new IllegalStateException("socket " + self + " has left its overlay");
+        }
         if (!joinRequested || node.state() == NodeState.STOPPED) {
             throw new IllegalStateException("socket " + self + " is not in an overlay (state " + node.state() + "): join() first");
         }

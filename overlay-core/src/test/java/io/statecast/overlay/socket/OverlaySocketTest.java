@@ -275,6 +275,8 @@ class OverlaySocketTest {
         OverlaySocket leaving = all.get(1);
         LogicalAddress gone = leaving.localAddress();
         leaving.leave();
+        assertThrows(IllegalStateException.class, () -> leaving.sendToAll(new byte[1]),
+                "a send right after leave() must fail even before the protocol thread has stopped the node");
         clock.advanceBy(Duration.ofMillis(50));
         assertEquals(NodeState.STOPPED, leaving.state());
         for (OverlaySocket s : all) {

@@ -1,0 +1,137 @@
+package io.statecast.examples.node;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * One command of the node process's control protocol (docs/node.md): a line of space-separated
+ * tokens whose first token names the command.
+ */
+public sealed interface ControlCommand {
+
+    /** Most messages one send command may ask for. */
+    int MAX_COUNT = 1_000_000;
+    /** Largest payload a send command may ask for (the socket's own limit may be lower). */
+    int MAX_SIZE = 16 << 20;
+    /** Tokens a {@code ping} may echo: short and harmless. */
+    Pattern TOKEN = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+    /** Usage of every command, for {@code help} and for errors. */
+    String USAGE = "send-all N SIZE | send-to ADDRESS N SIZE | flood N SIZE | stats | neighbours | ping [TOKEN]"
+            + " | leave | quit | help";
+
+    /** {@code send-all N SIZE}: multicast N checked payloads of SIZE bytes to every node. */
+    record SendAll(int count, int size) implements ControlCommand {
+    }
+
+    /** {@code send-to ADDRESS N SIZE}: unicast N checked payloads to one node. */
+    record SendTo(String destination, int count, int size) implements ControlCommand {
+    }
+
+    /** {@code flood N SIZE}: flood N checked payloads. */
+    record Flood(int count, int size) implements ControlCommand {
+    }
+
+    /** {@code stats}: one {@code STATS <json>} line. */
+    record Stats() implements ControlCommand {
+    }
+
+    /** {@code neighbours}: one {@code NEIGHBOURS} line. */
+    record Neighbours() implements ControlCommand {
+    }
+
+    /** {@code ping [TOKEN]}: {@code PONG [TOKEN]}, once every earlier command is done. */
+    record Ping(String token) implements ControlCommand {
+    }
+
+    /** {@code leave}: leave the overlay, keep the process running. */
+    record Leave() implements ControlCommand {
+    }
+
+    /** {@code quit}: leave, close and exit 0. */
+    record Quit() implements ControlCommand {
+    }
+
+    /** {@code help}: one {@code HELP} line listing the commands. */
+    record Help() implements ControlCommand {
+    }
+
+    /**
+     * Parses one control line (without its line terminator).
+     *
+     * @throws ControlException if the line is not a command, naming what is wrong
+     */
+    static ControlCommand parse(String line) throws ControlException {
+        String trimmed = line.strip();
+        if (trimmed.isEmpty()) {
+            throw new ControlException("empty command; commands: " + USAGE);
+        }
+        List<String> t = List.of(trimmed.split("\\s+"));
+        String name = t.get(0).toLowerCase(Locale.ROOT);
+        return switch (name) {
+            case "send-all" -> {
+                arity(t, 3, "send-all N SIZE");
+                yield new SendAll(count(t.get(1)), size(t.get(2)));
+            }
+            case "send-to" -> {
+                arity(t, 4, "send-to ADDRESS N SIZE");
+                yield new SendTo(t.get(1), count(t.get(2)), size(t.get(3)));
+            }
+            case "flood" -> {
+                arity(t, 3, "flood N SIZE");
+                yield new Flood(count(t.get(1)), size(t.get(2)));
+            }
+            case "stats" -> simple(t, new Stats());
+            case "neighbours", "neighbors" -> simple(t, new Neighbours());
+            case "leave" -> simple(t, new Leave());
+            case "quit", "exit" -> simple(t, new Quit());
+            case "help" -> simple(t, new Help());
+            case "ping" -> {
+                if (t.size() > 2) {
+                    throw new ControlException("usage: ping [TOKEN]");
+                }
+                if (t.size() == 2 && !TOKEN.matcher(t.get(1)).matches()) {
+                    throw new ControlException("ping token must match " + TOKEN.pattern());
+                }
+                yield new Ping(t.size() == 2 ? t.get(1) : null);
+            }
+            default -> throw new ControlException("unknown command '" + abbreviate(t.get(0)) + "'; commands: " + USAGE);
+        };
+    }
+
+    private static ControlCommand simple(List<String> t, ControlCommand c) throws ControlException {
+        arity(t, 1, t.get(0).toLowerCase(Locale.ROOT));
+        return c;
+    }
+
+    private static void arity(List<String> t, int n, String usage) throws ControlException {
+        if (t.size() != n) {
+            throw new ControlException("usage: " + usage);
+        }
+    }
+
+    private static int count(String s) throws ControlException {
+        return bounded("N", s, 1, MAX_COUNT);
+    }
+
+    private static int size(String s) throws ControlException {
+        return bounded("SIZE", s, CheckedPayload.MIN_BYTES, MAX_SIZE);
+    }
+
+    private static int bounded(String what, String s, int min, int max) throws ControlException {
+        int v;
+        try {
+            v = Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            throw new ControlException(what + "='" + abbreviate(s) + "' is not an integer");
+        }
+        if (v < min || v > max) {
+            throw new ControlException(what + "=" + v + " must be within " + min + ".." + max);
+        }
+        return v;
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 40) + "…";
+    }
+}

@@ -1,0 +1,61 @@
+package io.statecast.examples.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The node in this JVM: exit statuses and the control loop end to end (processes are the it module's). */
+class NodeRunnerTest {
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String config, String input, boolean control) throws Exception {
+        Path file = dir.resolve("node.yaml");
+        Files.writeString(file, config);
+        NodeRunner r = new NodeRunner(new NodeRunner.Options(file, null, control),
+                new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), out,
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return r.run();
+    }
+
+    @Test
+    void shouldReturnTwoNamingTheFieldOfABadConfiguration() throws Exception {
+        assertEquals(NodeRunner.EXIT_CONFIG, run("overlay: {id: x, node: TREE, join: {timeoutMs: 0}}", "", true));
+
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("statecast node: overlay.join.timeoutMs"), err::toString);
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void shouldAnswerCommandsThenStopAtTheEndOfItsInput() throws Exception {
+        int status = run("overlay: {id: x, node: TREE, address: 9, interfaces: ['udp://127.0.0.1:0']}",
+                "ping one\nsend-all 2 32\nnonsense\n", true);
+
+        assertEquals(NodeRunner.EXIT_OK, status);
+        List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertTrue(lines.get(0).matches("READY 9 udp://127\\.0\\.0\\.1:\\d+"), lines::toString);
+        assertTrue(lines.contains("PONG one"), lines::toString);
+        assertTrue(lines.contains("SENT MULTICAST 2 0 1 0"), lines::toString);
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("ERR unknown command 'nonsense'")), lines::toString);
+        assertEquals("BYE eof", lines.get(lines.size() - 1));
+    }
+
+    @Test
+    void tokensShouldBeWhatTheConfigurationParses() {
+        assertEquals("17", NodeRunner.token(new io.statecast.overlay.address.TreeAddress(17)));
+        assertEquals("3,-4", NodeRunner.token(new io.statecast.overlay.address.DtAddress(3, -4)));
+    }
+}
