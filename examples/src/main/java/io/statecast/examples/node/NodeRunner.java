@@ -411,6 +411,9 @@ public final class NodeRunner {
         m.put("sent", nextSeq.get());
         m.put("received", tally.snapshot());
         m.put("outputLinesDropped", lines.dropped());
+        if (socket.messageStore() instanceof io.statecast.messagestore.MessageStore store) {
+            m.put("messageStore", store.metrics());
+        }
         return m;
     }
 

@@ -54,6 +54,21 @@ class NodeRunnerTest {
     }
 
     @Test
+    void statsShouldCarryTheMessageStoreMetricsWhenAStoreIsConfigured() throws Exception {
+        Path spec = Path.of("../messagestore/src/test/resources/specs/blueprint-h2h.scxml").toAbsolutePath().normalize();
+        int status = run("overlay: {id: x, node: TREE, address: 9, interfaces: ['udp://127.0.0.1:0'],"
+                + " messageStore: {shards: 1, services: ['" + spec.toUri() + "']}}", "stats\n", true);
+
+        assertEquals(NodeRunner.EXIT_OK, status, err::toString);
+        String stats = out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("STATS ")).findFirst()
+                .orElseThrow(() -> new AssertionError(out.toString(StandardCharsets.UTF_8)));
+        com.fasterxml.jackson.databind.JsonNode store = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(stats.substring("STATS ".length())).get("messageStore");
+        assertTrue(store != null && store.has("dataBacklog"), stats);
+        assertEquals(1, store.get("services").get(0).get("serviceId").asInt(), stats);
+    }
+
+    @Test
     void tokensShouldBeWhatTheConfigurationParses() {
         assertEquals("17", NodeRunner.token(new io.statecast.overlay.address.TreeAddress(17)));
         assertEquals("3,-4", NodeRunner.token(new io.statecast.overlay.address.DtAddress(3, -4)));

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * expression overran (the runtime quarantines the spec). Load-time limits make overruns unlikely:
  * no recursion, no function items, capped literal ranges, bounded text and nesting.
  *
- * <p>Calls are serialized; a shard owns its worker, the spec loader shares one.
+ * <p>Calls are serialized. The spec loader's query engine compiles on one; the MessageStore's warm
+ * start runs on another. (Run-time evaluations do not use one: see {@link EvaluationGuard}.)
  */
 public final class BoundedWorker implements AutoCloseable {
 

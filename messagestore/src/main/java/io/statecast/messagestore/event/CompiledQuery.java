@@ -11,7 +11,8 @@ import net.sf.saxon.s9api.XdmValue;
  * The XQuery of a composite event, compiled once when the spec is loaded and shared by every
  * instance. An {@link XQueryExecutable} is thread-safe; each evaluation loads its own
  * {@code XQueryEvaluator} (reuse one per thread), sets the history document as context item,
- * binds the declared external parameters, and runs on a {@link BoundedWorker}.
+ * binds the declared external parameters, and runs inline on the shard's thread under the
+ * watch of {@link EvaluationGuard} ({@link QueryEvaluator}).
  *
  * @param text       the query as written in the spec
  * @param executable the compiled query

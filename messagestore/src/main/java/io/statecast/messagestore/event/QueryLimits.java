@@ -7,8 +7,10 @@ import java.util.Objects;
  * Bounds on the XQuery and XPath expressions a spec may carry, and on their compilation and
  * evaluation. Saxon cannot be interrupted, so time is bounded from outside: expressions are
  * size- and depth-limited when the spec is loaded, recursion and function items are refused,
- * literal ranges are capped, and every compilation or evaluation runs on a dedicated worker
- * thread with a fixed stack and a deadline ({@link BoundedWorker}).
+ * literal ranges are capped, and every compilation (and a spec's warm start) runs on a dedicated
+ * worker thread with a fixed stack and a deadline ({@link BoundedWorker}). Run-time evaluations
+ * run inline on shard threads with the same stack size, watched for overruns
+ * ({@link EvaluationGuard}): a hand-off per evaluation would cost more than the evaluation.
  *
  * @param maxQueryChars       longest expression text accepted; default {@value #DEFAULT_MAX_QUERY_CHARS}
  * @param maxNestingDepth     deepest bracket/constructor nesting accepted before Saxon sees the

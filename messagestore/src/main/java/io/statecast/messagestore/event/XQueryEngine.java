@@ -39,8 +39,9 @@ import net.sf.saxon.trans.XPathException;
  * functions and non-literal or oversized ranges are refused with a message naming them.
  *
  * <p>Time: the text is bounded in length and bracket nesting before Saxon parses it, and the
- * compilation runs on a {@link BoundedWorker} (large fixed stack, deadline). Evaluation at run
- * time uses a worker from {@link #newEvaluationWorker} with {@link QueryLimits#evaluationTimeout()}.
+ * compilation runs on a {@link BoundedWorker} (large fixed stack, deadline). Run-time evaluation
+ * is inline on the MessageStore's shard threads ({@link QueryEvaluator}), bounded by
+ * {@link QueryLimits#evaluationTimeout()} through an {@link EvaluationGuard}.
  *
  * <p>One engine may serve many specs; it is thread-safe. Close it to stop its compile thread.
  */
@@ -49,6 +50,15 @@ public final class XQueryEngine implements AutoCloseable {
     /** Language version of both XQuery and XPath: 3.1, so no 4.0 focus functions or loops. */
     private static final String LANGUAGE_VERSION = "3.1";
     private static final int REGEX_BACKTRACKING_LIMIT = 1_000_000;
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(XQueryEngine.class);
+
+    /** Reports run-time warnings and errors of specs' expressions to the log; stateless, so shared. */
+    private static final net.sf.saxon.lib.ErrorReporter RUNTIME_REPORTER = error -> {
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("query {}: {}", error.isWarning() ? "warning" : "error", error.getMessage());
+        }
+    };
 
     private final QueryLimits limits;
     private final Processor processor;
@@ -99,6 +109,10 @@ public final class XQueryEngine implements AutoCloseable {
         c.setModuleURIResolver((moduleUri, baseUri, locations) -> {
             throw new XPathException("specs may not import modules (" + moduleUri + ")");
         });
+        // Every run-time evaluation makes a Controller, and by default a Controller makes a
+        // StandardErrorReporter writing to System.err through a new PrintWriter: about 25 KB of
+        // buffers per evaluation. Run-time warnings go to the log instead, through one shared reporter.
+        c.setErrorReporterFactory(config -> RUNTIME_REPORTER);
         return p;
     }
 

@@ -259,11 +259,12 @@ public final class ServiceSpec {
      * A new engine for one instance, not yet started: call {@code go()} to enter the initial state
      * (its entry actions reach {@code sink}), then {@code triggerEvent} for each input symbol.
      * Runs without supersteps (specs have no eventless transitions, and event names cannot match
-     * the engine's internal events). Confine it to one thread.
+     * the engine's internal events) and without the invoke and history steps (specs have neither;
+     * see {@link LeanSemantics}). Confine it to one thread.
      */
     public SCXMLExecutor newExecutor(ActionSink sink) {
         SCXMLExecutor executor = new SCXMLExecutor(NoExpressionEvaluator.INSTANCE, RefusingEventDispatcher.INSTANCE,
-                errorReporter);
+                errorReporter, LeanSemantics.INSTANCE);
         executor.setRootContext(EngineContext.root(sink));
         executor.setSuperStep(false);
         executor.setStateMachine(model);

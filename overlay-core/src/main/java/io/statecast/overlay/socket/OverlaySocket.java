@@ -514,6 +514,11 @@ public final class OverlaySocket implements AutoCloseable {
         engine.installStore(port);
     }
 
+    /** The installed MessageStore (its metrics, its services), or {@code null}. */
+    public MessageStorePort messageStore() {
+        return engine.store();
+    }
+
     /** A snapshot of the counters. */
     public OverlayStatistics statistics() {
         Topology t = node.topology();

@@ -1,0 +1,418 @@
+package io.statecast.examples.bench;
+
+import io.statecast.messagestore.MessageStore;
+import io.statecast.messagestore.MessageStoreConfig;
+import io.statecast.messagestore.deploy.SpecResolver;
+import io.statecast.messagestore.event.EvaluationGuard;
+import io.statecast.messagestore.event.QueryEvaluator;
+import io.statecast.messagestore.instance.EndCause;
+import io.statecast.messagestore.instance.InstanceEnvironment;
+import io.statecast.messagestore.instance.InstanceKey;
+import io.statecast.messagestore.instance.InstanceLimits;
+import io.statecast.messagestore.instance.ServiceInstance;
+import io.statecast.messagestore.instance.ServiceRuntime;
+import io.statecast.messagestore.metrics.Counters;
+import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.messagestore.spec.SpecException;
+import io.statecast.messagestore.spec.SpecLoader;
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.address.TreeAddress;
+import io.statecast.overlay.forward.Arrival;
+import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.Extension;
+import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.message.PayloadExtension;
+import io.statecast.overlay.node.NodeState;
+import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.substrate.TimerService;
+import io.statecast.overlay.substrate.VirtualTimerService;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Cost of running the blueprint's hop-to-hop service (the reconstructed
+ * {@code blueprint-h2h.scxml}) in the MessageStore runtime, on one thread, with a 1 KB payload.
+ * Node 1 is the source; node 2 is its only child in the tree rooted at 1.
+ *
+ * <ul>
+ *   <li>{@code relayedMessage}: one message relayed over one hop, as the blueprint measured it —
+ *       the sender's new instance takes the payload from its application (ACK to itself,
+ *       toApplication, updateNodeInfo, two timers), the receiver's new instance takes the copy
+ *       (ACK to the sender, toApplication, updateNodeInfo, two timers), and the ACK reaches the
+ *       sender's instance, whose composite event (the blueprint's XQuery over the history: every
+ *       child acknowledged) fires and moves it to done (two cancelTimer, one setTimer). Both
+ *       instances are then disposed. Three events, two instances, one Saxon evaluation, 13
+ *       primitives; the action XPaths take the fast path.</li>
+ *   <li>{@code event}: one message into a live instance (state done, an ACK request: re-ACK).</li>
+ *   <li>{@code newInstance}: create, start (entry action setTimer) and dispose an instance.</li>
+ *   <li>{@code relayedThroughStores}: as relayedMessage, but through two whole
+ *       {@link MessageStore}s (queues, shards, instance store, tombstones, metrics) on clock
+ *       threading, wired to each other; the virtual clock moves 1 ms per message and the timers
+ *       are short so instances end (their timer events included). Clock threading has no
+ *       watchdog, so it reads the thread's CPU time around the composite evaluation (two reads of
+ *       about a microsecond each on this machine); dedicated shard threads do not.</li>
+ * </ul>
+ *
+ * Run with {@code bin/statecast bench MessageStore --prof gc}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class MessageStoreBenchmark {
+
+    private static final int SERVICE = 1;
+    private static final LogicalAddress SOURCE = new TreeAddress(1);
+    private static final LogicalAddress CHILD = new TreeAddress(2);
+    /** The live instance of {@code event} takes millions of events; the rate bound would throttle it. */
+    private static final InstanceLimits UNTHROTTLED = InstanceLimits.DEFAULTS.withPrimitiveRate(1_000_000, 1e12);
+
+    private SpecLoader loader;
+    private ServiceRuntime runtime;
+    private Node sender;
+    private Node receiver;
+    private byte[] payload;
+    private long nextId;
+    private ServiceInstance live;
+    private OverlayMessage ackRequest;
+
+    private Wired wired;
+
+    /** Loads the spec and prepares both nodes. */
+    @Setup(Level.Trial)
+    public void setUp() throws SpecException {
+        loader = new SpecLoader();
+        ServiceSpec spec = loader.load(resource("blueprint-h2h.scxml"), "blueprint-h2h.scxml");
+        runtime = new ServiceRuntime(spec);
+        sender = new Node(SOURCE, new FixedTopology(SOURCE, null, List.of(CHILD)));
+        receiver = new Node(CHILD, new FixedTopology(CHILD, SOURCE, List.of()));
+        payload = new byte[1024];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) (i * 31);
+        }
+        String states = relay();
+        if (!states.equals("[done]")) {
+            throw new IllegalStateException("the sender should be done after the ACK, is " + states);
+        }
+        live = new ServiceInstance(InstanceKey.ofMessage(SERVICE, -1), runtime, receiver.env);
+        live.start();
+        OverlayMessage p = sourcePayload(-1).forwardedBy(SOURCE);
+        live.onMessage(p, runtime.spec().matchMessage(p, CHILD));
+        ackRequest = new OverlayMessage(DeliveryMode.MULTICAST, 0, SOURCE, null, SOURCE, null,
+                List.of(new FsmExtension(SERVICE, (byte) 3, -1)));
+        wired = new Wired(spec);
+        for (int i = 0; i < 10; i++) {
+            wired.relay(sourcePayload(nextId++));
+        }
+        wired.clock.advanceBy(100, TimeUnit.MILLISECONDS);
+        var atSource = wired.atSource.metrics().service(SERVICE).counters();
+        var atChild = wired.atChild.metrics().service(SERVICE).counters();
+        if (atSource.created() != 10 || atSource.compositesFired() != 10 || atChild.created() != 10
+                || atSource.liveInstances() != 0 || atChild.liveInstances() != 0) {
+            throw new IllegalStateException("the wired stores do not relay as expected:\n"
+                    + wired.atSource.metrics().format() + wired.atChild.metrics().format());
+        }
+    }
+
+    /** Closes the stores and the loader. */
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        wired.close();
+        loader.close();
+    }
+
+    private static byte[] resource(String name) {
+        try (InputStream in = MessageStoreBenchmark.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException(name + " missing from the jar");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private OverlayMessage sourcePayload(long id) {
+        return new OverlayMessage(DeliveryMode.MULTICAST, 255, SOURCE, null, SOURCE, null,
+                List.of(new FsmExtension(SERVICE, FsmExtension.PAYLOAD_TYPE, id), new PayloadExtension(payload)));
+    }
+
+    /** One relayed message; returns the sender's final states. */
+    private String relay() {
+        long id = nextId++;
+        OverlayMessage p = sourcePayload(id);
+        ServiceInstance s = new ServiceInstance(InstanceKey.ofMessage(SERVICE, id), runtime, sender.env);
+        s.start();
+        s.onMessage(p, runtime.spec().matchMessage(p, SOURCE));
+        OverlayMessage copy = p.forwardedBy(SOURCE);
+        ServiceInstance r = new ServiceInstance(InstanceKey.ofMessage(SERVICE, id), runtime, receiver.env);
+        r.start();
+        r.onMessage(copy, runtime.spec().matchMessage(copy, CHILD));
+        OverlayMessage ack = receiver.overlay.lastControlAsReceivedBy(SOURCE);
+        s.onMessage(ack, runtime.spec().matchMessage(ack, SOURCE));
+        String states = s.states().toString();
+        s.dispose(EndCause.CLOSED);
+        r.dispose(EndCause.CLOSED);
+        return states;
+    }
+
+    /** Data at the receiver + instance at the sender + ACK with the composite event. */
+    @Benchmark
+    public String relayedMessage() {
+        return relay();
+    }
+
+    /** One event into a live instance. */
+    @Benchmark
+    public ServiceInstance event() {
+        live.onMessage(ackRequest, runtime.spec().matchMessage(ackRequest, CHILD));
+        return live;
+    }
+
+    /** A new instance: create, enter the initial state, dispose. */
+    @Benchmark
+    public ServiceInstance newInstance() {
+        ServiceInstance i = new ServiceInstance(InstanceKey.ofMessage(SERVICE, nextId++), runtime, sender.env);
+        i.start();
+        i.dispose(EndCause.CLOSED);
+        return i;
+    }
+
+    /** A relayed message through two whole stores. */
+    @Benchmark
+    public long relayedThroughStores() {
+        return wired.relay(sourcePayload(nextId++));
+    }
+
+    // ------------------------------------------------------------------ plumbing
+
+    /** One node: its overlay, clock and instance environment. */
+    private static final class Node {
+        final VirtualTimerService clock = new VirtualTimerService();
+        final BenchOverlay overlay;
+        final Env env;
+
+        Node(LogicalAddress self, Topology topology) {
+            overlay = new BenchOverlay(self, topology, clock, null);
+            env = new Env(overlay);
+        }
+    }
+
+    /** The instance environment of the direct benchmarks: timers on a clock that never moves. */
+    private static final class Env implements InstanceEnvironment {
+        private final OverlayContext overlay;
+        private final QueryEvaluator evaluator = new QueryEvaluator(EvaluationGuard.NONE);
+        private final Counters counters = new Counters();
+
+        Env(OverlayContext overlay) {
+            this.overlay = overlay;
+        }
+
+        @Override
+        public OverlayContext overlay() {
+            return overlay;
+        }
+
+        @Override
+        public QueryEvaluator evaluator() {
+            return evaluator;
+        }
+
+        @Override
+        public InstanceLimits limits() {
+            return UNTHROTTLED;
+        }
+
+        @Override
+        public Counters nodeCounters() {
+            return counters;
+        }
+
+        @Override
+        public TimerService.Timer schedule(ServiceInstance instance, int timerId, long generation, long delayMillis) {
+            return overlay.timers().schedule(delayMillis, TimeUnit.MILLISECONDS,
+                    () -> instance.onTimer(timerId, generation));
+        }
+
+        @Override
+        public void ended(ServiceInstance instance, EndCause cause) {
+        }
+
+        @Override
+        public void quarantine(ServiceRuntime service, String reason) {
+            throw new IllegalStateException(reason);
+        }
+    }
+
+    /** Two stores wired to each other, sharing one virtual clock. */
+    private static final class Wired {
+        final VirtualTimerService clock = new VirtualTimerService();
+        final MessageStore atSource;
+        final MessageStore atChild;
+
+        Wired(ServiceSpec spec) {
+            ServiceSpec fast;
+            try {
+                fast = spec.withParameters(Map.of("TimeoutFinalDelete", "50", "TimeoutACK", "1000",
+                        "TimeoutMaxACK", "20", "TimeoutMsg", "5"));
+            } catch (SpecException e) {
+                throw new IllegalStateException(e);
+            }
+            MessageStoreConfig config = MessageStoreConfig.defaults().withShards(1)
+                    .withThreading(MessageStoreConfig.Threading.CLOCK).withInstances(UNTHROTTLED);
+            atSource = new MessageStore(config);
+            atChild = new MessageStore(config);
+            BenchOverlay toSource = new BenchOverlay(SOURCE, new FixedTopology(SOURCE, null, List.of(CHILD)), clock, null);
+            BenchOverlay toChild = new BenchOverlay(CHILD, new FixedTopology(CHILD, SOURCE, List.of()), clock, atSource);
+            atSource.open(toSource);
+            atChild.open(toChild);
+            try {
+                atSource.install(fast);
+                atChild.install(fast);
+            } catch (io.statecast.messagestore.deploy.ServiceLoadException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        long relay(OverlayMessage p) {
+            atSource.receiveMessage(p, Arrival.FROM_APPLICATION);
+            atChild.receiveMessage(p.forwardedBy(SOURCE), Arrival.DELIVERED);
+            clock.advanceBy(1, TimeUnit.MILLISECONDS);
+            return clock.tasksRun();
+        }
+
+        void close() {
+            atSource.close();
+            atChild.close();
+        }
+    }
+
+    /**
+     * An overlay that sends nothing, except that a unicast control message is handed to
+     * {@code peer} (if any) as the peer would receive it.
+     */
+    private static final class BenchOverlay implements OverlayContext {
+        private final LogicalAddress self;
+        private final Topology topology;
+        private final TimerService clock;
+        private final MessageStore peer;
+        private byte lastType;
+        private long lastId;
+        private long ids;
+
+        BenchOverlay(LogicalAddress self, Topology topology, TimerService clock, MessageStore peer) {
+            this.self = self;
+            this.topology = topology;
+            this.clock = clock;
+            this.peer = peer;
+        }
+
+        OverlayMessage lastControlAsReceivedBy(LogicalAddress to) {
+            return new OverlayMessage(DeliveryMode.UNICAST, 254, self, to, self, null,
+                    List.<Extension>of(new FsmExtension(SERVICE, lastType, lastId)));
+        }
+
+        @Override
+        public LogicalAddress localAddress() {
+            return self;
+        }
+
+        @Override
+        public Topology topology() {
+            return topology;
+        }
+
+        @Override
+        public TimerService timers() {
+            return clock;
+        }
+
+        @Override
+        public long newMessageId() {
+            return ++ids;
+        }
+
+        @Override
+        public int sendDataMessage(int serviceId, long messageId, byte[] data, Route route) {
+            return 1;
+        }
+
+        @Override
+        public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
+            lastType = messageType;
+            lastId = messageId;
+            if (peer != null && route.mode() == DeliveryMode.UNICAST && !route.destination().equals(self)) {
+                peer.receiveMessage(new OverlayMessage(DeliveryMode.UNICAST, 254, self, route.destination(), self, null,
+                        List.<Extension>of(new FsmExtension(serviceId, messageType, messageId))), Arrival.DELIVERED);
+            }
+            return 1;
+        }
+
+        @Override
+        public int forwardMessage(OverlayMessage message) {
+            return 1;
+        }
+
+        @Override
+        public boolean toApplication(OverlayMessage message) {
+            return true;
+        }
+    }
+
+    /** A topology fixed for the benchmark: the tree rooted at the source. */
+    private record FixedTopology(LogicalAddress self, LogicalAddress parentInTree, List<LogicalAddress> kids)
+            implements Topology {
+
+        @Override
+        public NodeState state() {
+            return NodeState.STABLE;
+        }
+
+        @Override
+        public boolean leader() {
+            return parentInTree == null;
+        }
+
+        @Override
+        public Set<LogicalAddress> neighbours() {
+            return parentInTree == null ? Set.copyOf(kids) : Set.of(parentInTree);
+        }
+
+        @Override
+        public SubstrateAddress substrateAddress(LogicalAddress neighbour) {
+            return null;
+        }
+
+        @Override
+        public LogicalAddress parent(LogicalAddress root) {
+            return parentInTree;
+        }
+
+        @Override
+        public List<LogicalAddress> children(LogicalAddress root) {
+            return kids;
+        }
+
+        @Override
+        public long version() {
+            return 1;
+        }
+    }
+}

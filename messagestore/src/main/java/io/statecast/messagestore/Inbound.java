@@ -1,0 +1,18 @@
+package io.statecast.messagestore;
+
+import io.statecast.messagestore.instance.InstanceKey;
+import io.statecast.messagestore.instance.ServiceRuntime;
+import io.statecast.overlay.forward.Arrival;
+import io.statecast.overlay.message.OverlayMessage;
+
+/**
+ * A message on its way from {@code receiveMessage} to its shard, with what was decided on arrival.
+ *
+ * @param message the message
+ * @param arrival why the store got it
+ * @param service the service it belonged to on arrival
+ * @param key     its instance key under that service's scope
+ * @param data    whether it counts against the data queue (else control)
+ */
+record Inbound(OverlayMessage message, Arrival arrival, ServiceRuntime service, InstanceKey key, boolean data) {
+}

@@ -1,0 +1,562 @@
+package io.statecast.messagestore;
+
+import io.statecast.messagestore.deploy.PendingMessages;
+import io.statecast.messagestore.deploy.ServiceLoadException;
+import io.statecast.messagestore.deploy.ServiceRegistry;
+import io.statecast.messagestore.deploy.SpecResolver;
+import io.statecast.messagestore.deploy.UnknownServiceHandler;
+import io.statecast.messagestore.deploy.WarmStart;
+import io.statecast.messagestore.instance.EndCause;
+import io.statecast.messagestore.instance.InstanceKey;
+import io.statecast.messagestore.instance.ServiceRuntime;
+import io.statecast.messagestore.metrics.Counters;
+import io.statecast.messagestore.metrics.DropReason;
+import io.statecast.messagestore.metrics.MessageStoreMetrics;
+import io.statecast.messagestore.metrics.ServiceMetrics;
+import io.statecast.messagestore.spec.MetaOps;
+import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.messagestore.spec.SpecException;
+import io.statecast.messagestore.spec.SpecLoader;
+import io.statecast.overlay.forward.Arrival;
+import io.statecast.overlay.forward.MessageStorePort;
+import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.substrate.TimerService;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The blueprint's <em>MessageStore</em>: runs the loaded services' instances for the messages
+ * the forwarding engine hands it, and acts on the overlay only through the
+ * {@link OverlayContext} primitives.
+ *
+ * <h2>Data path</h2>
+ * {@link #receiveMessage} (any thread, never blocks): registry lookup (an immutable map); a
+ * message of an unknown service is held for {@link MessageStoreConfig#unknownServiceHold()} in a
+ * bounded queue; otherwise it is counted against the data queue (payload messages) or the control
+ * queue (all others) — both bounded per store, drop-tail, drops counted — and handed to the shard
+ * its instance key hashes to. The shard finds or creates the instance (refusing a key that ended
+ * recently, or one instance too many), matches the basic events and runs the instance's step.
+ *
+ * <h2>Threading</h2>
+ * N shards, each single-threaded (see {@link Shard}); an instance lives on exactly one, so its
+ * state needs no locks. Timer expiries are posted into the owning shard. Metaop queries
+ * ({@link #forwardsItself}, {@link #processIntermediateUnicast}) read the immutable registry.
+ *
+ * <h2>Bounding query time</h2>
+ * Queries run inline on the shard thread: a hand-off to another thread per evaluation would cost
+ * more than the evaluation (a few microseconds), and load-time rules already refuse what could run
+ * without bound (recursion, function items, message-controlled ranges). What remains is watched:
+ * each evaluation leaves a ticket (service, start time, thread) that a watchdog thread checks every
+ * quarter of the limit ({@code QueryLimits.evaluationTimeout}, default 100 ms). An evaluation
+ * running past the limit becomes a suspect; once its thread has burnt another limit's worth of
+ * CPU time, its service is <em>quarantined</em> — unloaded, its instances ended, its messages
+ * refused, counted and logged, and the same spec bytes refused if loaded again — and its shard
+ * moves to a fresh thread at once, so the other services on that shard go on; the stuck thread
+ * finishes the query on its own and exits without touching the shard again. CPU time rather than
+ * wall time decides, so an overloaded machine or a long GC pause does not pass for a runaway
+ * query. The first evaluation with a freshly loaded evaluator gets the compile-time limit (class
+ * loading and JIT in a cold JVM). With clock threading (tests, simulations) there is no watchdog:
+ * the thread's CPU time is read around each evaluation instead (about a microsecond each), and an
+ * evaluation over the limit quarantines its service when it returns. Shard threads have the query
+ * workers' large stack, so accepted deep expressions do not overflow; a stack overflow quarantines
+ * too.
+ *
+ * <h2>Tombstones</h2>
+ * A message-scope instance that ends (terminate, final state, idle) leaves its key in its shard's
+ * tombstone set for {@code tombstoneTtlMs}; a message for that key in that time is dropped
+ * ({@link DropReason#TERMINATED_INSTANCE}) instead of starting the instance again — a late
+ * duplicate payload must not reach the application twice. The set is bounded; when full the
+ * oldest key is forgotten (counted). Flow-scope instances leave no tombstone: a new message from
+ * the source starts a new flow.
+ */
+public final class MessageStore implements MessageStorePort {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MessageStore.class);
+
+    private final MessageStoreConfig config;
+    private final SpecLoader loader;
+    private final boolean ownsLoader;
+    private final SpecResolver resolver;
+    private final ServiceRegistry registry = new ServiceRegistry();
+    private final Map<Integer, String> quarantinedSpecs = new HashMap<>();
+    private final Counters node = new Counters();
+    private final AtomicInteger dataBacklog = new AtomicInteger();
+    private final AtomicInteger controlBacklog = new AtomicInteger();
+    private final AtomicInteger live = new AtomicInteger();
+    private final LongAdder quarantines = new LongAdder();
+    private final LongAdder abandonedThreads = new LongAdder();
+    private final PendingMessages pending;
+    private final WarmStart warmStart;
+    private final Object lifecycle = new Object();
+    private volatile UnknownServiceHandler unknownServiceHandler = UnknownServiceHandler.NONE;
+    private volatile OverlayContext context;
+    private volatile Shard[] shards;
+    private volatile boolean closed;
+    private ScheduledExecutorService watchdog;
+    private TimerService.Timer sweepTimer;
+    private TimerService.Timer pendingTimer;
+
+    /** A store with {@code config}, loading specs with its own {@link SpecLoader}. */
+    public MessageStore(MessageStoreConfig config) {
+        this(config, new SpecLoader(config.specLimits()), true, SpecResolver.defaults());
+    }
+
+    /**
+     * A store loading specs with {@code loader} (not closed by the store) and reading spec URIs
+     * with {@code resolver}.
+     */
+    public MessageStore(MessageStoreConfig config, SpecLoader loader, SpecResolver resolver) {
+        this(config, loader, false, resolver);
+    }
+
+    private MessageStore(MessageStoreConfig config, SpecLoader loader, boolean ownsLoader, SpecResolver resolver) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.loader = Objects.requireNonNull(loader, "loader");
+        this.ownsLoader = ownsLoader;
+        this.resolver = Objects.requireNonNull(resolver, "resolver");
+        this.pending = new PendingMessages(config.unknownServiceMessages(), config.unknownServiceHold().toNanos());
+        this.warmStart = new WarmStart(config);
+    }
+
+    /** The configuration. */
+    public MessageStoreConfig config() {
+        return config;
+    }
+
+    /** The resolver reading {@link #loadService(URI)} URIs; register more schemes on it. */
+    public SpecResolver resolver() {
+        return resolver;
+    }
+
+    /** Tells {@code handler} about the first held message of each unknown service. */
+    public void onUnknownService(UnknownServiceHandler handler) {
+        this.unknownServiceHandler = Objects.requireNonNull(handler, "handler");
+    }
+
+    // ------------------------------------------------------------------ services
+
+    /**
+     * Reads, loads, warms and installs the spec at {@code uri} ({@code file:} or
+     * {@code classpath:}, or a scheme registered on {@link #resolver()}).
+     */
+    public ServiceSpec loadService(URI uri) throws ServiceLoadException {
+        return loadService(uri, Map.of());
+    }
+
+    /**
+     * As {@link #loadService(URI)} with some of the spec's parameters overridden.
+     */
+    public ServiceSpec loadService(URI uri, Map<String, String> parameters) throws ServiceLoadException {
+        byte[] bytes;
+        try {
+            bytes = resolver.read(uri, config.specLimits().maxBytes());
+        } catch (IOException e) {
+            throw new ServiceLoadException("cannot read " + uri + ": " + e.getMessage(), e);
+        }
+        ServiceSpec spec;
+        try {
+            spec = loader.load(bytes, uri.toString());
+            if (!parameters.isEmpty()) {
+                spec = spec.withParameters(parameters);
+            }
+        } catch (SpecException e) {
+            throw new ServiceLoadException(e.getMessage(), e);
+        }
+        install(spec);
+        return spec;
+    }
+
+    /**
+     * Installs a loaded spec: warm start (unless disabled), then it serves its ServiceID from now
+     * on. A spec with the same ServiceID is replaced; its running instances finish on the old
+     * spec. Held messages of the service are processed.
+     *
+     * @throws ServiceLoadException if these spec bytes were quarantined, or the warm start failed
+     */
+    public void install(ServiceSpec spec) throws ServiceLoadException {
+        int id = spec.service().serviceId();
+        synchronized (quarantinedSpecs) {
+            if (spec.sha256Hex().equals(quarantinedSpecs.get(id))) {
+                throw new ServiceLoadException(spec.source() + ": this spec (sha256 " + spec.sha256Hex()
+                        + ") was quarantined; load a corrected one");
+            }
+        }
+        ServiceRuntime runtime = new ServiceRuntime(spec);
+        if (config.warmStart()) {
+            warmStart.run(runtime);
+        }
+        if (closed) {
+            throw new ServiceLoadException(spec.source() + ": the store is closed");
+        }
+        ServiceRuntime old = registry.put(runtime);
+        synchronized (quarantinedSpecs) {
+            quarantinedSpecs.remove(id);
+        }
+        LOG.info("loaded {} from {} ({}{}; {} of its action XPaths on the fast path)", runtime, spec.source(),
+                spec.service().scope().name().toLowerCase(java.util.Locale.ROOT) + " scope",
+                old == null ? "" : ", replacing " + old.spec().source(), runtime.fastPathCount());
+        for (PendingMessages.Held h : pending.release(id)) {
+            if (!accept(runtime, h.message(), h.arrival())) {
+                LOG.debug("held message of {} dropped on release", runtime);
+            }
+        }
+    }
+
+    /**
+     * Unloads the service with this ServiceID: its instances end (counted as expired), its
+     * messages are from now on held as unknown.
+     *
+     * @return whether a service was loaded under this ID
+     */
+    public boolean unloadService(int serviceId) {
+        ServiceRuntime rt = registry.remove(serviceId, null);
+        if (rt == null) {
+            return false;
+        }
+        removeEverywhere(rt, EndCause.UNLOADED);
+        LOG.info("unloaded {}", rt);
+        return true;
+    }
+
+    /** The loaded specs by ServiceID. */
+    public Map<Integer, ServiceSpec> services() {
+        Map<Integer, ServiceSpec> m = new HashMap<>();
+        for (ServiceRuntime rt : registry.all()) {
+            m.put(rt.serviceId(), rt.spec());
+        }
+        return Map.copyOf(m);
+    }
+
+    /** The runtime of a loaded service, or {@code null}. */
+    public ServiceRuntime service(int serviceId) {
+        return registry.get(serviceId);
+    }
+
+    /** Quarantines {@code service} (see the class comment); idempotent. */
+    void quarantine(ServiceRuntime service, String reason) {
+        if (!service.quarantine(reason)) {
+            return;
+        }
+        quarantines.increment();
+        synchronized (quarantinedSpecs) {
+            quarantinedSpecs.put(service.serviceId(), service.spec().sha256Hex());
+        }
+        registry.remove(service.serviceId(), service);
+        removeEverywhere(service, EndCause.QUARANTINED);
+        LOG.warn("quarantined {} from {}: {}; its instances end and its messages are refused until a corrected spec "
+                + "is loaded", service, service.spec().source(), reason);
+    }
+
+    private void removeEverywhere(ServiceRuntime rt, EndCause cause) {
+        Shard[] s = shards;
+        if (s != null) {
+            for (Shard shard : s) {
+                shard.post(() -> shard.removeService(rt, cause));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ MessageStorePort
+
+    @Override
+    public void open(OverlayContext overlay) {
+        synchronized (lifecycle) {
+            if (context != null) {
+                throw new IllegalStateException("the MessageStore is open already");
+            }
+            if (closed) {
+                throw new IllegalStateException("the MessageStore is closed");
+            }
+            context = Objects.requireNonNull(overlay, "overlay");
+            int n = config.shards();
+            int perShard = (int) Math.min(Integer.MAX_VALUE,
+                    ((long) config.instances().tombstones() + n - 1) / n);
+            Shard[] s = new Shard[n];
+            for (int i = 0; i < n; i++) {
+                s[i] = new Shard(this, i, perShard);
+            }
+            shards = s;
+            scheduleSweep();
+            if (config.threading() == MessageStoreConfig.Threading.DEDICATED) {
+                long period = Math.max(1, config.evaluationLimit().toMillis() / 4);
+                watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "statecast-ms-watchdog");
+                    t.setDaemon(true);
+                    return t;
+                });
+                watchdog.scheduleAtFixedRate(this::watch, period, period, TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    private void watch() {
+        long now = System.nanoTime();
+        for (Shard s : shards) {
+            try {
+                if (s.checkOverrun(now)) {
+                    abandonedThreads.increment();
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("watchdog failed on shard {}", s.index(), e);
+            }
+        }
+    }
+
+    private void scheduleSweep() {
+        long idleMs = config.instances().idleTimeoutMs();
+        long period = Math.max(100, Math.min(10_000, idleMs / 4));
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            sweepTimer = context.timers().schedule(period, TimeUnit.MILLISECONDS, () -> {
+                for (Shard s : shards) {
+                    s.post(s::sweep);
+                }
+                scheduleSweep();
+            });
+        }
+    }
+
+    @Override
+    public boolean forwardsItself(int serviceId) {
+        ServiceRuntime rt = registry.get(serviceId);
+        return rt == null ? MetaOps.DEFAULTS.messageStoreWillForwardMessage()
+                : rt.spec().metaops().messageStoreWillForwardMessage();
+    }
+
+    @Override
+    public boolean processIntermediateUnicast(int serviceId) {
+        ServiceRuntime rt = registry.get(serviceId);
+        return rt == null ? MetaOps.DEFAULTS.processIntermediateUnicastMessage()
+                : rt.spec().metaops().processIntermediateUnicastMessage();
+    }
+
+    @Override
+    public boolean receiveMessage(OverlayMessage message, Arrival arrival) {
+        FsmExtension fsm = message.fsm();
+        if (fsm == null) {
+            node.drop(DropReason.INTERNAL_ERROR);
+            return false;
+        }
+        if (closed || context == null) {
+            node.drop(DropReason.CLOSED);
+            return false;
+        }
+        if (fsm.messageType() == FsmExtension.SERVICE_REQUEST_TYPE) {
+            node.drop(DropReason.SERVICE_REQUEST);
+            return false;
+        }
+        ServiceRuntime rt = registry.get(fsm.serviceId());
+        if (rt == null) {
+            return hold(message, arrival);
+        }
+        return accept(rt, message, arrival);
+    }
+
+    private boolean hold(OverlayMessage message, Arrival arrival) {
+        int id = message.fsm().serviceId();
+        boolean quarantined;
+        synchronized (quarantinedSpecs) {
+            quarantined = quarantinedSpecs.containsKey(id);
+        }
+        if (quarantined) {
+            node.drop(DropReason.QUARANTINED);
+            return false;
+        }
+        PendingMessages.Result r = pending.hold(message, arrival, context.timers().nanoTime());
+        if (r == PendingMessages.Result.FULL) {
+            node.drop(DropReason.UNKNOWN_SERVICE_QUEUE_FULL);
+            return false;
+        }
+        ServiceRuntime now = registry.get(id);
+        if (now != null) {
+            // loaded while we were holding: release at once (install may have run its release already)
+            for (PendingMessages.Held h : pending.release(id)) {
+                accept(now, h.message(), h.arrival());
+            }
+            return true;
+        }
+        schedulePendingExpiry();
+        if (r == PendingMessages.Result.HELD_FIRST) {
+            try {
+                unknownServiceHandler.serviceNeeded(id, message);
+            } catch (RuntimeException e) {
+                LOG.warn("unknown-service handler failed for ServiceID {}: {}", id, e.toString());
+            }
+        }
+        return true;
+    }
+
+    private void schedulePendingExpiry() {
+        synchronized (lifecycle) {
+            if (pendingTimer != null || closed) {
+                return;
+            }
+            long delay = Math.max(1, TimeUnit.NANOSECONDS.toMillis(pending.holdNanos()) / 4);
+            pendingTimer = context.timers().schedule(delay, TimeUnit.MILLISECONDS, this::expirePending);
+        }
+    }
+
+    private void expirePending() {
+        synchronized (lifecycle) {
+            pendingTimer = null;
+        }
+        pending.expire(context.timers().nanoTime(), h -> node.drop(DropReason.UNKNOWN_SERVICE_EXPIRED));
+        if (pending.size() > 0) {
+            schedulePendingExpiry();
+        }
+    }
+
+    /** Counts the message against its queue and hands it to its shard. */
+    private boolean accept(ServiceRuntime rt, OverlayMessage message, Arrival arrival) {
+        if (rt.quarantined()) {
+            drop(DropReason.QUARANTINED, rt);
+            return false;
+        }
+        boolean data = message.fsm().messageType() == FsmExtension.PAYLOAD_TYPE;
+        AtomicInteger backlog = data ? dataBacklog : controlBacklog;
+        int capacity = data ? config.dataQueueCapacity() : config.controlQueueCapacity();
+        if (backlog.incrementAndGet() > capacity) {
+            backlog.decrementAndGet();
+            drop(data ? DropReason.DATA_QUEUE_FULL : DropReason.CONTROL_QUEUE_FULL, rt);
+            return false;
+        }
+        InstanceKey key = InstanceKey.of(rt.scope(), message);
+        shardOf(key).offer(new Inbound(message, arrival, rt, key, data));
+        return true;
+    }
+
+    private Shard shardOf(InstanceKey key) {
+        Shard[] s = shards;
+        return s[Math.floorMod(key.spread(), s.length)];
+    }
+
+    /** A message whose service was reloaded with another scope goes to the shard of its new key. */
+    void redispatch(ServiceRuntime current, Inbound in) {
+        InstanceKey key = InstanceKey.of(current.scope(), in.message());
+        Inbound again = new Inbound(in.message(), in.arrival(), current, key, in.data());
+        (in.data() ? dataBacklog : controlBacklog).incrementAndGet();
+        shardOf(key).offer(again);
+    }
+
+    /** A shard took {@code in} off its queue. */
+    void taken(Inbound in) {
+        (in.data() ? dataBacklog : controlBacklog).decrementAndGet();
+    }
+
+    void drop(DropReason reason, ServiceRuntime service) {
+        node.drop(reason);
+        if (service != null) {
+            service.counters().drop(reason);
+        }
+    }
+
+    /** Takes one unit of the live-instance budget; false when the store is at its limit. */
+    boolean reserveInstance() {
+        int max = config.instances().maxLiveInstances();
+        int n;
+        do {
+            n = live.get();
+            if (n >= max) {
+                return false;
+            }
+        } while (!live.compareAndSet(n, n + 1));
+        return true;
+    }
+
+    void releaseInstance() {
+        live.decrementAndGet();
+    }
+
+    OverlayContext context() {
+        return context;
+    }
+
+    ServiceRegistry registry() {
+        return registry;
+    }
+
+    Counters nodeCounters() {
+        return node;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    // ------------------------------------------------------------------ metrics
+
+    /** A snapshot of the node's and every loaded service's metrics. */
+    public MessageStoreMetrics metrics() {
+        List<ServiceMetrics> services = new ArrayList<>();
+        for (ServiceRuntime rt : registry.all()) {
+            services.add(new ServiceMetrics(rt.serviceId(), rt.name(), rt.spec().sha256Hex(), rt.quarantineReason(),
+                    rt.counters().snapshot()));
+        }
+        services.sort(Comparator.comparingInt(ServiceMetrics::serviceId));
+        return new MessageStoreMetrics(node.snapshot(), dataBacklog.get(), controlBacklog.get(), pending.size(),
+                quarantines.sum(), abandonedThreads.sum(), services);
+    }
+
+    // ------------------------------------------------------------------ close
+
+    @Override
+    public void close() {
+        Shard[] s;
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (sweepTimer != null) {
+                sweepTimer.cancel();
+            }
+            if (pendingTimer != null) {
+                pendingTimer.cancel();
+            }
+            if (watchdog != null) {
+                watchdog.shutdownNow();
+            }
+            s = shards;
+        }
+        pending.clear(h -> node.drop(DropReason.CLOSED));
+        if (s != null) {
+            for (Shard shard : s) {
+                shard.post(shard::removeAll);
+                shard.shutdown();
+            }
+            for (Shard shard : s) {
+                try {
+                    if (!shard.awaitTermination(1, TimeUnit.SECONDS)) {
+                        LOG.warn("shard {} did not stop within 1 s", shard.index());
+                    } else if (config.threading() == MessageStoreConfig.Threading.DEDICATED) {
+                        shard.runLeftovers(); // its thread is gone: this thread may touch its state now
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        warmStart.close();
+        if (ownsLoader) {
+            loader.close();
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.statecast.messagestore;
+
+import io.statecast.messagestore.instance.InstanceLimits;
+import io.statecast.messagestore.spec.SpecLimits;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Settings of a {@link MessageStore}. Every field has a default ({@link #defaults()}); the
+ * socket configuration's {@code messageStore} section maps onto this record (see
+ * {@code docs/config.md}).
+ *
+ * @param shards                  worker shards; an instance lives on the shard its key hashes to.
+ *                                Default: the number of available processors
+ * @param threading               how shards run: on their own threads (default), or as tasks of
+ *                                the overlay's timer service (deterministic with a virtual clock)
+ * @param dataQueueCapacity       data (payload) messages waiting for the shards, per store; one
+ *                                more is dropped and counted. Default {@value #DEFAULT_QUEUE_CAPACITY}
+ * @param controlQueueCapacity    control messages waiting, per store. Default
+ *                                {@value #DEFAULT_QUEUE_CAPACITY}
+ * @param instances               bounds on instances (live count, history, timers, primitive rate,
+ *                                idle timeout, tombstones)
+ * @param unknownServiceMessages  messages of services not loaded held at once. Default
+ *                                {@value #DEFAULT_UNKNOWN_SERVICE_MESSAGES}
+ * @param unknownServiceHold      how long such a message waits for its spec. Default 5 s
+ * @param specLimits              bounds on loaded specs; {@code queries().evaluationTimeout()} is the
+ *                                run-time limit of one XPath/XQuery evaluation (default 100 ms):
+ *                                beyond it the spec is quarantined
+ * @param warmStart               run a throw-away instance through every event of a spec when it
+ *                                loads (blueprint §5.1.7.2). Default true
+ * @param warmStartTimeout        how long a warm start may take before the spec is refused.
+ *                                Default 5 s
+ */
+public record MessageStoreConfig(
+        int shards,
+        Threading threading,
+        int dataQueueCapacity,
+        int controlQueueCapacity,
+        InstanceLimits instances,
+        int unknownServiceMessages,
+        Duration unknownServiceHold,
+        SpecLimits specLimits,
+        boolean warmStart,
+        Duration warmStartTimeout) {
+
+    /** Default of the queue capacities. */
+    public static final int DEFAULT_QUEUE_CAPACITY = 10_000;
+    /** Default of {@link #unknownServiceMessages}. */
+    public static final int DEFAULT_UNKNOWN_SERVICE_MESSAGES = 1_000;
+    /** Most shards accepted. */
+    public static final int MAX_SHARDS = 256;
+
+    /** How shards run. */
+    public enum Threading {
+        /** One thread per shard, each with a large stack (query evaluation recurses). */
+        DEDICATED,
+        /**
+         * Shards run as tasks of the overlay's timer service. With a virtual clock everything is
+         * deterministic (tests, simulations); no watchdog can take a stuck shard over.
+         */
+        CLOCK
+    }
+
+    /** Checks ranges; the message names the field and the value. */
+    public MessageStoreConfig {
+        Objects.requireNonNull(threading, "threading");
+        Objects.requireNonNull(instances, "instances");
+        Objects.requireNonNull(unknownServiceHold, "unknownServiceHold");
+        Objects.requireNonNull(specLimits, "specLimits");
+        Objects.requireNonNull(warmStartTimeout, "warmStartTimeout");
+        if (shards < 1 || shards > MAX_SHARDS) {
+            throw new IllegalArgumentException("shards must be 1.." + MAX_SHARDS + ", got " + shards);
+        }
+        if (dataQueueCapacity < 1 || controlQueueCapacity < 1) {
+            throw new IllegalArgumentException("queue capacities must be >= 1, got dataQueueCapacity=" + dataQueueCapacity
+                    + ", controlQueueCapacity=" + controlQueueCapacity);
+        }
+        if (unknownServiceMessages < 0) {
+            throw new IllegalArgumentException("unknownServiceMessages must be >= 0, got " + unknownServiceMessages);
+        }
+        if (unknownServiceHold.isNegative() || unknownServiceHold.isZero()) {
+            throw new IllegalArgumentException("unknownServiceHold must be > 0, got " + unknownServiceHold);
+        }
+        if (warmStartTimeout.isNegative() || warmStartTimeout.isZero()) {
+            throw new IllegalArgumentException("warmStartTimeout must be > 0, got " + warmStartTimeout);
+        }
+    }
+
+    /** The defaults described above. */
+    public static MessageStoreConfig defaults() {
+        return new MessageStoreConfig(Runtime.getRuntime().availableProcessors(), Threading.DEDICATED,
+                DEFAULT_QUEUE_CAPACITY, DEFAULT_QUEUE_CAPACITY, InstanceLimits.DEFAULTS,
+                DEFAULT_UNKNOWN_SERVICE_MESSAGES, Duration.ofSeconds(5), SpecLimits.DEFAULTS, true, Duration.ofSeconds(5));
+    }
+
+    /** This configuration with {@code n} shards. */
+    public MessageStoreConfig withShards(int n) {
+        return new MessageStoreConfig(n, threading, dataQueueCapacity, controlQueueCapacity, instances,
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout);
+    }
+
+    /** This configuration with another threading. */
+    public MessageStoreConfig withThreading(Threading t) {
+        return new MessageStoreConfig(shards, t, dataQueueCapacity, controlQueueCapacity, instances,
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout);
+    }
+
+    /** This configuration with other queue capacities. */
+    public MessageStoreConfig withQueues(int data, int control) {
+        return new MessageStoreConfig(shards, threading, data, control, instances, unknownServiceMessages,
+                unknownServiceHold, specLimits, warmStart, warmStartTimeout);
+    }
+
+    /** This configuration with other instance limits. */
+    public MessageStoreConfig withInstances(InstanceLimits limits) {
+        return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, limits,
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout);
+    }
+
+    /** This configuration with another unknown-service hold. */
+    public MessageStoreConfig withUnknownServiceHold(int messages, Duration hold) {
+        return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances, messages,
+                hold, specLimits, warmStart, warmStartTimeout);
+    }
+
+    /** This configuration with other spec limits. */
+    public MessageStoreConfig withSpecLimits(SpecLimits limits) {
+        return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances,
+                unknownServiceMessages, unknownServiceHold, limits, warmStart, warmStartTimeout);
+    }
+
+    /** This configuration with warm start on or off. */
+    public MessageStoreConfig withWarmStart(boolean on) {
+        return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances,
+                unknownServiceMessages, unknownServiceHold, specLimits, on, warmStartTimeout);
+    }
+
+    /** The run-time limit of one query evaluation. */
+    public Duration evaluationLimit() {
+        return specLimits.queries().evaluationTimeout();
+    }
+}

@@ -1,0 +1,443 @@
+package io.statecast.messagestore;
+
+import io.statecast.messagestore.event.EvaluationGuard;
+import io.statecast.messagestore.event.MessageEventDefinition;
+import io.statecast.messagestore.event.QueryEvaluator;
+import io.statecast.messagestore.instance.EndCause;
+import io.statecast.messagestore.instance.InstanceEnvironment;
+import io.statecast.messagestore.instance.InstanceKey;
+import io.statecast.messagestore.instance.InstanceLimits;
+import io.statecast.messagestore.instance.InstanceStore;
+import io.statecast.messagestore.instance.ServiceInstance;
+import io.statecast.messagestore.instance.ServiceRuntime;
+import io.statecast.messagestore.instance.Tombstones;
+import io.statecast.messagestore.metrics.Counters;
+import io.statecast.messagestore.metrics.DropReason;
+import io.statecast.messagestore.metrics.LogLimiter;
+import io.statecast.messagestore.spec.Scope;
+import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.substrate.TimerService;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One single-threaded worker of a {@link MessageStore}: it owns the instances whose keys hash to
+ * it, their tombstones and its query evaluators, and nothing else touches them — no locks.
+ *
+ * <p>Work arrives in three lock-free queues: internal tasks (timer expiries, sweeps, removals;
+ * never dropped, bounded by instances × timers), control messages and data messages (bounded per
+ * store by the store's counters). A drain task runs on the shard's executor while work is
+ * waiting: all internal tasks first, then control before data, in batches, re-posting itself so
+ * that other shards sharing a thread (clock threading) get their turn.
+ *
+ * <p>It is also the {@link EvaluationGuard} of its evaluations: a ticket in an atomic reference
+ * says which thread evaluates for which service since when. The store's watchdog may take a
+ * ticket that is too old; the thread that owned it then finds, when Saxon returns, that the shard
+ * has moved to a new thread, and unwinds ({@link ShardAbandoned}).
+ */
+final class Shard implements InstanceEnvironment, EvaluationGuard {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Shard.class);
+    private static final int BATCH = 256;
+
+    /**
+     * An evaluation in progress.
+     *
+     * @param cpuStartNanos the thread's CPU time at the start (clock threading), else -1
+     */
+    record Ticket(ServiceRuntime service, long startNanos, long limitNanos, Thread thread, long cpuStartNanos) {
+    }
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private final MessageStore store;
+    private final int index;
+    private final ConcurrentLinkedQueue<Runnable> internal = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Inbound> control = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Inbound> data = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+    private final AtomicReference<Ticket> evaluating = new AtomicReference<>();
+    private final LogLimiter errorLog = new LogLimiter(10, TimeUnit.SECONDS);
+    private final Runnable drainTask = this::drain;
+    private volatile Executor executor;
+    private volatile Thread owner;
+    private final long evaluationLimitNanos;
+    private final long firstUseLimitNanos;
+    /** Clock threading has no watchdog: CPU time is measured around each evaluation instead. */
+    private final boolean measureCpu;
+    // the watchdog's notes on an evaluation it saw running past its limit (watchdog thread only)
+    private Ticket suspect;
+    private long suspectCpuNanos;
+
+    // confined to the shard's thread
+    private final InstanceStore instances = new InstanceStore();
+    private final Tombstones tombstones;
+    private final QueryEvaluator evaluator = new QueryEvaluator(this);
+
+    Shard(MessageStore store, int index, int tombstoneCapacity) {
+        this.store = store;
+        this.index = index;
+        InstanceLimits limits = store.config().instances();
+        this.tombstones = new Tombstones(tombstoneCapacity, TimeUnit.MILLISECONDS.toNanos(limits.tombstoneTtlMs()));
+        this.evaluationLimitNanos = store.config().evaluationLimit().toNanos();
+        this.firstUseLimitNanos = Math.max(evaluationLimitNanos,
+                store.config().specLimits().queries().compileTimeout().toNanos());
+        boolean dedicated = store.config().threading() == MessageStoreConfig.Threading.DEDICATED;
+        this.executor = dedicated ? newThread() : store.context().timers();
+        this.measureCpu = !dedicated && THREADS.isCurrentThreadCpuTimeSupported();
+    }
+
+    private ExecutorService newThread() {
+        long stack = store.config().specLimits().queries().workerStackBytes();
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(null, r, "statecast-ms-shard-" + index, stack);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    int index() {
+        return index;
+    }
+
+    // ------------------------------------------------------------------ producers (any thread)
+
+    void offer(Inbound in) {
+        (in.data() ? data : control).add(in);
+        signal();
+    }
+
+    void post(Runnable task) {
+        internal.add(task);
+        signal();
+    }
+
+    private void signal() {
+        if (scheduled.compareAndSet(false, true)) {
+            try {
+                executor.execute(drainTask);
+            } catch (RuntimeException e) {
+                // executor shut down (store closing): nothing will run any more
+                scheduled.set(false);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ the shard's thread
+
+    private void drain() {
+        Thread me = Thread.currentThread();
+        owner = me;
+        try {
+            int done = 0;
+            Runnable task;
+            while ((task = internal.poll()) != null) {
+                runSafely(task);
+            }
+            while (done < BATCH) {
+                Inbound in = control.poll();
+                if (in == null) {
+                    in = data.poll();
+                }
+                if (in == null) {
+                    break;
+                }
+                store.taken(in);
+                process(in);
+                done++;
+                if ((task = internal.poll()) != null) {
+                    do {
+                        runSafely(task);
+                    } while ((task = internal.poll()) != null);
+                }
+            }
+        } finally {
+            if (owner == me) {
+                scheduled.set(false);
+                if (!internal.isEmpty() || !control.isEmpty() || !data.isEmpty()) {
+                    signal();
+                }
+            }
+        }
+    }
+
+    private void runSafely(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            store.nodeCounters().drop(DropReason.INTERNAL_ERROR);
+            if (errorLog.allow()) {
+                LOG.warn("shard {}: internal task failed", index, e);
+            }
+        }
+    }
+
+    private void process(Inbound in) {
+        OverlayMessage m = in.message();
+        ServiceRuntime service = in.service();
+        if (store.isClosed()) {
+            store.drop(DropReason.CLOSED, service);
+            return;
+        }
+        long t0 = System.nanoTime();
+        try {
+            if (service.quarantined()) {
+                store.drop(DropReason.QUARANTINED, service);
+                return;
+            }
+            ServiceRuntime current = store.registry().get(service.serviceId());
+            ServiceInstance instance = instances.touch(in.key());
+            if (instance == null) {
+                if (current == null) {
+                    store.drop(DropReason.SERVICE_UNLOADED, service);
+                    return;
+                }
+                if (current != service && current.scope() != service.scope()) {
+                    store.redispatch(current, in); // reloaded with another scope: the key changed
+                    return;
+                }
+                service = current;
+            } else {
+                service = instance.service();
+            }
+            List<MessageEventDefinition> matched = service.spec().matchMessage(m, store.context().localAddress());
+            if (matched.isEmpty()) {
+                store.drop(DropReason.NOT_AN_INPUT, service);
+                return;
+            }
+            if (instance == null) {
+                instance = create(in.key(), service);
+                if (instance == null || instance.ended() != null) {
+                    return;
+                }
+            }
+            instance.onMessage(m, matched);
+            long t = System.nanoTime() - t0;
+            service.counters().messageProcessed(t);
+            store.nodeCounters().messageProcessed(t);
+        } catch (RuntimeException e) {
+            store.drop(DropReason.INTERNAL_ERROR, service);
+            if (errorLog.allow()) {
+                LOG.warn("shard {}: processing a message of {} failed ({} more since the last report)", index, service,
+                        errorLog.takeSuppressed(), e);
+            }
+        }
+    }
+
+    private ServiceInstance create(InstanceKey key, ServiceRuntime service) {
+        long now = store.context().timers().nanoTime();
+        if (service.scope() == Scope.MESSAGE && tombstones.contains(key, now)) {
+            store.drop(DropReason.TERMINATED_INSTANCE, service);
+            return null;
+        }
+        if (!store.reserveInstance()) {
+            store.drop(DropReason.INSTANCE_LIMIT, service);
+            return null;
+        }
+        ServiceInstance instance = new ServiceInstance(key, service, this);
+        instances.add(instance);
+        service.counters().instanceCreated();
+        store.nodeCounters().instanceCreated();
+        instance.start();
+        return instance;
+    }
+
+    /** Removes idle instances and expired tombstones (a periodic internal task). */
+    void sweep() {
+        long now = store.context().timers().nanoTime();
+        long idle = TimeUnit.MILLISECONDS.toNanos(store.config().instances().idleTimeoutMs());
+        for (ServiceInstance i : instances.removeIdle(now - idle)) {
+            discard(i, EndCause.IDLE, now);
+        }
+        tombstones.purge(now);
+    }
+
+    /** Removes every instance of {@code service} (unloaded or quarantined). */
+    void removeService(ServiceRuntime service, EndCause cause) {
+        long now = store.context().timers().nanoTime();
+        for (ServiceInstance i : instances.removeIf(x -> x.service() == service)) {
+            discard(i, cause, now);
+        }
+        evaluator.forget(service);
+    }
+
+    /** Removes every instance (the store closes). */
+    void removeAll() {
+        long now = store.context().timers().nanoTime();
+        for (ServiceInstance i : instances.removeIf(x -> true)) {
+            discard(i, EndCause.CLOSED, now);
+        }
+    }
+
+    private void discard(ServiceInstance i, EndCause cause, long now) {
+        i.dispose(cause);
+        if (i.key().scope() == Scope.MESSAGE && cause == EndCause.IDLE) {
+            tombstones.add(i.key(), now);
+        }
+        i.service().counters().instanceExpired();
+        store.nodeCounters().instanceExpired();
+        store.releaseInstance();
+    }
+
+    int liveInstances() {
+        return instances.size();
+    }
+
+    int tombstones() {
+        return tombstones.size();
+    }
+
+    long tombstonesEvicted() {
+        return tombstones.evicted();
+    }
+
+    // ------------------------------------------------------------------ InstanceEnvironment
+
+    @Override
+    public OverlayContext overlay() {
+        return store.context();
+    }
+
+    @Override
+    public QueryEvaluator evaluator() {
+        return evaluator;
+    }
+
+    @Override
+    public InstanceLimits limits() {
+        return store.config().instances();
+    }
+
+    @Override
+    public Counters nodeCounters() {
+        return store.nodeCounters();
+    }
+
+    @Override
+    public TimerService.Timer schedule(ServiceInstance instance, int timerId, long generation, long delayMillis) {
+        return store.context().timers().schedule(delayMillis, TimeUnit.MILLISECONDS,
+                () -> post(() -> instance.onTimer(timerId, generation)));
+    }
+
+    @Override
+    public void ended(ServiceInstance instance, EndCause cause) {
+        if (!instances.remove(instance)) {
+            return;
+        }
+        if (instance.key().scope() == Scope.MESSAGE) {
+            tombstones.add(instance.key(), store.context().timers().nanoTime());
+        }
+        if (cause == EndCause.FINISHED) {
+            instance.service().counters().instanceFinished();
+            store.nodeCounters().instanceFinished();
+        } else {
+            instance.service().counters().instanceTerminated();
+            store.nodeCounters().instanceTerminated();
+        }
+        store.releaseInstance();
+    }
+
+    @Override
+    public void quarantine(ServiceRuntime service, String reason) {
+        store.quarantine(service, reason);
+    }
+
+    // ------------------------------------------------------------------ EvaluationGuard
+
+    @Override
+    public void begin(Object owner, boolean firstUse) {
+        evaluating.set(new Ticket((ServiceRuntime) owner, System.nanoTime(),
+                firstUse ? firstUseLimitNanos : evaluationLimitNanos, Thread.currentThread(),
+                measureCpu ? THREADS.getCurrentThreadCpuTime() : -1));
+    }
+
+    @Override
+    public void end() {
+        Ticket t = evaluating.get();
+        if (t == null || t.thread() != Thread.currentThread() || !evaluating.compareAndSet(t, null)) {
+            throw new ShardAbandoned();
+        }
+        if (t.cpuStartNanos() >= 0 && System.nanoTime() - t.startNanos() > t.limitNanos()) {
+            // wall time says maybe; CPU time decides (a starved or paused thread is not a slow query)
+            long cpu = THREADS.getCurrentThreadCpuTime() - t.cpuStartNanos();
+            if (cpu > t.limitNanos()) {
+                store.quarantine(t.service(), "a query used " + TimeUnit.NANOSECONDS.toMillis(cpu)
+                        + " ms of CPU, more than the limit of " + TimeUnit.NANOSECONDS.toMillis(t.limitNanos()) + " ms");
+            }
+        }
+    }
+
+    /**
+     * Called by the watchdog. An evaluation running longer than the limit (wall time) becomes a
+     * suspect; once its thread has used another limit's worth of CPU time since, the watchdog
+     * takes its ticket, quarantines its service and moves the shard to a fresh thread. CPU time
+     * keeps a starved or paused thread (an overloaded machine, a long GC) from passing for a
+     * runaway query; where the JVM cannot measure thread CPU time, twice the limit of wall time
+     * decides.
+     *
+     * @return whether the shard was taken over
+     */
+    boolean checkOverrun(long nowNanos) {
+        Ticket t = evaluating.get();
+        if (t == null || nowNanos - t.startNanos() <= t.limitNanos()) {
+            suspect = null;
+            return false;
+        }
+        long cpu = THREADS.isThreadCpuTimeSupported() ? THREADS.getThreadCpuTime(t.thread().getId()) : -1;
+        if (suspect != t) {
+            suspect = t;
+            suspectCpuNanos = cpu;
+            return false;
+        }
+        boolean runaway = cpu >= 0 && suspectCpuNanos >= 0 ? cpu - suspectCpuNanos >= t.limitNanos()
+                : nowNanos - t.startNanos() >= 2 * t.limitNanos();
+        if (!runaway || !evaluating.compareAndSet(t, null)) {
+            return false;
+        }
+        suspect = null;
+        store.quarantine(t.service(), "a query ran longer than the limit of "
+                + TimeUnit.NANOSECONDS.toMillis(t.limitNanos()) + " ms; its shard thread was abandoned");
+        Executor old = executor;
+        owner = null;
+        executor = newThread();
+        scheduled.set(false);
+        signal();
+        if (old instanceof ExecutorService s) {
+            s.shutdown(); // the stuck thread ends once Saxon returns
+        }
+        LOG.warn("shard {}: abandoned thread {} stuck in a query of {} for {} ms; the shard continues on a new thread",
+                index, t.thread().getName(), t.service(), TimeUnit.NANOSECONDS.toMillis(nowNanos - t.startNanos()));
+        return true;
+    }
+
+    /** Runs internal tasks left after the shard's thread stopped (close). */
+    void runLeftovers() {
+        Runnable task;
+        while ((task = internal.poll()) != null) {
+            runSafely(task);
+        }
+    }
+
+    /** Stops the shard's own thread (dedicated threading). */
+    void shutdown() {
+        if (executor instanceof ExecutorService s) {
+            s.shutdown();
+        }
+    }
+
+    /** Waits for the shard's own thread to finish its queued work (dedicated threading). */
+    boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return !(executor instanceof ExecutorService s) || s.awaitTermination(timeout, unit);
+    }
+}

@@ -1,0 +1,46 @@
+package io.statecast.messagestore.action;
+
+import io.statecast.messagestore.event.CompiledPath;
+import io.statecast.messagestore.event.EvaluationException;
+import io.statecast.messagestore.event.NodeSnapshot;
+import io.statecast.messagestore.event.PathResult;
+import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.message.OverlayMessage;
+
+/**
+ * What a running action may use: the overlay (through the narrow {@link OverlayContext}), its
+ * instance's history and timers, and nothing else. Implemented by the instance.
+ */
+public interface ActionContext {
+
+    /** The spec whose action runs (ServiceID, parameters). */
+    ServiceSpec spec();
+
+    /** The overlay primitives. */
+    OverlayContext overlay();
+
+    /** Evaluates an action XPath over the instance's history; {@code null} when empty. */
+    PathResult evaluate(CompiledPath path) throws EvaluationException;
+
+    /**
+     * The MessageID of a message the spec builds without naming one and without copying one:
+     * the instance's MessageID (message scope) or a fresh one (flow scope).
+     */
+    long defaultMessageId();
+
+    /** The message of the instance's most recent message event, or {@code null}. */
+    OverlayMessage lastMessage();
+
+    /** Sets (or re-sets) the instance's timer. */
+    void setTimer(int timerId, long delayMillis) throws ActionException;
+
+    /** Cancels the instance's timer; false if it was not set. */
+    boolean cancelTimer(int timerId);
+
+    /** Ends the instance after this action. */
+    void terminate();
+
+    /** Appends a node record to the history. */
+    void recordNode(NodeSnapshot node);
+}

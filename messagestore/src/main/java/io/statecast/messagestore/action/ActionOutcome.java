@@ -1,0 +1,13 @@
+package io.statecast.messagestore.action;
+
+/** What became of one action the engine asked for. */
+public enum ActionOutcome {
+    /** The primitive ran (a send may still have reached nobody; the overlay counts that). */
+    EXECUTED,
+    /** The fields did not make a valid call, or an expression failed; nothing happened. */
+    FAILED,
+    /** The instance exceeded its rate of primitives; nothing happened. */
+    THROTTLED,
+    /** The instance terminated earlier in the same step; the action was dropped. */
+    DISCARDED
+}

@@ -1,0 +1,352 @@
+package io.statecast.messagestore.action;
+
+import io.statecast.messagestore.event.AttributeValues;
+import io.statecast.messagestore.event.EvaluationException;
+import io.statecast.messagestore.event.NodeSnapshot;
+import io.statecast.messagestore.event.PathResult;
+import io.statecast.messagestore.spec.ActionField;
+import io.statecast.messagestore.spec.ActionTemplate;
+import io.statecast.messagestore.spec.FieldValue;
+import io.statecast.messagestore.spec.ParameterType;
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.node.Topology;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Runs one compiled action: resolves its fields (literals, parameters, XPath over the history)
+ * and calls the primitive — the blueprint's <em>dispatchAction</em> and
+ * <em>MessageStoreActions</em>, without reflection or XML in between.
+ *
+ * <h2>How a message is built</h2>
+ * {@code Message} (an XPath selecting a {@code <Message>} of the history) is the base; every
+ * other {@code Message/…} field overrides the base's value. The ServiceID is always the spec's.
+ * <ul>
+ *   <li>DeliveryMode: the field, else the base's; one of them is required.</li>
+ *   <li>DestinationAddress (unicast only): the field, else the base's destination.</li>
+ *   <li>Tree root (multicast): the base's root ({@code RootAddress}), so a copy of a message sent
+ *       on to children travels on the tree of the original source; this node's tree without a base.</li>
+ *   <li>HopLimit: the field, else the socket's default (the blueprint's 255). Not copied: the
+ *       base's remaining hops say nothing about the new message.</li>
+ *   <li>MessageIdentifier: the field, else the base's, else the instance's
+ *       ({@link ActionContext#defaultMessageId()}).</li>
+ *   <li>MessageType (control messages): the field, else the base's; data messages are always
+ *       {@link FsmExtension#PAYLOAD_TYPE}.</li>
+ *   <li>Payload (data messages): the field (a literal is UTF-8 text; an XPath selecting a
+ *       {@code <Payload>} gives its bytes), else the base's; one is required. Control messages
+ *       carry none.</li>
+ * </ul>
+ *
+ * <p>Only the last assignment of a field counts, so an overridden XPath is not evaluated.
+ */
+public final class PrimitiveExecutor {
+
+    /** Most addresses of each list a node record keeps (a history entry numbers its nodes in a fixed block). */
+    static final int MAX_NODE_ADDRESSES = 4096;
+    private static final String NOTHING_SENT = "nothing sent (no next hop, hop limit 0, or dropped)";
+
+    private PrimitiveExecutor() {
+    }
+
+    /**
+     * Executes {@code action}.
+     *
+     * @return what the overlay said, when worth recording ("application queue full"), else ""
+     *         (a description per action would cost more than some primitives)
+     * @throws ActionException     when the fields do not make a valid call
+     * @throws EvaluationException when an XPath failed
+     */
+    public static String execute(ActionTemplate action, ActionContext ctx) throws ActionException, EvaluationException {
+        return execute(action, fieldIndex(action), ctx);
+    }
+
+    /**
+     * The last value assigned to each field, indexed by {@link ActionField#ordinal()}: what
+     * {@link ActionTemplate#valueOf} answers, computed once per template instead of per lookup.
+     */
+    public static FieldValue[] fieldIndex(ActionTemplate action) {
+        FieldValue[] f = new FieldValue[ActionField.values().length];
+        for (ActionField field : ActionField.values()) {
+            f[field.ordinal()] = action.valueOf(field);
+        }
+        return f;
+    }
+
+    /**
+     * Executes {@code action} whose {@link #fieldIndex} is {@code f}.
+     *
+     * @return as {@link #execute(ActionTemplate, ActionContext)}
+     */
+    public static String execute(ActionTemplate action, FieldValue[] f, ActionContext ctx)
+            throws ActionException, EvaluationException {
+        OverlayContext overlay = ctx.overlay();
+        int serviceId = ctx.spec().service().serviceId();
+        return switch (action.primitive()) {
+            case SEND_DATA_MESSAGE -> {
+                OverlayMessage base = message(action, f, ctx, false);
+                byte[] payload = payload(action, f, ctx, base);
+                int n = overlay.sendDataMessage(serviceId, messageId(action, f, ctx, base), payload, route(action, f, ctx, base));
+                yield n == 0 ? NOTHING_SENT : "";
+            }
+            case SEND_CONTROL_MESSAGE -> {
+                OverlayMessage base = message(action, f, ctx, false);
+                byte type = messageType(action, f, ctx, base);
+                int n = overlay.sendControlMessage(serviceId, type, messageId(action, f, ctx, base), null,
+                        route(action, f, ctx, base));
+                yield n == 0 ? NOTHING_SENT : "";
+            }
+            case FORWARD_MESSAGE -> overlay.forwardMessage(message(action, f, ctx, true)) == 0 ? NOTHING_SENT : "";
+            case TO_APPLICATION -> overlay.toApplication(message(action, f, ctx, true)) ? "" : "application queue full";
+            case SET_TIMER -> {
+                int id = timerId(action, f, ctx);
+                long ms = longField(action, f, ctx, ActionField.TIMER_VALUE, 0, ParameterType.MAX_DURATION_MS);
+                try {
+                    ctx.setTimer(id, ms);
+                } catch (ActionException e) {
+                    throw new ActionException(where(action) + e.getMessage());
+                }
+                yield "";
+            }
+            case CANCEL_TIMER -> {
+                int id = timerId(action, f, ctx);
+                yield ctx.cancelTimer(id) ? "" : "the timer was not set";
+            }
+            case TERMINATE -> {
+                ctx.terminate();
+                yield "";
+            }
+            case UPDATE_NODE_INFO -> {
+                ctx.recordNode(snapshot(overlay, ctx.lastMessage()));
+                yield "";
+            }
+        };
+    }
+
+    /** The node's view, in the tree of the most recent message's root (this node's tree if none). */
+    static NodeSnapshot snapshot(OverlayContext overlay, OverlayMessage last) {
+        Topology t = overlay.topology();
+        LogicalAddress self = overlay.localAddress();
+        LogicalAddress root = last == null ? self : last.treeRoot();
+        List<LogicalAddress> neighbours = new ArrayList<>(t.neighbours());
+        neighbours.sort(Comparator.comparingLong(LogicalAddress::toBits));
+        return new NodeSnapshot(self, root, t.parent(root), cap(t.children(root)), cap(neighbours));
+    }
+
+    private static List<LogicalAddress> cap(List<LogicalAddress> list) {
+        return list.size() <= MAX_NODE_ADDRESSES ? list : list.subList(0, MAX_NODE_ADDRESSES);
+    }
+
+    // ------------------------------------------------------------------ fields
+
+    private static OverlayMessage message(ActionTemplate a, FieldValue[] f, ActionContext ctx, boolean required)
+            throws ActionException, EvaluationException {
+        FieldValue v = f[ActionField.MESSAGE.ordinal()];
+        if (v == null) {
+            if (required) {
+                throw missing(a, ActionField.MESSAGE);
+            }
+            return null;
+        }
+        PathResult r = resolve(a, f, ctx, v);
+        if (r == null) {
+            if (required) {
+                throw new ActionException(where(a) + "field Message: the xpath selected nothing");
+            }
+            return null;
+        }
+        if (r instanceof PathResult.Message m) {
+            return m.message();
+        }
+        throw new ActionException(where(a) + "field Message: the xpath must select a <Message> of the history, got "
+                + describe(r));
+    }
+
+    private static Route route(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
+            throws ActionException, EvaluationException {
+        String modeText = text(a, f, ctx, ActionField.DELIVERY_MODE);
+        DeliveryMode mode;
+        if (modeText != null) {
+            mode = parse(a, ActionField.DELIVERY_MODE, () -> AttributeValues.deliveryMode(modeText));
+        } else if (base != null) {
+            mode = base.mode();
+        } else {
+            throw new ActionException(where(a) + "no delivery mode: set Message/DeliveryMode or copy a Message");
+        }
+        LogicalAddress destination = null;
+        LogicalAddress root = null;
+        if (mode == DeliveryMode.UNICAST) {
+            destination = address(a, f, ctx, ActionField.DESTINATION_ADDRESS);
+            if (destination == null && base != null) {
+                destination = base.destination();
+            }
+            if (destination == null) {
+                throw new ActionException(where(a) + "a unicast needs Message/DestinationAddress");
+            }
+            if (destination.family() != ctx.overlay().localAddress().family()) {
+                throw new ActionException(where(a) + "destination " + AttributeValues.text(destination)
+                        + " is not an address of this overlay");
+            }
+        } else if (mode == DeliveryMode.MULTICAST && base != null) {
+            LogicalAddress r = base.treeRoot();
+            root = r.equals(ctx.overlay().localAddress()) ? null : r;
+        }
+        int hops = Route.DEFAULT_HOP_LIMIT;
+        if (f[ActionField.HOP_LIMIT.ordinal()] != null) {
+            hops = (int) longField(a, f, ctx, ActionField.HOP_LIMIT, 0, OverlayMessage.MAX_HOP_LIMIT);
+        }
+        return new Route(mode, destination, root, hops);
+    }
+
+    private static long messageId(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
+            throws ActionException, EvaluationException {
+        if (f[ActionField.MESSAGE_IDENTIFIER.ordinal()] != null) {
+            return longField(a, f, ctx, ActionField.MESSAGE_IDENTIFIER, Long.MIN_VALUE, Long.MAX_VALUE);
+        }
+        if (base != null && base.fsm() != null) {
+            return base.fsm().messageId();
+        }
+        return ctx.defaultMessageId();
+    }
+
+    private static byte messageType(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
+            throws ActionException, EvaluationException {
+        String t = text(a, f, ctx, ActionField.MESSAGE_TYPE);
+        if (t != null) {
+            return parse(a, ActionField.MESSAGE_TYPE, () -> AttributeValues.byteValue(t));
+        }
+        if (base != null && base.fsm() != null) {
+            return base.fsm().messageType();
+        }
+        throw new ActionException(where(a) + "no message type: set Message/MessageType or copy a Message");
+    }
+
+    private static byte[] payload(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
+            throws ActionException, EvaluationException {
+        FieldValue v = f[ActionField.PAYLOAD.ordinal()];
+        if (v != null) {
+            if (v instanceof FieldValue.HistoryQuery) {
+                PathResult r = resolve(a, f, ctx, v);
+                if (r instanceof PathResult.Bytes b) {
+                    return b.bytes();
+                }
+                if (r instanceof PathResult.Text t) {
+                    return t.text().getBytes(StandardCharsets.UTF_8);
+                }
+                throw new ActionException(where(a) + "field Message/Payload: the xpath selected "
+                        + (r == null ? "nothing" : describe(r)));
+            }
+            return literalOrParameter(ctx, v).getBytes(StandardCharsets.UTF_8);
+        }
+        if (base != null && base.payload() != null) {
+            return base.payload();
+        }
+        throw new ActionException(where(a) + "a data message needs a payload: set Message/Payload or copy a Message"
+                + " that has one");
+    }
+
+    private static int timerId(ActionTemplate a, FieldValue[] f, ActionContext ctx)
+            throws ActionException, EvaluationException {
+        return (int) longField(a, f, ctx, ActionField.TIMER_IDENTIFIER, 0, Integer.MAX_VALUE);
+    }
+
+    private static long longField(ActionTemplate a, FieldValue[] f, ActionContext ctx, ActionField field, long min,
+            long max) throws ActionException, EvaluationException {
+        String t = text(a, f, ctx, field);
+        if (t == null) {
+            throw f[field.ordinal()] == null ? missing(a, field)
+                    : new ActionException(where(a) + "field " + field.path() + ": the xpath selected nothing");
+        }
+        return parse(a, field, () -> AttributeValues.longValue(t, min, max, field.path()));
+    }
+
+    /** The field's value as text, or {@code null} when unset or the XPath selected nothing. */
+    private static String text(ActionTemplate a, FieldValue[] f, ActionContext ctx, ActionField field)
+            throws ActionException, EvaluationException {
+        FieldValue v = f[field.ordinal()];
+        if (v == null) {
+            return null;
+        }
+        if (v instanceof FieldValue.HistoryQuery) {
+            PathResult r = resolve(a, f, ctx, v);
+            if (r == null) {
+                return null;
+            }
+            if (r instanceof PathResult.Text t) {
+                return t.text();
+            }
+            if (r instanceof PathResult.Address ad) {
+                return AttributeValues.text(ad.address());
+            }
+            throw new ActionException(where(a) + "field " + field.path() + ": the xpath must select a value, got "
+                    + describe(r));
+        }
+        return literalOrParameter(ctx, v);
+    }
+
+    /** An address field: an address from a fast path as it is, anything else parsed. Null when unset or empty. */
+    private static LogicalAddress address(ActionTemplate a, FieldValue[] f, ActionContext ctx, ActionField field)
+            throws ActionException, EvaluationException {
+        FieldValue v = f[field.ordinal()];
+        if (v instanceof FieldValue.HistoryQuery) {
+            PathResult r = resolve(a, f, ctx, v);
+            if (r instanceof PathResult.Address ad) {
+                return ad.address();
+            }
+        }
+        String d = text(a, f, ctx, field);
+        return d == null ? null : parse(a, field, () -> AttributeValues.address(d));
+    }
+
+    private static String literalOrParameter(ActionContext ctx, FieldValue v) {
+        if (v instanceof FieldValue.Literal l) {
+            return l.text();
+        }
+        return ctx.spec().parameters().value(((FieldValue.ParameterRef) v).name());
+    }
+
+    private static PathResult resolve(ActionTemplate a, FieldValue[] f, ActionContext ctx, FieldValue v)
+            throws EvaluationException {
+        if (v instanceof FieldValue.HistoryQuery q) {
+            return ctx.evaluate(q.path());
+        }
+        return new PathResult.Text(literalOrParameter(ctx, v));
+    }
+
+    private interface Parser<T> {
+        T parse();
+    }
+
+    private static <T> T parse(ActionTemplate a, ActionField f, Parser<T> p) throws ActionException {
+        try {
+            return p.parse();
+        } catch (IllegalArgumentException e) {
+            throw new ActionException(where(a) + "field " + f.path() + ": " + e.getMessage());
+        }
+    }
+
+    private static ActionException missing(ActionTemplate a, ActionField f) {
+        return new ActionException(where(a) + "field " + f.path() + " is required");
+    }
+
+    private static String where(ActionTemplate a) {
+        return a.primitive().specName() + " (line " + a.line() + "): ";
+    }
+
+    private static String describe(PathResult r) {
+        if (r instanceof PathResult.Text t) {
+            String s = t.text();
+            return "text '" + (s.length() > 40 ? s.substring(0, 40) + "…" : s) + "'";
+        }
+        if (r instanceof PathResult.Address ad) {
+            return "address " + AttributeValues.text(ad.address());
+        }
+        return r instanceof PathResult.Bytes ? "a <Payload>" : "a <Message>";
+    }
+}

@@ -1,0 +1,32 @@
+package io.statecast.messagestore.deploy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.statecast.messagestore.MessageStore;
+import io.statecast.overlay.forward.MessageStorePort;
+import io.statecast.overlay.socket.MessageStoreProvider;
+import io.statecast.overlay.socket.OverlayConfigException;
+
+/**
+ * Builds a {@link MessageStore} from the socket configuration's {@code overlay.messageStore}
+ * section ({@link MessageStoreSettings}) and loads the services it lists (each warmed). Found by
+ * {@link java.util.ServiceLoader} through {@code META-INF/services}.
+ */
+public final class StatecastMessageStoreProvider implements MessageStoreProvider {
+
+    @Override
+    public MessageStorePort create(JsonNode settings) throws OverlayConfigException {
+        MessageStoreSettings s = MessageStoreSettings.parse(settings);
+        MessageStore store = new MessageStore(s.config());
+        for (int i = 0; i < s.services().size(); i++) {
+            MessageStoreSettings.ServiceSource src = s.services().get(i);
+            try {
+                store.loadService(src.uri(), src.parameters());
+            } catch (ServiceLoadException e) {
+                store.close();
+                String path = MessageStoreSettings.PREFIX + ".services[" + i + "]";
+                throw new OverlayConfigException(path, path + ": " + e.getMessage(), e);
+            }
+        }
+        return store;
+    }
+}

@@ -1,0 +1,310 @@
+package io.statecast.messagestore.event;
+
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.OverlayMessage;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import net.sf.saxon.s9api.XdmNode;
+
+/**
+ * One instance's history: the blueprint's <em>History of Basic Events</em> (every basic event
+ * that fired, with its time) plus the node information {@code updateNodeInfo} recorded. Bounded:
+ * beyond {@code capacity} entries the oldest is evicted and counted.
+ *
+ * <p>Queries see it as the blueprint's XML document ({@link HistoryVocabulary}):
+ *
+ * <pre>
+ * /HistoryOfEvents/Event[@name][@time]/Message/(MessageIdentifier, ServiceIdentifier, DeliveryMode,
+ *     HopLimit, SourceAddress, DestinationAddress?, PreviousHopAddress, RootAddress, MessageType,
+ *     MessageKind, Payload?)
+ * /HistoryOfEvents/Event[@name][@time]/Timer/TimerIdentifier
+ * /HistoryOfEvents/Node[@time]/(LogicalAddress, Parent/LogicalAddress?, Children/LogicalAddress*,
+ *     Neighbours/LogicalAddress*)
+ * </pre>
+ *
+ * Values: addresses as in filters ({@code x,y} or an integer), delivery modes by name,
+ * MessageType unsigned 0..255 (a payload is 128), Payload in base64, {@code time} in milliseconds
+ * of the node's clock.
+ *
+ * <p>The document is built incrementally and never rebuilt: an event's element is made once,
+ * when the event is recorded, and only if {@code xml} says some expression of the spec can read
+ * it ({@code ServiceSpec.historyXmlNeeded}); its {@code <Message>} children are made the first
+ * time a query walks into it. The document node, {@code <HistoryOfEvents>} and the list of its
+ * children are made once per instance and grow in place. Events recorded without XML are in
+ * {@link #entries()} but not in the document (no expression could see them).
+ *
+ * <p>Confined to the instance's thread.
+ */
+public final class History {
+
+    /** Sequence numbers reserved per entry; an entry's subtree numbers its nodes inside its block. */
+    private static final long BLOCK = 1L << 20;
+    private static final long STEP = 16;
+    private static final String[] EVENT_ATTRIBUTES = {HistoryVocabulary.NAME_ATTRIBUTE, "time"};
+    private static final String[] NODE_ATTRIBUTES = {"time"};
+
+    private final int capacity;
+    private final HistoryNames names;
+    private final ArrayList<HistoryEntry> entries = new ArrayList<>();
+    /** The element of each entry, parallel to {@link #entries}, null where none was built. */
+    private final ArrayList<HistElement> elements = new ArrayList<>();
+    /** The children of {@code <HistoryOfEvents>}: the non-null elements, in order. */
+    private final ArrayList<HistNode> rootChildren = new ArrayList<>();
+    private HistTree tree;
+    private HistElement rootElement;
+    private XdmNode document;
+    private long nextBlock = 1;
+    private long evicted;
+    private long version;
+
+    /**
+     * @param capacity      most entries kept (events and node records); the oldest goes first
+     * @param names    the vocabulary in the Saxon configuration that compiled the spec's
+     *                 expressions, or {@code null} when the spec has none (no XML is ever built)
+     */
+    public History(int capacity, HistoryNames names) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be >= 1, got " + capacity);
+        }
+        this.capacity = capacity;
+        this.names = names;
+    }
+
+    /**
+     * Records a message event.
+     *
+     * @param xml whether to make its XML form (some expression may read events of this name)
+     */
+    public void addMessageEvent(String name, OverlayMessage message, long timeMillis, boolean xml) {
+        HistoryEntry.MessageEvent e = new HistoryEntry.MessageEvent(name, message, timeMillis);
+        append(e, xml && names != null ? messageEventElement(e) : null);
+    }
+
+    /** Records a timer event; {@code xml} as for messages. */
+    public void addTimerEvent(String name, int timerId, long timeMillis, boolean xml) {
+        HistoryEntry.TimerEvent e = new HistoryEntry.TimerEvent(name, timerId, timeMillis);
+        append(e, xml && names != null ? timerEventElement(e) : null);
+    }
+
+    /** Records node information (always visible to queries when the spec has any). */
+    public void addNodeRecord(NodeSnapshot node, long timeMillis) {
+        HistoryEntry.NodeRecord e = new HistoryEntry.NodeRecord(node, timeMillis);
+        append(e, names != null ? nodeElement(e) : null);
+    }
+
+    private void append(HistoryEntry entry, HistElement element) {
+        if (entries.size() == capacity) {
+            entries.remove(0);
+            HistElement old = elements.remove(0);
+            if (old != null) {
+                rootChildren.remove(0);
+            }
+            evicted++;
+        }
+        entries.add(entry);
+        elements.add(element);
+        if (element != null) {
+            rootChildren.add(element);
+        }
+        version++;
+    }
+
+    /** The entries, oldest first (a read-only view; do not keep it across changes). */
+    public List<HistoryEntry> entries() {
+        return Collections.unmodifiableList(entries);
+    }
+
+    /** Number of entries held. */
+    public int size() {
+        return entries.size();
+    }
+
+    /** The most entries held. */
+    public int capacity() {
+        return capacity;
+    }
+
+    /** How many entries were evicted to stay within {@link #capacity()}. */
+    public long evicted() {
+        return evicted;
+    }
+
+    /** Changes whenever an entry is added; equal versions mean an unchanged history. */
+    public long version() {
+        return version;
+    }
+
+    /**
+     * The last basic event whose name is one of {@code names} (what
+     * {@code Event[@name='a' or @name='b'][last()]} selects), or {@code null}.
+     */
+    public HistoryEntry lastEvent(String[] names) {
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            HistoryEntry e = entries.get(i);
+            String n;
+            if (e instanceof HistoryEntry.MessageEvent m) {
+                n = m.name();
+            } else if (e instanceof HistoryEntry.TimerEvent t) {
+                n = t.name();
+            } else {
+                continue;
+            }
+            for (String want : names) {
+                if (want.equals(n)) {
+                    return e;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The message of the most recent message event, or {@code null}. */
+    public OverlayMessage lastMessage() {
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            if (entries.get(i) instanceof HistoryEntry.MessageEvent m) {
+                return m.message();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The history document (context item for XPath and XQuery), or {@code null} when the spec
+     * has no expressions. The same node every time: it grows as entries are added.
+     */
+    public XdmNode document() {
+        if (names == null) {
+            return null;
+        }
+        root();
+        return document;
+    }
+
+    private HistElement root() {
+        if (rootElement == null) {
+            tree = new HistTree(names);
+            HistDocument doc = new HistDocument(tree);
+            tree.setRootNode(doc);
+            rootElement = new HistElement(doc, STEP, HistoryVocabulary.HISTORY, null, null, null, rootChildren, null,
+                    null);
+            doc.setRootElement(rootElement);
+            document = new XdmNode(doc);
+        }
+        return rootElement;
+    }
+
+    private long newBlock() {
+        return BLOCK * nextBlock++;
+    }
+
+    // ------------------------------------------------------------------ XML forms
+
+    private HistElement messageEventElement(HistoryEntry.MessageEvent e) {
+        HistElement parent = root();
+        long base = newBlock();
+        OverlayMessage m = e.message();
+        return new HistElement(parent, base, HistoryVocabulary.EVENT, EVENT_ATTRIBUTES,
+                new String[] {e.name(), Long.toString(e.timeMillis())}, null, null,
+                event -> List.of(new HistElement(event, base + STEP, HistoryVocabulary.MESSAGE, null, null, m, null,
+                        message -> messageChildren(message, m, base + 2 * STEP), HistoryNames.BELOW_MESSAGE)),
+                HistoryNames.BELOW_EVENT);
+    }
+
+    /** The children of {@code <Message>}, in the order {@link HistoryVocabulary} documents. */
+    static List<HistNode> messageChildren(HistElement parent, OverlayMessage m, long firstSeq) {
+        List<HistNode> out = new ArrayList<>(11);
+        long s = firstSeq;
+        FsmExtension fsm = m.fsm();
+        if (fsm != null) {
+            out.add(new HistLeaf(parent, s, MessageAttribute.MESSAGE_IDENTIFIER.elementName(),
+                    Long.toString(fsm.messageId()), m));
+            s += STEP;
+            out.add(new HistLeaf(parent, s, MessageAttribute.SERVICE_IDENTIFIER.elementName(),
+                    Integer.toString(fsm.serviceId()), m));
+            s += STEP;
+        }
+        out.add(new HistLeaf(parent, s, MessageAttribute.DELIVERY_MODE.elementName(),
+                AttributeValues.name(m.mode()), m));
+        s += STEP;
+        out.add(new HistLeaf(parent, s, MessageAttribute.HOP_LIMIT.elementName(), Integer.toString(m.hopLimit()), m));
+        s += STEP;
+        out.add(new HistLeaf(parent, s, MessageAttribute.SOURCE_ADDRESS.elementName(),
+                AttributeValues.text(m.source()), m));
+        s += STEP;
+        if (m.destination() != null) {
+            out.add(new HistLeaf(parent, s, MessageAttribute.DESTINATION_ADDRESS.elementName(),
+                    AttributeValues.text(m.destination()), m));
+            s += STEP;
+        }
+        out.add(new HistLeaf(parent, s, MessageAttribute.PREVIOUS_HOP_ADDRESS.elementName(),
+                AttributeValues.text(m.previousHop()), m));
+        s += STEP;
+        out.add(new HistLeaf(parent, s, MessageAttribute.ROOT_ADDRESS.elementName(),
+                AttributeValues.text(m.treeRoot()), m));
+        s += STEP;
+        if (fsm != null) {
+            out.add(new HistLeaf(parent, s, MessageAttribute.MESSAGE_TYPE.elementName(),
+                    Integer.toString(Byte.toUnsignedInt(fsm.messageType())), m));
+            s += STEP;
+        }
+        byte[] payload = m.payload();
+        out.add(new HistLeaf(parent, s, MessageAttribute.MESSAGE_KIND.elementName(),
+                payload == null ? "control" : "data", m));
+        s += STEP;
+        if (payload != null) {
+            out.add(new HistLeaf(parent, s, PAYLOAD, payload, m));
+        }
+        return out;
+    }
+
+    /** Element name of the payload inside {@code <Message>}. */
+    static final String PAYLOAD = "Payload";
+
+    private HistElement timerEventElement(HistoryEntry.TimerEvent e) {
+        HistElement parent = root();
+        long base = newBlock();
+        String id = Integer.toString(e.timerId());
+        return new HistElement(parent, base, HistoryVocabulary.EVENT, EVENT_ATTRIBUTES,
+                new String[] {e.name(), Long.toString(e.timeMillis())}, null, null,
+                event -> List.of(new HistElement(event, base + STEP, HistoryVocabulary.TIMER, null, null, null, null,
+                        timer -> List.of(new HistLeaf(timer, base + 2 * STEP, HistoryVocabulary.TIMER_IDENTIFIER, id,
+                                null)), HistoryNames.BELOW_TIMER)),
+                HistoryNames.BELOW_EVENT);
+    }
+
+    private HistElement nodeElement(HistoryEntry.NodeRecord e) {
+        HistElement parent = root();
+        NodeSnapshot n = e.node();
+        long base = newBlock();
+        long[] next = {base + STEP};
+        return new HistElement(parent, base, HistoryVocabulary.NODE, NODE_ATTRIBUTES,
+                new String[] {Long.toString(e.timeMillis())}, null, null, node -> {
+                    List<HistNode> out = new ArrayList<>(4);
+                    out.add(address(node, next, n.self()));
+                    out.add(group(node, next, "Parent", n.parent() == null ? List.of() : List.of(n.parent())));
+                    out.add(group(node, next, "Children", n.children()));
+                    out.add(group(node, next, "Neighbours", n.neighbours()));
+                    return out;
+                }, HistoryNames.BELOW_NODE);
+    }
+
+    private static HistLeaf address(HistElement parent, long[] next, LogicalAddress a) {
+        long s = next[0];
+        next[0] += STEP;
+        return new HistLeaf(parent, s, "LogicalAddress", AttributeValues.text(a), a);
+    }
+
+    /** A group element's children are made at once: the numbering of later siblings depends on them. */
+    private static HistElement group(HistElement parent, long[] next, String name, List<LogicalAddress> addresses) {
+        long s = next[0];
+        next[0] += STEP;
+        List<HistNode> kids = new ArrayList<>(addresses.size());
+        HistElement g = new HistElement(parent, s, name, null, null, null, kids, null, HistoryNames.BELOW_GROUP);
+        for (LogicalAddress a : addresses) {
+            kids.add(address(g, next, a));
+        }
+        return g;
+    }
+}

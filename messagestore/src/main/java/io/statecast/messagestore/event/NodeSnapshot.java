@@ -1,0 +1,28 @@
+package io.statecast.messagestore.event;
+
+import io.statecast.overlay.address.LogicalAddress;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@code updateNodeInfo} records (blueprint §4.2.3.1): the node's logical address, its
+ * parent and children in the tree of the message's root, and its neighbours.
+ *
+ * @param self       this node's logical address
+ * @param root       the root of the tree the parent and children belong to
+ * @param parent     the parent toward {@code root}, or {@code null} (this node is the root, or
+ *                   the root is unreachable)
+ * @param children   the children in that tree
+ * @param neighbours the current neighbours
+ */
+public record NodeSnapshot(LogicalAddress self, LogicalAddress root, LogicalAddress parent,
+        List<LogicalAddress> children, List<LogicalAddress> neighbours) {
+
+    /** Copies the lists. */
+    public NodeSnapshot {
+        Objects.requireNonNull(self, "self");
+        Objects.requireNonNull(root, "root");
+        children = List.copyOf(children);
+        neighbours = List.copyOf(neighbours);
+    }
+}

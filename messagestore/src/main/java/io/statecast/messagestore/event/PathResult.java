@@ -1,0 +1,48 @@
+package io.statecast.messagestore.event;
+
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.message.OverlayMessage;
+import java.util.Objects;
+
+/**
+ * The value an {@code action:set xpath="…"} selected from the history, in the form the action
+ * needs: the message behind a {@code <Message>} element, the bytes behind a {@code <Payload>}, or
+ * the string value of anything else. An empty result is {@code null}, not a PathResult.
+ */
+public sealed interface PathResult {
+
+    /** A {@code <Message>} element of the history: the message it was made from. */
+    record Message(OverlayMessage message) implements PathResult {
+        /** Requires the message. */
+        public Message {
+            Objects.requireNonNull(message, "message");
+        }
+    }
+
+    /** A {@code <Payload>} element: the payload's bytes (not its base64 text). */
+    record Bytes(byte[] bytes) implements PathResult {
+        /** Requires the bytes. */
+        public Bytes {
+            Objects.requireNonNull(bytes, "bytes");
+        }
+    }
+
+    /**
+     * An address element ({@code SourceAddress}, {@code PreviousHopAddress}, …) answered by a
+     * {@link FastPath}: the address itself, so it need not be written as text and parsed back.
+     */
+    record Address(LogicalAddress address) implements PathResult {
+        /** Requires the address. */
+        public Address {
+            Objects.requireNonNull(address, "address");
+        }
+    }
+
+    /** Any other item: its string value. */
+    record Text(String text) implements PathResult {
+        /** Requires the text. */
+        public Text {
+            Objects.requireNonNull(text, "text");
+        }
+    }
+}

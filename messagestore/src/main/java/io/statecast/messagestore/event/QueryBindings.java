@@ -1,0 +1,54 @@
+package io.statecast.messagestore.event;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import net.sf.saxon.s9api.QName;
+import net.sf.saxon.s9api.XdmAtomicValue;
+
+/**
+ * The values of a spec's parameters as XPath/XQuery variables: durations and integers as
+ * {@code xs:integer}, booleans as {@code xs:boolean}, strings as {@code xs:string}. Built once
+ * per loaded spec; immutable.
+ */
+public final class QueryBindings {
+
+    /** No parameters. */
+    public static final QueryBindings NONE = new QueryBindings(Map.of());
+
+    private final Map<QName, XdmAtomicValue> values;
+
+    private QueryBindings(Map<QName, XdmAtomicValue> values) {
+        this.values = values;
+    }
+
+    /**
+     * @param typed parameter name → value already converted (Long, Boolean or String)
+     */
+    public static QueryBindings of(Map<String, Object> typed) {
+        Map<QName, XdmAtomicValue> v = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : typed.entrySet()) {
+            Object o = Objects.requireNonNull(e.getValue(), e.getKey());
+            XdmAtomicValue x;
+            if (o instanceof Long l) {
+                x = new XdmAtomicValue(l);
+            } else if (o instanceof Boolean b) {
+                x = new XdmAtomicValue(b);
+            } else {
+                x = new XdmAtomicValue(o.toString());
+            }
+            v.put(new QName(e.getKey()), x);
+        }
+        return new QueryBindings(Map.copyOf(v));
+    }
+
+    /** Every binding. */
+    public Map<QName, XdmAtomicValue> values() {
+        return values;
+    }
+
+    /** The value of parameter {@code name}, or {@code null}. */
+    public XdmAtomicValue get(String name) {
+        return values.get(new QName(name));
+    }
+}

@@ -1,0 +1,150 @@
+package io.statecast.messagestore.event;
+
+import io.statecast.overlay.message.OverlayMessage;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import net.sf.saxon.om.NodeInfo;
+import net.sf.saxon.s9api.QName;
+import net.sf.saxon.s9api.SaxonApiException;
+import net.sf.saxon.s9api.XPathSelector;
+import net.sf.saxon.s9api.XQueryEvaluator;
+import net.sf.saxon.s9api.XdmAtomicValue;
+import net.sf.saxon.s9api.XdmItem;
+import net.sf.saxon.s9api.XdmNode;
+import net.sf.saxon.s9api.XdmValue;
+
+/**
+ * Evaluates a spec's compiled XPath and XQuery against instance histories, reusing one loaded
+ * evaluator per expression and spec (ENGINE-NOTES: loading an evaluator per evaluation costs
+ * more than the evaluation). Parameters are bound once, when the evaluator is loaded.
+ *
+ * <p>One per shard thread; not thread-safe. Evaluation runs inline on the calling thread,
+ * bracketed by the {@link EvaluationGuard} so a watchdog can notice an overrun (Saxon cannot be
+ * interrupted; see {@code MessageStore}).
+ */
+public final class QueryEvaluator {
+
+    private final EvaluationGuard guard;
+    private final Map<Object, Map<Object, Object>> loaded = new IdentityHashMap<>();
+    private long evaluations;
+
+    /** @param guard brackets each evaluation */
+    public QueryEvaluator(EvaluationGuard guard) {
+        this.guard = guard;
+    }
+
+    /**
+     * Evaluates an action's XPath with the history document as context item.
+     *
+     * @param owner    identifies the loaded spec (evaluators are cached per owner)
+     * @param bindings the spec's parameter values (all are declared in every XPath)
+     * @return the first item of the result as an action needs it, or {@code null} when empty
+     */
+    public PathResult evaluatePath(Object owner, CompiledPath path, QueryBindings bindings, History history)
+            throws EvaluationException {
+        XdmNode doc = history.document();
+        if (doc == null) {
+            return null;
+        }
+        Map<Object, Object> cache = loaded.computeIfAbsent(owner, k -> new IdentityHashMap<>());
+        XPathSelector selector = (XPathSelector) cache.get(path);
+        boolean first = selector == null;
+        if (first) {
+            selector = path.executable().load();
+            try {
+                for (Map.Entry<QName, XdmAtomicValue> b : bindings.values().entrySet()) {
+                    selector.setVariable(b.getKey(), b.getValue());
+                }
+            } catch (SaxonApiException e) {
+                throw new EvaluationException("XPath '" + path.text() + "': cannot bind parameters: " + e.getMessage(),
+                        true, e);
+            }
+            cache.put(path, selector);
+        }
+        XdmValue value;
+        try {
+            selector.setContextItem(doc);
+            evaluations++;
+            guard.begin(owner, first);
+            try {
+                value = selector.evaluate();
+            } finally {
+                guard.end();
+            }
+        } catch (SaxonApiException | RuntimeException e) {
+            throw new EvaluationException("XPath '" + path.text() + "' failed: " + e.getMessage(), false, e);
+        } catch (StackOverflowError e) {
+            throw new EvaluationException("XPath '" + path.text() + "' overflowed the stack", true, e);
+        }
+        if (value.size() == 0) {
+            return null;
+        }
+        return toResult(value.itemAt(0));
+    }
+
+    private static PathResult toResult(XdmItem item) {
+        if (item instanceof XdmNode node) {
+            NodeInfo n = node.getUnderlyingNode();
+            if (n instanceof HistLeaf leaf && leaf.bytes() != null) {
+                return new PathResult.Bytes(leaf.bytes());
+            }
+            if (n instanceof HistElement e && !(n instanceof HistLeaf)
+                    && HistoryVocabulary.MESSAGE.equals(e.getLocalPart()) && e.origin() instanceof OverlayMessage m) {
+                return new PathResult.Message(m);
+            }
+        }
+        return new PathResult.Text(item.getStringValue());
+    }
+
+    /**
+     * Evaluates a composite event's XQuery with the history document as context item.
+     *
+     * @return whether the result is true ({@link CompiledQuery#isTrue})
+     */
+    public boolean evaluateQuery(Object owner, CompiledQuery query, QueryBindings bindings, History history)
+            throws EvaluationException {
+        XdmNode doc = history.document();
+        if (doc == null) {
+            return false;
+        }
+        Map<Object, Object> cache = loaded.computeIfAbsent(owner, k -> new IdentityHashMap<>());
+        XQueryEvaluator evaluator = (XQueryEvaluator) cache.get(query);
+        boolean first = evaluator == null;
+        if (first) {
+            evaluator = query.executable().load();
+            for (String p : query.parameters()) {
+                XdmAtomicValue v = bindings.get(p);
+                if (v != null) {
+                    evaluator.setExternalVariable(new QName(p), v);
+                }
+            }
+            cache.put(query, evaluator);
+        }
+        try {
+            evaluator.setContextItem(doc);
+            evaluations++;
+            XdmValue value;
+            guard.begin(owner, first);
+            try {
+                value = evaluator.evaluate();
+            } finally {
+                guard.end();
+            }
+            return CompiledQuery.isTrue(value);
+        } catch (SaxonApiException | RuntimeException e) {
+            throw new EvaluationException("XQuery failed: " + e.getMessage(), false, e);
+        } catch (StackOverflowError e) {
+            throw new EvaluationException("XQuery overflowed the stack", true, e);
+        }
+    }
+
+    /** Drops the evaluators loaded for {@code owner} (its spec was unloaded). */
+    public void forget(Object owner) {
+        loaded.remove(owner);
+    }
+
+    /** How many Saxon evaluations ran (fast paths excluded). */
+    public long evaluations() {
+        return evaluations;
+    }
+}

@@ -1,0 +1,473 @@
+package io.statecast.messagestore.instance;
+
+import io.statecast.messagestore.action.ActionContext;
+import io.statecast.messagestore.action.ActionException;
+import io.statecast.messagestore.action.ActionOutcome;
+import io.statecast.messagestore.action.ActionRecord;
+import io.statecast.messagestore.action.PrimitiveExecutor;
+import io.statecast.messagestore.action.TokenBucket;
+import io.statecast.messagestore.event.CompiledPath;
+import io.statecast.messagestore.event.CompositeEventDefinition;
+import io.statecast.messagestore.event.EvaluationException;
+import io.statecast.messagestore.event.FastPath;
+import io.statecast.messagestore.event.History;
+import io.statecast.messagestore.event.MessageEventDefinition;
+import io.statecast.messagestore.event.NodeSnapshot;
+import io.statecast.messagestore.event.PathResult;
+import io.statecast.messagestore.event.TimerEventDefinition;
+import io.statecast.messagestore.spec.ActionSink;
+import io.statecast.messagestore.spec.ActionTemplate;
+import io.statecast.messagestore.spec.Primitive;
+import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.substrate.TimerService;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.commons.scxml.SCXMLExecutor;
+import org.apache.commons.scxml.model.ModelException;
+import org.apache.commons.scxml.model.State;
+import org.apache.commons.scxml.model.TransitionTarget;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The blueprint's <em>GenericFSM</em>: one running instance of a service, keyed by its
+ * {@link InstanceKey}. It holds a Commons SCXML executor on the spec's shared model, the history
+ * of basic events and of executed actions, the queue of actions the engine produced, its timers
+ * and its primitive budget.
+ *
+ * <h2>One step (the blueprint's handleEvent, Fig. 5.11)</h2>
+ * <ol>
+ *   <li>Every basic event the message or timer expiry matches (in spec order: one-to-one,
+ *       one-to-many) is recorded in the history once, before any fires, so each transition's
+ *       XPaths see the input that caused it.</li>
+ *   <li>Each matched event fires in the engine; the actions it produces are queued during the
+ *       engine step and executed right after it, in document order (the blueprint's
+ *       dispatchAction; the engine never waits for an action).</li>
+ *   <li>Then every composite event with one of those basic events among its constituents is
+ *       evaluated once, in spec order, against the history as the actions left it (so an
+ *       {@code updateNodeInfo} of the same step is visible); each that is true fires in turn.</li>
+ *   <li>An instance that executed {@code terminate} ends after that action (later actions of the
+ *       step are discarded and recorded as such); one in a final state ends after the step.</li>
+ * </ol>
+ *
+ * <p>Confined to its shard's thread: no method is thread-safe.
+ */
+public final class ServiceInstance implements ActionSink, ActionContext {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceInstance.class);
+
+    private final InstanceKey key;
+    private final ServiceRuntime service;
+    private final InstanceEnvironment env;
+    private final SCXMLExecutor executor;
+    private final History history;
+    private final ArrayDeque<ActionTemplate> pending = new ArrayDeque<>(8);
+    private ArrayDeque<ActionRecord> actions;
+    private final TokenBucket budget;
+    private final Map<Integer, Armed> timers = new HashMap<>(8);
+    private final long createdNanos;
+    private long lastMessageNanos;
+    private long timerGeneration;
+    private boolean terminateRequested;
+    private EndCause ended;
+
+    /** A set timer: the handle to cancel it and the generation its expiry must carry. */
+    private record Armed(TimerService.Timer handle, long generation) {
+    }
+
+    /**
+     * Creates the instance (not started: call {@link #start()}).
+     */
+    public ServiceInstance(InstanceKey key, ServiceRuntime service, InstanceEnvironment env) {
+        this.key = Objects.requireNonNull(key, "key");
+        this.service = Objects.requireNonNull(service, "service");
+        this.env = Objects.requireNonNull(env, "env");
+        InstanceLimits limits = env.limits();
+        this.history = new History(limits.historyEntries(), service.historyNames());
+        long now = env.overlay().timers().nanoTime();
+        this.createdNanos = now;
+        this.lastMessageNanos = now;
+        this.budget = new TokenBucket(limits.primitiveBurst(), limits.primitiveRatePerSecond(), now);
+        this.executor = service.spec().newExecutor(this);
+    }
+
+    /** Enters the initial state and runs its entry actions. */
+    public void start() {
+        try {
+            executor.go();
+        } catch (ModelException | RuntimeException e) {
+            engineError("starting", e);
+        }
+        runActions();
+        afterStep();
+    }
+
+    /**
+     * Handles a message that matched {@code matched} (non-empty, from
+     * {@code ServiceSpec.matchMessage}).
+     */
+    public void onMessage(OverlayMessage message, List<MessageEventDefinition> matched) {
+        if (ended != null) {
+            return;
+        }
+        long nowNanos = env.overlay().timers().nanoTime();
+        lastMessageNanos = nowNanos;
+        long now = nowMillis();
+        long evictedBefore = history.evicted();
+        for (int i = 0, n = matched.size(); i < n; i++) {
+            MessageEventDefinition d = matched.get(i);
+            history.addMessageEvent(d.name(), message, now, d.historyXmlNeeded());
+        }
+        countEvictions(evictedBefore);
+        for (int i = 0, n = matched.size(); i < n; i++) {
+            if (!fire(matched.get(i).name())) {
+                return;
+            }
+        }
+        evaluateComposites(service.compositesAfter(matched));
+        afterStep();
+    }
+
+    /**
+     * The expiry of timer {@code timerId}. Ignored unless it is the current setting of that timer
+     * ({@code generation}): a timer re-set or cancelled after this expiry was queued must not fire.
+     */
+    public void onTimer(int timerId, long generation) {
+        if (ended != null) {
+            return;
+        }
+        Armed a = timers.get(timerId);
+        if (a == null || a.generation() != generation) {
+            return;
+        }
+        timers.remove(timerId);
+        List<TimerEventDefinition> matched = service.spec().matchTimer(timerId);
+        if (matched.isEmpty()) {
+            return;
+        }
+        service.counters().timerEvent();
+        env.nodeCounters().timerEvent();
+        long now = nowMillis();
+        long evictedBefore = history.evicted();
+        for (TimerEventDefinition d : matched) {
+            history.addTimerEvent(d.name(), timerId, now, d.historyXmlNeeded());
+        }
+        countEvictions(evictedBefore);
+        List<CompositeEventDefinition> composites = new ArrayList<>(0);
+        for (TimerEventDefinition d : matched) {
+            if (!fire(d.name())) {
+                return;
+            }
+            for (CompositeEventDefinition c : service.spec().compositesTriggeredBy(d.name())) {
+                if (!composites.contains(c)) {
+                    composites.add(c);
+                }
+            }
+        }
+        evaluateComposites(composites);
+        afterStep();
+    }
+
+    private void countEvictions(long before) {
+        long n = history.evicted() - before;
+        for (long i = 0; i < n; i++) {
+            service.counters().historyEvicted();
+            env.nodeCounters().historyEvicted();
+        }
+    }
+
+    /** Fires one event and runs its actions; false if the instance ended. */
+    private boolean fire(String event) {
+        try {
+            executor.triggerEvents(service.trigger(event));
+        } catch (ModelException | RuntimeException e) {
+            engineError("firing " + event, e);
+        }
+        runActions();
+        if (terminateRequested) {
+            end(EndCause.TERMINATED);
+            return false;
+        }
+        return true;
+    }
+
+    private void evaluateComposites(List<CompositeEventDefinition> composites) {
+        for (int i = 0, n = composites.size(); i < n; i++) {
+            if (service.quarantined() || ended != null) {
+                return;
+            }
+            CompositeEventDefinition c = composites.get(i);
+            boolean fires;
+            try {
+                fires = env.evaluator().evaluateQuery(service, c.query(), service.bindings(), history);
+            } catch (EvaluationException e) {
+                evaluationFailed(e);
+                continue;
+            }
+            service.counters().compositeEvaluated(fires);
+            env.nodeCounters().compositeEvaluated(fires);
+            if (fires && !fire(c.name())) {
+                return;
+            }
+        }
+    }
+
+    private void afterStep() {
+        if (ended == null && inFinalState()) {
+            end(EndCause.FINISHED);
+        }
+    }
+
+    /**
+     * Whether every current state is a top-level final state. Not {@code Status.isFinal()}: with
+     * supersteps off, the engine's internal done-events stay pending and that says false.
+     */
+    private boolean inFinalState() {
+        Set<?> states = executor.getCurrentStatus().getStates();
+        if (states.isEmpty()) {
+            return false;
+        }
+        for (Object o : states) {
+            if (!(o instanceof State st) || !st.isFinal() || st.getParentState() != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Runs the queued actions in order (the blueprint's dispatchAction). */
+    private void runActions() {
+        ActionTemplate a;
+        while ((a = pending.poll()) != null) {
+            if (terminateRequested) {
+                record(a, ActionOutcome.DISCARDED, "after terminate");
+                continue;
+            }
+            if (a.primitive() != Primitive.TERMINATE && !budget.tryTake(env.overlay().timers().nanoTime())) {
+                record(a, ActionOutcome.THROTTLED, "over " + env.limits().primitiveRatePerSecond() + "/s");
+                if (service.throttleLog.allow()) {
+                    LOG.warn("{}: {} throttled {} (more than {} primitives/s, burst {}; {} more since last report)",
+                            service, key, a.primitive().specName(), env.limits().primitiveRatePerSecond(),
+                            env.limits().primitiveBurst(), service.throttleLog.takeSuppressed());
+                }
+                continue;
+            }
+            try {
+                record(a, ActionOutcome.EXECUTED, PrimitiveExecutor.execute(a, service.fields(a), this));
+            } catch (ActionException e) {
+                record(a, ActionOutcome.FAILED, e.getMessage());
+                if (service.actionLog.allow()) {
+                    LOG.warn("{}: {}: action failed: {} ({} more since last report)", service, key, e.getMessage(),
+                            service.actionLog.takeSuppressed());
+                }
+            } catch (EvaluationException e) {
+                record(a, ActionOutcome.FAILED, e.getMessage());
+                evaluationFailed(e);
+            } catch (RuntimeException e) {
+                record(a, ActionOutcome.FAILED, e.toString());
+                if (service.actionLog.allow()) {
+                    LOG.warn("{}: {}: {} failed unexpectedly", service, key, a.primitive().specName(), e);
+                }
+            }
+        }
+    }
+
+    private void record(ActionTemplate a, ActionOutcome outcome, String detail) {
+        service.counters().action(a.primitive(), outcome);
+        env.nodeCounters().action(a.primitive(), outcome);
+        if (actions == null) {
+            actions = new ArrayDeque<>(Math.min(env.limits().actionHistoryEntries(), 16));
+        } else if (actions.size() == env.limits().actionHistoryEntries()) {
+            actions.pollFirst();
+        }
+        actions.addLast(new ActionRecord(a.primitive(), a.line(), nowMillis(), outcome, detail));
+    }
+
+    private void evaluationFailed(EvaluationException e) {
+        service.counters().evaluationFailed();
+        env.nodeCounters().evaluationFailed();
+        if (e.fatal()) {
+            env.quarantine(service, e.getMessage());
+        } else if (service.actionLog.allow()) {
+            LOG.warn("{}: {}: {} ({} more since last report)", service, key, e.getMessage(),
+                    service.actionLog.takeSuppressed());
+        }
+    }
+
+    private void engineError(String what, Exception e) {
+        service.counters().engineError();
+        env.nodeCounters().engineError();
+        if (service.engineLog.allow()) {
+            LOG.warn("{}: {}: engine error {}: {}", service, key, what, e.toString());
+        }
+    }
+
+    private void end(EndCause cause) {
+        if (ended != null) {
+            return;
+        }
+        dispose(cause);
+        env.ended(this, cause);
+    }
+
+    /**
+     * Ends the instance without telling the environment (the store removes it itself: idle,
+     * unload, quarantine, close): cancels its timers. Idempotent.
+     */
+    public void dispose(EndCause cause) {
+        if (ended != null) {
+            return;
+        }
+        ended = cause;
+        for (Armed a : timers.values()) {
+            a.handle().cancel();
+        }
+        timers.clear();
+        pending.clear();
+    }
+
+    private long nowMillis() {
+        return env.overlay().timers().currentTimeMillis();
+    }
+
+    // ------------------------------------------------------------------ ActionSink
+
+    @Override
+    public void enqueue(ActionTemplate action) {
+        pending.add(action);
+    }
+
+    // ------------------------------------------------------------------ ActionContext
+
+    @Override
+    public ServiceSpec spec() {
+        return service.spec();
+    }
+
+    @Override
+    public OverlayContext overlay() {
+        return env.overlay();
+    }
+
+    @Override
+    public PathResult evaluate(CompiledPath path) throws EvaluationException {
+        FastPath fast = service.fastPath(path);
+        if (fast != null) {
+            return fast.evaluate(history);
+        }
+        if (service.quarantined()) {
+            throw new EvaluationException("service is quarantined", false, null);
+        }
+        return env.evaluator().evaluatePath(service, path, service.bindings(), history);
+    }
+
+    @Override
+    public long defaultMessageId() {
+        return key.flowSource() == null ? key.messageId() : env.overlay().newMessageId();
+    }
+
+    @Override
+    public OverlayMessage lastMessage() {
+        return history.lastMessage();
+    }
+
+    @Override
+    public void setTimer(int timerId, long delayMillis) throws ActionException {
+        Armed old = timers.get(timerId);
+        if (old != null) {
+            old.handle().cancel();
+        } else if (timers.size() >= env.limits().timersPerInstance()) {
+            throw new ActionException("the instance has " + timers.size()
+                    + " timers set, the most allowed (timersPerInstance)");
+        }
+        long generation = ++timerGeneration;
+        timers.put(timerId, new Armed(env.schedule(this, timerId, generation, delayMillis), generation));
+    }
+
+    @Override
+    public boolean cancelTimer(int timerId) {
+        Armed a = timers.remove(timerId);
+        if (a == null) {
+            return false;
+        }
+        a.handle().cancel();
+        return true;
+    }
+
+    @Override
+    public void terminate() {
+        terminateRequested = true;
+    }
+
+    @Override
+    public void recordNode(NodeSnapshot node) {
+        long before = history.evicted();
+        history.addNodeRecord(node, nowMillis());
+        countEvictions(before);
+    }
+
+    // ------------------------------------------------------------------ inspection
+
+    /** The instance's key. */
+    public InstanceKey key() {
+        return key;
+    }
+
+    /** The service it runs. */
+    public ServiceRuntime service() {
+        return service;
+    }
+
+    /** The history of basic events and node records. */
+    public History history() {
+        return history;
+    }
+
+    /** The most recent actions, oldest first (at most {@code actionHistoryEntries}). */
+    public List<ActionRecord> actionHistory() {
+        return actions == null ? List.of() : List.copyOf(actions);
+    }
+
+    /** The ids of the engine's current (atomic) states. */
+    public Set<String> states() {
+        Set<String> ids = new TreeSet<>();
+        for (Object o : executor.getCurrentStatus().getStates()) {
+            ids.add(((TransitionTarget) o).getId());
+        }
+        return ids;
+    }
+
+    /** The timers set now. */
+    public Set<Integer> timersSet() {
+        return new TreeSet<>(timers.keySet());
+    }
+
+    /** Why it ended, or {@code null} while it runs. */
+    public EndCause ended() {
+        return ended;
+    }
+
+    /** When it was created, in nanoseconds of the node's clock. */
+    public long createdNanos() {
+        return createdNanos;
+    }
+
+    /** When a message last reached it, in nanoseconds of the node's clock. */
+    public long lastMessageNanos() {
+        return lastMessageNanos;
+    }
+
+    @Override
+    public String toString() {
+        return "ServiceInstance[" + key + " of " + service.name() + (ended != null ? ", " + ended : "") + "]";
+    }
+
+}

@@ -1,0 +1,206 @@
+package io.statecast.messagestore.instance;
+
+import io.statecast.messagestore.action.PrimitiveExecutor;
+import io.statecast.messagestore.event.CompiledPath;
+import io.statecast.messagestore.event.CompositeEventDefinition;
+import io.statecast.messagestore.event.FastPath;
+import io.statecast.messagestore.event.HistoryNames;
+import io.statecast.messagestore.event.MessageEventDefinition;
+import io.statecast.messagestore.event.QueryBindings;
+import io.statecast.messagestore.event.TimerEventDefinition;
+import io.statecast.messagestore.metrics.Counters;
+import io.statecast.messagestore.metrics.LogLimiter;
+import io.statecast.messagestore.spec.ActionTemplate;
+import io.statecast.messagestore.spec.FieldAssignment;
+import io.statecast.messagestore.spec.FieldValue;
+import io.statecast.messagestore.spec.Parameter;
+import io.statecast.messagestore.spec.Scope;
+import io.statecast.messagestore.spec.ServiceSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import net.sf.saxon.Configuration;
+import org.apache.commons.scxml.TriggerEvent;
+
+/**
+ * A loaded spec as the runtime uses it: the {@link ServiceSpec} plus what is worth computing once
+ * rather than per event — the engine's trigger events, the fast paths of action XPaths, the
+ * parameters as query variables, the Saxon configuration of its expressions — and the service's
+ * counters and quarantine flag. Shared by every instance of the service on every shard.
+ *
+ * <p>Immutable but for the counters (lock-free) and the quarantine flag (volatile).
+ */
+public final class ServiceRuntime {
+
+    private final ServiceSpec spec;
+    private final Map<String, TriggerEvent[]> triggers;
+    private final Map<CompiledPath, FastPath> fastPaths;
+    private final Map<ActionTemplate, FieldValue[]> fieldIndexes;
+    private final QueryBindings bindings;
+    private final Configuration configuration;
+    private final HistoryNames historyNames;
+    private final Counters counters = new Counters();
+    /** Rate limits for the log lines instances of this service write. */
+    final LogLimiter actionLog = new LogLimiter(10, TimeUnit.SECONDS);
+    final LogLimiter throttleLog = new LogLimiter(10, TimeUnit.SECONDS);
+    final LogLimiter engineLog = new LogLimiter(10, TimeUnit.SECONDS);
+    private volatile String quarantineReason;
+
+    /** Prepares {@code spec} for running. */
+    public ServiceRuntime(ServiceSpec spec) {
+        this.spec = Objects.requireNonNull(spec, "spec");
+        Map<String, TriggerEvent[]> t = new HashMap<>();
+        for (MessageEventDefinition d : spec.messageEvents()) {
+            t.put(d.name(), new TriggerEvent[] {new TriggerEvent(d.name(), TriggerEvent.SIGNAL_EVENT)});
+        }
+        for (TimerEventDefinition d : spec.timerEvents()) {
+            t.put(d.name(), new TriggerEvent[] {new TriggerEvent(d.name(), TriggerEvent.SIGNAL_EVENT)});
+        }
+        Configuration config = null;
+        for (CompositeEventDefinition c : spec.compositeEvents()) {
+            t.put(c.name(), new TriggerEvent[] {new TriggerEvent(c.name(), TriggerEvent.SIGNAL_EVENT)});
+            config = c.query().executable().getUnderlyingCompiledQuery().getConfiguration();
+        }
+        this.triggers = Map.copyOf(t);
+        Map<CompiledPath, FastPath> fast = new IdentityHashMap<>();
+        Map<ActionTemplate, FieldValue[]> indexes = new IdentityHashMap<>();
+        for (ActionTemplate a : spec.actions()) {
+            indexes.put(a, PrimitiveExecutor.fieldIndex(a));
+            for (FieldAssignment f : a.assignments()) {
+                if (f.value() instanceof FieldValue.HistoryQuery q) {
+                    config = q.path().executable().getUnderlyingStaticContext().getConfiguration();
+                    FastPath p = FastPath.of(q.path().text());
+                    if (p != null) {
+                        fast.put(q.path(), p);
+                    }
+                }
+            }
+        }
+        this.fastPaths = fast;
+        this.fieldIndexes = indexes;
+        this.configuration = config;
+        this.historyNames = config == null ? null : HistoryNames.of(config);
+        Map<String, Object> typed = new LinkedHashMap<>();
+        for (Parameter p : spec.parameters().declared()) {
+            String v = spec.parameters().value(p.name());
+            typed.put(p.name(), switch (p.type()) {
+                case DURATION, INTEGER -> Long.parseLong(v);
+                case BOOLEAN -> Boolean.parseBoolean(v);
+                case STRING -> v;
+            });
+        }
+        this.bindings = QueryBindings.of(typed);
+    }
+
+    /** The spec. */
+    public ServiceSpec spec() {
+        return spec;
+    }
+
+    /** The ServiceID. */
+    public int serviceId() {
+        return spec.service().serviceId();
+    }
+
+    /** The service's name. */
+    public String name() {
+        return spec.service().name();
+    }
+
+    /** Message or flow scope. */
+    public Scope scope() {
+        return spec.service().scope();
+    }
+
+    /** The engine's event for {@code name} (one-element array, as {@code triggerEvents} takes). */
+    TriggerEvent[] trigger(String name) {
+        return triggers.get(name);
+    }
+
+    /** The fast path of an action XPath, or {@code null}. */
+    FastPath fastPath(CompiledPath path) {
+        return fastPaths.get(path);
+    }
+
+    /** The last value of each field of {@code action} (see {@link PrimitiveExecutor#fieldIndex}). */
+    FieldValue[] fields(ActionTemplate action) {
+        FieldValue[] f = fieldIndexes.get(action);
+        return f != null ? f : PrimitiveExecutor.fieldIndex(action);
+    }
+
+    /** How many of the spec's action XPaths are answered without Saxon. */
+    public int fastPathCount() {
+        return fastPaths.size();
+    }
+
+    /** The parameters as query variables. */
+    public QueryBindings bindings() {
+        return bindings;
+    }
+
+    /** The history vocabulary in the spec's Saxon configuration, or {@code null} when it has no expressions. */
+    public HistoryNames historyNames() {
+        return historyNames;
+    }
+
+    /** The Saxon configuration of the spec's expressions, or {@code null} when it has none. */
+    public Configuration configuration() {
+        return configuration;
+    }
+
+    /** The composite events to evaluate after {@code fired} basic events, in spec order, each once. */
+    List<CompositeEventDefinition> compositesAfter(List<MessageEventDefinition> fired) {
+        if (fired.size() == 1) {
+            return spec.compositesTriggeredBy(fired.get(0).name());
+        }
+        List<CompositeEventDefinition> out = new ArrayList<>(2);
+        for (CompositeEventDefinition c : spec.compositeEvents()) {
+            for (MessageEventDefinition d : fired) {
+                if (c.constituents().contains(d.name())) {
+                    out.add(c);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The service's counters. */
+    public Counters counters() {
+        return counters;
+    }
+
+    /**
+     * Marks the service quarantined: its expressions are not evaluated again, its instances end,
+     * its messages are refused.
+     *
+     * @return false if it was quarantined already
+     */
+    public synchronized boolean quarantine(String reason) {
+        if (quarantineReason != null) {
+            return false;
+        }
+        quarantineReason = Objects.requireNonNull(reason, "reason");
+        return true;
+    }
+
+    /** Whether the service is quarantined. */
+    public boolean quarantined() {
+        return quarantineReason != null;
+    }
+
+    /** Why the service was quarantined, or {@code null}. */
+    public String quarantineReason() {
+        return quarantineReason;
+    }
+
+    @Override
+    public String toString() {
+        return "service " + name() + " (ServiceID " + serviceId() + ")";
+    }
+}

@@ -1,0 +1,136 @@
+package io.statecast.messagestore.metrics;
+
+import io.statecast.messagestore.action.ActionOutcome;
+import io.statecast.messagestore.spec.Primitive;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The counters kept both per node and per service; updated by shard threads (lock-free), read by
+ * anyone as a {@link CountersSnapshot}.
+ */
+public final class Counters {
+
+    final LongAdder messages = new LongAdder();
+    final LongAdder timerEvents = new LongAdder();
+    final AtomicInteger liveInstances = new AtomicInteger();
+    final LongAdder created = new LongAdder();
+    final LongAdder terminated = new LongAdder();
+    final LongAdder finished = new LongAdder();
+    final LongAdder expired = new LongAdder();
+    final LongAdder compositeEvaluations = new LongAdder();
+    final LongAdder compositesFired = new LongAdder();
+    final LongAdder evaluationFailures = new LongAdder();
+    final LongAdder historyEvicted = new LongAdder();
+    final LongAdder engineErrors = new LongAdder();
+    final LatencyHistogram processing = new LatencyHistogram();
+    private final LongAdder[] drops = adders(DropReason.values().length);
+    private final LongAdder[] primitives = adders(Primitive.values().length);
+    private final LongAdder[] outcomes = adders(ActionOutcome.values().length);
+
+    private static LongAdder[] adders(int n) {
+        LongAdder[] a = new LongAdder[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = new LongAdder();
+        }
+        return a;
+    }
+
+    /** A message was handed to an instance (or found no event), taking {@code nanos} to process. */
+    public void messageProcessed(long nanos) {
+        messages.increment();
+        processing.record(nanos);
+    }
+
+    /** A timer expiry reached a live instance. */
+    public void timerEvent() {
+        timerEvents.increment();
+    }
+
+    /** A message was dropped. */
+    public void drop(DropReason reason) {
+        drops[reason.ordinal()].increment();
+    }
+
+    /** An instance was created. */
+    public void instanceCreated() {
+        created.increment();
+        liveInstances.incrementAndGet();
+    }
+
+    /** An instance ended by the terminate primitive. */
+    public void instanceTerminated() {
+        terminated.increment();
+        liveInstances.decrementAndGet();
+    }
+
+    /** An instance ended in a final state. */
+    public void instanceFinished() {
+        finished.increment();
+        liveInstances.decrementAndGet();
+    }
+
+    /** An instance was removed for idleness, unload or quarantine. */
+    public void instanceExpired() {
+        expired.increment();
+        liveInstances.decrementAndGet();
+    }
+
+    /** A primitive call ended with {@code outcome}. */
+    public void action(Primitive p, ActionOutcome outcome) {
+        outcomes[outcome.ordinal()].increment();
+        if (outcome == ActionOutcome.EXECUTED) {
+            primitives[p.ordinal()].increment();
+        }
+    }
+
+    /** A composite event's query ran; {@code fired} if it was true. */
+    public void compositeEvaluated(boolean fired) {
+        compositeEvaluations.increment();
+        if (fired) {
+            compositesFired.increment();
+        }
+    }
+
+    /** An XPath or XQuery failed at run time. */
+    public void evaluationFailed() {
+        evaluationFailures.increment();
+    }
+
+    /** A history entry was evicted to stay within the history limit. */
+    public void historyEvicted() {
+        historyEvicted.increment();
+    }
+
+    /** The SCXML engine reported an error. */
+    public void engineError() {
+        engineErrors.increment();
+    }
+
+    /** Live instances now. */
+    public int liveInstances() {
+        return liveInstances.get();
+    }
+
+    /** A snapshot. */
+    public CountersSnapshot snapshot() {
+        Map<DropReason, Long> d = new EnumMap<>(DropReason.class);
+        for (DropReason r : DropReason.values()) {
+            d.put(r, drops[r.ordinal()].sum());
+        }
+        Map<Primitive, Long> p = new EnumMap<>(Primitive.class);
+        for (Primitive x : Primitive.values()) {
+            p.put(x, primitives[x.ordinal()].sum());
+        }
+        Map<ActionOutcome, Long> o = new EnumMap<>(ActionOutcome.class);
+        for (ActionOutcome x : ActionOutcome.values()) {
+            o.put(x, outcomes[x.ordinal()].sum());
+        }
+        return new CountersSnapshot(messages.sum(), timerEvents.sum(), liveInstances.get(), created.sum(),
+                terminated.sum(), finished.sum(), expired.sum(), d, p, o, compositeEvaluations.sum(),
+                compositesFired.sum(), evaluationFailures.sum(), historyEvicted.sum(), engineErrors.sum(),
+                processing.snapshot());
+    }
+}

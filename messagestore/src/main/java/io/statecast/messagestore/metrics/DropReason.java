@@ -1,0 +1,29 @@
+package io.statecast.messagestore.metrics;
+
+/** Why the MessageStore dropped a message (or refused an instance) — counted per node and per service. */
+public enum DropReason {
+    /** The data queue (payload messages) held its capacity already (drop-tail). */
+    DATA_QUEUE_FULL,
+    /** The control queue (every other MessageType) held its capacity already (drop-tail). */
+    CONTROL_QUEUE_FULL,
+    /** The message's ServiceID is not loaded and the queue of held messages is full. */
+    UNKNOWN_SERVICE_QUEUE_FULL,
+    /** The message's ServiceID stayed unknown for the whole hold time. */
+    UNKNOWN_SERVICE_EXPIRED,
+    /** No basic event of the service matches the message; it is no input of the service. */
+    NOT_AN_INPUT,
+    /** A new instance would exceed the live-instance limit. */
+    INSTANCE_LIMIT,
+    /** The message's instance has terminated (message scope) and is remembered as such. */
+    TERMINATED_INSTANCE,
+    /** The service was quarantined (a query overran its time) and its messages are refused. */
+    QUARANTINED,
+    /** The service was unloaded while the message waited. */
+    SERVICE_UNLOADED,
+    /** The store was closed. */
+    CLOSED,
+    /** A Service Request message (MessageType -1); answered by the spec server integration, not yet here. */
+    SERVICE_REQUEST,
+    /** Processing failed unexpectedly (logged). */
+    INTERNAL_ERROR
+}

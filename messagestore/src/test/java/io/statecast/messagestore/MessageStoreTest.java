@@ -1,0 +1,334 @@
+package io.statecast.messagestore;
+
+import static io.statecast.messagestore.support.Messages.a;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.statecast.messagestore.action.ActionOutcome;
+import io.statecast.messagestore.deploy.ServiceLoadException;
+import io.statecast.messagestore.instance.InstanceLimits;
+import io.statecast.messagestore.metrics.CountersSnapshot;
+import io.statecast.messagestore.metrics.DropReason;
+import io.statecast.messagestore.metrics.MessageStoreMetrics;
+import io.statecast.messagestore.spec.Primitive;
+import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.messagestore.support.Messages;
+import io.statecast.messagestore.support.RecordingOverlay;
+import io.statecast.messagestore.support.RecordingOverlay.Call;
+import io.statecast.messagestore.support.RecordingOverlay.SendControl;
+import io.statecast.messagestore.support.RecordingOverlay.ToApplication;
+import io.statecast.messagestore.support.Specs;
+import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.forward.Arrival;
+import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.substrate.VirtualTimerService;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The store on clock threading: every shard runs on the virtual clock's thread, so each test is
+ * deterministic. This node is 9.
+ */
+class MessageStoreTest {
+
+    private static final ServiceSpec ACK = Specs.load("specs/ack-service.scxml");
+    private static final ServiceSpec LOOP = Specs.load("specs/loop-sender.scxml");
+    private static final ServiceSpec FLOW = Specs.load("specs/flow-counter.scxml");
+
+    private final VirtualTimerService clock = new VirtualTimerService();
+    private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)).tree(a(1), a(5)));
+    private final List<MessageStore> stores = new ArrayList<>();
+
+    private MessageStore store(MessageStoreConfig config) {
+        MessageStore s = new MessageStore(config.withThreading(MessageStoreConfig.Threading.CLOCK), Specs.loader(),
+                io.statecast.messagestore.deploy.SpecResolver.defaults());
+        s.open(overlay);
+        stores.add(s);
+        return s;
+    }
+
+    private MessageStore store() {
+        return store(MessageStoreConfig.defaults().withShards(2).withWarmStart(false));
+    }
+
+    @AfterEach
+    void close() {
+        stores.forEach(MessageStore::close);
+        assertEquals(0, clock.taskFailures(), () -> String.valueOf(clock.lastFailure()));
+    }
+
+    private void settle() {
+        clock.advanceBy(Duration.ZERO);
+    }
+
+    /** Payload of service 42 from 1 to 9 via 5. */
+    private static OverlayMessage data(long id) {
+        return Messages.unicastPayload(42, id, 1, 9, 5, "m" + id);
+    }
+
+    private static long count(List<Call> calls, Class<?> type) {
+        return calls.stream().filter(type::isInstance).count();
+    }
+
+    @Test
+    void shouldAcknowledgeAndDeliverThroughTheAckService() throws Exception {
+        MessageStore s = store();
+        s.install(ACK);
+        assertTrue(s.receiveMessage(data(1), Arrival.DELIVERED));
+        settle();
+        List<Call> calls = overlay.drain();
+        assertEquals(new SendControl(42, (byte) 2, 1, null, new Route(DeliveryMode.UNICAST, a(5), null, -1)), calls.get(0));
+        assertInstanceOf(ToApplication.class, calls.get(1));
+        MessageStoreMetrics m = s.metrics();
+        CountersSnapshot svc = m.service(42).counters();
+        assertEquals(1, svc.messages());
+        assertEquals(1, svc.created());
+        assertEquals(1, svc.liveInstances());
+        assertEquals(1, svc.executed(Primitive.TO_APPLICATION));
+        assertEquals(1, m.node().processing().count());
+        assertTrue(m.format().contains("service acktest (ServiceID 42"), m.format());
+        clock.advanceBy(Duration.ofMillis(1000));
+        svc = s.metrics().service(42).counters();
+        assertEquals(1, svc.finished(), "Linger over: the final state ends the instance");
+        assertEquals(0, svc.liveInstances());
+    }
+
+    @Test
+    void shouldHoldMessagesOfAnUnknownServiceUntilItIsLoaded() throws Exception {
+        MessageStore s = store();
+        List<Integer> asked = new ArrayList<>();
+        s.onUnknownService((id, first) -> asked.add(id));
+        assertTrue(s.receiveMessage(data(1), Arrival.DELIVERED));
+        assertTrue(s.receiveMessage(data(2), Arrival.DELIVERED));
+        settle();
+        assertEquals(List.of(42), asked, "asked once for the spec");
+        assertEquals(2, s.metrics().heldUnknown());
+        assertEquals(List.of(), overlay.drain());
+        s.loadService(URI.create("classpath:specs/ack-service.scxml"));
+        settle();
+        assertEquals(0, s.metrics().heldUnknown());
+        assertEquals(2, count(overlay.drain(), ToApplication.class), "both held messages processed");
+    }
+
+    @Test
+    void shouldDropHeldMessagesAfterTheHoldTimeOrBeyondCapacity() {
+        MessageStore s = store(MessageStoreConfig.defaults().withShards(1).withWarmStart(false)
+                .withUnknownServiceHold(2, Duration.ofMillis(100)));
+        assertTrue(s.receiveMessage(data(1), Arrival.DELIVERED));
+        clock.advanceBy(Duration.ofMillis(60));
+        assertTrue(s.receiveMessage(data(2), Arrival.DELIVERED));
+        assertFalse(s.receiveMessage(data(3), Arrival.DELIVERED), "hold queue full");
+        clock.advanceBy(Duration.ofMillis(60));
+        MessageStoreMetrics m = s.metrics();
+        assertEquals(1, m.heldUnknown(), "the first expired, the second has 40 ms left");
+        assertEquals(1, m.node().drops(DropReason.UNKNOWN_SERVICE_EXPIRED));
+        assertEquals(1, m.node().drops(DropReason.UNKNOWN_SERVICE_QUEUE_FULL));
+        clock.advanceBy(Duration.ofMillis(100));
+        assertEquals(0, s.metrics().heldUnknown());
+        assertEquals(2, s.metrics().node().drops(DropReason.UNKNOWN_SERVICE_EXPIRED));
+    }
+
+    @Test
+    void shouldBoundLiveInstancesAndCountTheRefused() throws Exception {
+        MessageStore s = store(MessageStoreConfig.defaults().withShards(2).withWarmStart(false)
+                .withInstances(InstanceLimits.DEFAULTS.withMaxLiveInstances(3)));
+        s.install(ACK);
+        for (int i = 1; i <= 5; i++) {
+            assertTrue(s.receiveMessage(data(i), Arrival.DELIVERED));
+        }
+        settle();
+        CountersSnapshot svc = s.metrics().service(42).counters();
+        assertEquals(3, svc.created());
+        assertEquals(3, svc.liveInstances());
+        assertEquals(2, svc.drops(DropReason.INSTANCE_LIMIT));
+        assertEquals(3, count(overlay.drain(), ToApplication.class));
+        clock.advanceBy(Duration.ofMillis(1000));
+        assertEquals(0, s.metrics().node().liveInstances(), "ended instances give their place back");
+        assertTrue(s.receiveMessage(data(6), Arrival.DELIVERED));
+        settle();
+        assertEquals(4, s.metrics().service(42).counters().created());
+    }
+
+    @Test
+    void shouldNotStartAnEndedInstanceAgainForALateDuplicate() throws Exception {
+        MessageStore s = store(MessageStoreConfig.defaults().withShards(2).withWarmStart(false)
+                .withInstances(InstanceLimits.DEFAULTS.withTombstones(100, 5_000)));
+        s.install(ACK);
+        s.receiveMessage(data(1), Arrival.DELIVERED);
+        settle();
+        s.receiveMessage(data(1), Arrival.DELIVERED);
+        settle();
+        List<Call> calls = overlay.drain();
+        assertEquals(1, count(calls, ToApplication.class), "a duplicate while lingering is acknowledged, not delivered");
+        assertEquals(2, count(calls, SendControl.class));
+        clock.advanceBy(Duration.ofMillis(1000));
+        assertEquals(1, s.metrics().service(42).counters().finished());
+        s.receiveMessage(data(1), Arrival.DELIVERED);
+        settle();
+        assertEquals(List.of(), overlay.drain(), "ended: the tombstone refuses the duplicate");
+        assertEquals(1, s.metrics().service(42).counters().drops(DropReason.TERMINATED_INSTANCE));
+        clock.advanceBy(Duration.ofMillis(5_000));
+        s.receiveMessage(data(1), Arrival.DELIVERED);
+        settle();
+        assertEquals(1, count(overlay.drain(), ToApplication.class), "after the tombstone's lifetime it is a new message");
+    }
+
+    @Test
+    void shouldThrottleASpecThatLoopsSending() throws Exception {
+        MessageStore s = store(MessageStoreConfig.defaults().withShards(1).withWarmStart(false)
+                .withInstances(InstanceLimits.DEFAULTS.withPrimitiveRate(20, 100)));
+        s.install(LOOP);
+        s.receiveMessage(Messages.payload(66, 1, 1, 5, "go"), Arrival.DELIVERED);
+        clock.advanceBy(Duration.ofSeconds(1));
+        long sent = count(overlay.drain(), SendControl.class);
+        CountersSnapshot svc = s.metrics().service(66).counters();
+        assertEquals(sent, svc.executed(Primitive.SEND_CONTROL_MESSAGE));
+        assertTrue(sent >= 9 && sent <= 12, "about the burst of 20 primitives, two per tick: " + sent);
+        assertTrue(svc.actions(ActionOutcome.THROTTLED) >= 1, svc.toString());
+        clock.advanceBy(Duration.ofSeconds(5));
+        assertEquals(0, overlay.drain().size(), "the loop ended when its setTimer was throttled too");
+    }
+
+    @Test
+    void shouldDropTailWhenAQueueIsFull() throws Exception {
+        MessageStore s = store(MessageStoreConfig.defaults().withShards(2).withWarmStart(false).withQueues(3, 2));
+        s.install(ACK);
+        for (int i = 1; i <= 5; i++) {
+            s.receiveMessage(data(i), Arrival.DELIVERED);
+        }
+        OverlayMessage ack = Messages.control(42, 2, 99, 3, 9, 3);
+        for (int i = 0; i < 3; i++) {
+            s.receiveMessage(ack, Arrival.DELIVERED);
+        }
+        MessageStoreMetrics m = s.metrics();
+        assertEquals(3, m.dataBacklog());
+        assertEquals(2, m.controlBacklog());
+        assertEquals(2, m.node().drops(DropReason.DATA_QUEUE_FULL));
+        assertEquals(1, m.node().drops(DropReason.CONTROL_QUEUE_FULL));
+        settle();
+        m = s.metrics();
+        assertEquals(0, m.dataBacklog() + m.controlBacklog());
+        assertEquals(3, count(overlay.drain(), ToApplication.class));
+    }
+
+    @Test
+    void shouldKeyFlowScopeInstancesBySource() throws Exception {
+        MessageStore s = store();
+        s.install(FLOW);
+        s.receiveMessage(Messages.payload(88, 1, 5, 5, "a"), Arrival.DELIVERED);
+        s.receiveMessage(Messages.payload(88, 2, 6, 5, "b"), Arrival.DELIVERED);
+        s.receiveMessage(Messages.payload(88, 3, 5, 5, "c"), Arrival.DELIVERED);
+        settle();
+        List<Call> calls = overlay.drain();
+        assertEquals(3, count(calls, ToApplication.class), () -> s.metrics().format());
+        assertEquals(List.of(new SendControl(88, (byte) 9, 1_000_000, null,
+                new Route(DeliveryMode.UNICAST, a(5), null, -1))), calls.stream().filter(SendControl.class::isInstance).toList(),
+                "the second message of source 5's flow (a fresh MessageID: flow scope)");
+        assertEquals(2, s.metrics().service(88).counters().created());
+    }
+
+    @Test
+    void shouldExpireIdleInstancesAndUnloadServices() throws Exception {
+        MessageStore s = store(MessageStoreConfig.defaults().withShards(2).withWarmStart(false)
+                .withInstances(InstanceLimits.DEFAULTS.withIdleTimeoutMs(400)));
+        s.install(Specs.load("specs/ack-service.scxml").withParameters(java.util.Map.of("Linger", "60000")));
+        s.receiveMessage(data(1), Arrival.DELIVERED);
+        settle();
+        assertEquals(1, s.metrics().node().liveInstances());
+        clock.advanceBy(Duration.ofMillis(1000));
+        CountersSnapshot svc = s.metrics().service(42).counters();
+        assertEquals(1, svc.expired(), "idle for longer than 400 ms");
+        assertEquals(0, svc.liveInstances());
+
+        s.receiveMessage(data(2), Arrival.DELIVERED);
+        settle();
+        assertEquals(1, s.metrics().node().liveInstances());
+        assertTrue(s.unloadService(42));
+        settle();
+        assertEquals(0, s.metrics().node().liveInstances());
+        assertEquals(2, s.metrics().node().expired());
+        assertTrue(s.receiveMessage(data(3), Arrival.DELIVERED));
+        assertEquals(1, s.metrics().heldUnknown(), "unloaded: held like any unknown service");
+    }
+
+    @Test
+    void shouldQuarantineAServiceWhoseQueryOverrunsItsLimit() throws Exception {
+        MessageStore s = store(MessageStoreConfig.defaults().withShards(1)
+                .withSpecLimits(limitMs(5)));
+        s.loadService(URI.create("classpath:specs/slow-query.scxml"));
+        s.install(ACK);
+        s.receiveMessage(Messages.payload(77, 1, 1, 5, "fast"), Arrival.DELIVERED);
+        settle();
+        assertEquals(0, s.metrics().quarantines(), "a fast evaluation is fine");
+        s.receiveMessage(Messages.payload(77, 8, 1, 5, "slow"), Arrival.DELIVERED);
+        s.receiveMessage(data(1), Arrival.DELIVERED);
+        settle();
+        MessageStoreMetrics m = s.metrics();
+        assertEquals(1, m.quarantines(), m.format());
+        assertEquals(null, m.service(77), "unloaded");
+        assertTrue(s.service(42) != null, "other services go on");
+        assertFalse(s.receiveMessage(Messages.payload(77, 9, 1, 5, "refused"), Arrival.DELIVERED));
+        assertEquals(1, s.metrics().node().drops(DropReason.QUARANTINED));
+        ServiceLoadException e = assertThrows(ServiceLoadException.class,
+                () -> s.loadService(URI.create("classpath:specs/slow-query.scxml")));
+        assertTrue(e.getMessage().contains("quarantined"), e.getMessage());
+        assertEquals(3, count(overlay.drain(), ToApplication.class), "two of the slow service, one of the ack service");
+    }
+
+    static io.statecast.messagestore.spec.SpecLimits limitMs(long ms) {
+        io.statecast.messagestore.spec.SpecLimits d = io.statecast.messagestore.spec.SpecLimits.DEFAULTS;
+        io.statecast.messagestore.event.QueryLimits q = d.queries();
+        return new io.statecast.messagestore.spec.SpecLimits(d.maxBytes(), d.maxElements(), d.maxDepth(), d.loadTimeout(),
+                new io.statecast.messagestore.event.QueryLimits(q.maxQueryChars(), q.maxNestingDepth(), q.maxRangeSize(),
+                        q.compileTimeout(), Duration.ofMillis(ms), q.workerStackBytes()));
+    }
+
+    @Test
+    void shouldWarmStartWhenLoading() throws Exception {
+        MessageStore s = store(MessageStoreConfig.defaults().withShards(1));
+        s.loadService(URI.create("classpath:specs/ack-service.scxml"));
+        assertNotNull(s.service(42));
+        CountersSnapshot svc = s.metrics().service(42).counters();
+        assertEquals(0, svc.created(), "the warm start's throw-away instances count elsewhere");
+        assertEquals(List.of(), overlay.drain(), "and act on nothing");
+    }
+
+    @Test
+    void shouldRefuseASpecWhoseWarmStartDoesNotFinish() throws Exception {
+        MessageStore s = store(MessageStoreConfig.defaults().withShards(1).withWarmStart(true));
+        String spec = new String(Specs.bytes("specs/slow-query.scxml"), java.nio.charset.StandardCharsets.UTF_8)
+                .replace("if ($id = 7)", "if (true())").replace("<ServiceID>77<", "<ServiceID>78<");
+        ServiceSpec slowForAll = Specs.parse(spec);
+        MessageStore withTimeout = new MessageStore(new MessageStoreConfig(1, MessageStoreConfig.Threading.CLOCK, 10, 10,
+                InstanceLimits.DEFAULTS, 10, Duration.ofSeconds(1), io.statecast.messagestore.spec.SpecLimits.DEFAULTS, true,
+                Duration.ofMillis(100)), Specs.loader(), io.statecast.messagestore.deploy.SpecResolver.defaults());
+        stores.add(withTimeout);
+        ServiceLoadException e = assertThrows(ServiceLoadException.class, () -> withTimeout.install(slowForAll));
+        assertTrue(e.getMessage().contains("did not finish within 100 ms"), e.getMessage());
+        assertEquals(null, withTimeout.service(78));
+        assertNotNull(s);
+    }
+
+    @Test
+    void shouldRefuseUnreadableSources() {
+        MessageStore s = store();
+        ServiceLoadException e = assertThrows(ServiceLoadException.class,
+                () -> s.loadService(URI.create("classpath:specs/no-such.scxml")));
+        assertTrue(e.getMessage().contains("no such resource"), e.getMessage());
+        e = assertThrows(ServiceLoadException.class, () -> s.loadService(URI.create("http://127.0.0.1/x.scxml")));
+        assertTrue(e.getMessage().contains("no spec source for scheme 'http'"), e.getMessage());
+        e = assertThrows(ServiceLoadException.class,
+                () -> s.loadService(URI.create("classpath:hostile/billion-laughs.scxml")));
+        assertTrue(e.getMessage().contains("billion-laughs"), e.getMessage());
+    }
+}

@@ -1,0 +1,173 @@
+package io.statecast.messagestore;
+
+import static io.statecast.messagestore.support.Messages.a;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.statecast.messagestore.deploy.SpecResolver;
+import io.statecast.messagestore.instance.InstanceKey;
+import io.statecast.messagestore.metrics.DropReason;
+import io.statecast.messagestore.metrics.MessageStoreMetrics;
+import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.messagestore.support.Await;
+import io.statecast.messagestore.support.Messages;
+import io.statecast.messagestore.support.Specs;
+import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.forward.Arrival;
+import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.substrate.TimerService;
+import io.statecast.overlay.substrate.VirtualTimerService;
+import java.net.URI;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The store on its own shard threads: confinement of instances, and the watchdog. */
+class MessageStoreThreadsTest {
+
+    private static final ServiceSpec ACK = Specs.load("specs/ack-service.scxml");
+
+    /** Records which thread made each call, by MessageID. */
+    private static final class ThreadOverlay implements OverlayContext {
+        final Map<Long, Set<String>> threads = new ConcurrentHashMap<>();
+        final AtomicLong delivered = new AtomicLong();
+        final Map<Integer, AtomicLong> deliveredByService = new ConcurrentHashMap<>();
+        final VirtualTimerService clock = new VirtualTimerService();
+        final Topology topology = new StaticTopology(a(9)).tree(a(1), a(5));
+
+        private void note(long id) {
+            threads.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(Thread.currentThread().getName());
+        }
+
+        @Override
+        public LogicalAddress localAddress() {
+            return a(9);
+        }
+
+        @Override
+        public Topology topology() {
+            return topology;
+        }
+
+        @Override
+        public TimerService timers() {
+            return clock;
+        }
+
+        @Override
+        public long newMessageId() {
+            return 0;
+        }
+
+        @Override
+        public int sendDataMessage(int serviceId, long messageId, byte[] payload, Route route) {
+            note(messageId);
+            return 1;
+        }
+
+        @Override
+        public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
+            note(messageId);
+            return 1;
+        }
+
+        @Override
+        public int forwardMessage(OverlayMessage message) {
+            return 1;
+        }
+
+        @Override
+        public boolean toApplication(OverlayMessage message) {
+            note(message.fsm().messageId());
+            delivered.incrementAndGet();
+            deliveredByService.computeIfAbsent(message.fsm().serviceId(), k -> new AtomicLong()).incrementAndGet();
+            return true;
+        }
+    }
+
+    private MessageStore store;
+
+    @AfterEach
+    void close() {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    @Test
+    void shouldRunEveryInstanceOnTheOneShardItsKeyHashesTo() throws Exception {
+        ThreadOverlay overlay = new ThreadOverlay();
+        store = new MessageStore(MessageStoreConfig.defaults().withShards(4).withWarmStart(false), Specs.loader(),
+                SpecResolver.defaults());
+        store.open(overlay);
+        store.install(ACK);
+        int ids = 300;
+        CountDownLatch go = new CountDownLatch(1);
+        Thread[] producers = new Thread[3];
+        for (int p = 0; p < producers.length; p++) {
+            producers[p] = new Thread(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int id = 1; id <= ids; id++) {
+                    store.receiveMessage(Messages.unicastPayload(42, id, 1, 9, 5, "x"), Arrival.DELIVERED);
+                }
+            });
+            producers[p].start();
+        }
+        go.countDown();
+        for (Thread t : producers) {
+            t.join();
+        }
+        Await.until(() -> store.metrics().node().messages() == (long) ids * producers.length, 30,
+                () -> store.metrics().format());
+        assertEquals(ids, overlay.delivered.get(), "each message delivered once; its duplicates acknowledged only");
+        for (long id = 1; id <= ids; id++) {
+            int shard = Math.floorMod(InstanceKey.ofMessage(42, id).spread(), 4);
+            assertEquals(Set.of("statecast-ms-shard-" + shard), overlay.threads.get(id), "MessageID " + id);
+        }
+        MessageStoreMetrics m = store.metrics();
+        assertEquals(0, m.node().totalDrops(), m.format());
+        assertEquals(ids, m.node().liveInstances());
+    }
+
+    @Test
+    void shouldQuarantineAnOverlongQueryAndMoveItsShardToANewThread() throws Exception {
+        ThreadOverlay overlay = new ThreadOverlay();
+        store = new MessageStore(MessageStoreConfig.defaults().withShards(1).withSpecLimits(MessageStoreTest.limitMs(50)),
+                Specs.loader(), SpecResolver.defaults());
+        store.open(overlay);
+        store.loadService(URI.create("classpath:specs/slow-query.scxml"));
+        store.install(ACK);
+        store.receiveMessage(Messages.payload(77, 1, 1, 5, "first use"), Arrival.DELIVERED);
+        Await.until(() -> overlay.delivered.get() == 1, 30, () -> store.metrics().format());
+
+        store.receiveMessage(Messages.payload(77, 7, 1, 5, "takes a second"), Arrival.DELIVERED);
+        store.receiveMessage(Messages.unicastPayload(42, 1, 1, 9, 5, "behind it on the same shard"), Arrival.DELIVERED);
+        Await.until(() -> overlay.deliveredByService.getOrDefault(42, new AtomicLong()).get() == 1, 30,
+                () -> store.metrics().format());
+        MessageStoreMetrics m = store.metrics();
+        assertEquals(1, m.quarantines(), m.format());
+        assertEquals(1, m.abandonedThreads(), m.format());
+        assertNull(store.service(77));
+        assertTrue(store.service(42) != null);
+        store.receiveMessage(Messages.payload(77, 9, 1, 5, "refused"), Arrival.DELIVERED);
+        assertEquals(1, store.metrics().node().drops(DropReason.QUARANTINED));
+        Await.until(() -> Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("statecast-ms-shard-0")).count() == 1, 60,
+                () -> "the abandoned thread finishes its query and exits");
+        store.receiveMessage(Messages.unicastPayload(42, 2, 1, 9, 5, "still served"), Arrival.DELIVERED);
+        Await.until(() -> overlay.deliveredByService.get(42).get() == 2, 30, () -> store.metrics().format());
+    }
+}

@@ -1,0 +1,115 @@
+package io.statecast.messagestore.action;
+
+import static io.statecast.messagestore.support.Messages.a;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.statecast.messagestore.instance.InstanceKey;
+import io.statecast.messagestore.instance.InstanceLimits;
+import io.statecast.messagestore.instance.ServiceInstance;
+import io.statecast.messagestore.instance.ServiceRuntime;
+import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.messagestore.support.Messages;
+import io.statecast.messagestore.support.RecordingOverlay;
+import io.statecast.messagestore.support.RecordingOverlay.SendControl;
+import io.statecast.messagestore.support.Specs;
+import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.messagestore.support.TestEnvironment;
+import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.substrate.VirtualTimerService;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Actions whose fields make no valid call fail one by one, each with a message naming what is wrong. */
+class PrimitiveExecutorTest {
+
+    private static final String SPEC = """
+            <scxml version="1.0" xmlns="http://www.w3.org/2005/07/scxml"
+                   xmlns:action="http://my.custom-actions.domain/action" initialstate="s">
+              <datamodel>
+                <data name="service"><ServiceName>bad</ServiceName><ServiceID>5</ServiceID><DeliveryMode>unicast</DeliveryMode></data>
+                <data name="events"><Basic>
+                  <Event name="m"><Message/></Event>
+                  <Event name="t"><Timer/></Event>
+                </Basic></data>
+              </datamodel>
+              <state id="s">
+                <transition event="m">
+                  <action:create name="sendControlMessage"/>
+                  <action:set name="sendControlMessage" field="Message/MessageType" value="3"/>
+                  <action:execute name="sendControlMessage"/>
+                  <action:create name="sendControlMessage"/>
+                  <action:set name="sendControlMessage" field="Message/DeliveryMode" value="unicast"/>
+                  <action:set name="sendControlMessage" field="Message/MessageType" value="3"/>
+                  <action:execute name="sendControlMessage"/>
+                  <action:create name="sendControlMessage"/>
+                  <action:set name="sendControlMessage" field="Message" xpath="/HistoryOfEvents/Event[@name='m'][last()]/@name"/>
+                  <action:set name="sendControlMessage" field="Message/MessageType" value="3"/>
+                  <action:execute name="sendControlMessage"/>
+                  <action:create name="sendControlMessage"/>
+                  <action:set name="sendControlMessage" field="Message/DeliveryMode" value="unicast"/>
+                  <action:set name="sendControlMessage" field="Message/DestinationAddress" xpath="string(/HistoryOfEvents/Event[@name='m']/@name)"/>
+                  <action:set name="sendControlMessage" field="Message/MessageType" value="3"/>
+                  <action:execute name="sendControlMessage"/>
+                  <action:create name="sendDataMessage"/>
+                  <action:set name="sendDataMessage" field="Message/DeliveryMode" value="multicast"/>
+                  <action:execute name="sendDataMessage"/>
+                  <action:create name="toApplication"/>
+                  <action:set name="toApplication" field="Message" xpath="/HistoryOfEvents/Event[@name='t'][last()]/Message"/>
+                  <action:execute name="toApplication"/>
+                  <action:create name="setTimer"/>
+                  <action:set name="setTimer" field="Timer/TimerIdentifier" value="1"/>
+                  <action:set name="setTimer" field="Timer/TimerValue" value="100"/>
+                  <action:execute name="setTimer"/>
+                  <action:create name="setTimer"/>
+                  <action:set name="setTimer" field="Timer/TimerIdentifier" value="2"/>
+                  <action:set name="setTimer" field="Timer/TimerValue" value="100"/>
+                  <action:execute name="setTimer"/>
+                  <action:create name="cancelTimer"/>
+                  <action:set name="cancelTimer" field="Timer/TimerIdentifier" value="9"/>
+                  <action:execute name="cancelTimer"/>
+                  <action:create name="sendControlMessage"/>
+                  <action:set name="sendControlMessage" field="Message" xpath="/HistoryOfEvents/Event[@name='m'][last()]/Message"/>
+                  <action:set name="sendControlMessage" field="Message/DeliveryMode" value="unicast"/>
+                  <action:set name="sendControlMessage" field="Message/DestinationAddress" value="4"/>
+                  <action:set name="sendControlMessage" field="Message/HopLimit" value="3"/>
+                  <action:execute name="sendControlMessage"/>
+                </transition>
+              </state>
+            </scxml>""";
+
+    @Test
+    void shouldFailEachInvalidCallAndGoOnWithTheNext() throws Exception {
+        ServiceSpec spec = Specs.parse(SPEC);
+        VirtualTimerService clock = new VirtualTimerService();
+        RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)));
+        InstanceLimits limits = new InstanceLimits(10, 16, 32, 1, 100, 100, 60_000, 10, 1_000);
+        ServiceInstance i = new ServiceInstance(InstanceKey.ofMessage(5, 1), new ServiceRuntime(spec),
+                new TestEnvironment(overlay, limits));
+        i.start();
+        var m = Messages.payload(5, 1, 3, 3, "x");
+        i.onMessage(m, spec.matchMessage(m, a(9)));
+        List<ActionRecord> r = i.actionHistory();
+        assertEquals(10, r.size(), r::toString);
+        expectFailure(r.get(0), "no delivery mode");
+        expectFailure(r.get(1), "a unicast needs Message/DestinationAddress");
+        expectFailure(r.get(2), "the xpath must select a <Message> of the history, got text 'm'");
+        expectFailure(r.get(3), "field Message/DestinationAddress: a logical address is 'x,y' (Delaunay) or a whole number");
+        expectFailure(r.get(4), "a data message needs a payload");
+        expectFailure(r.get(5), "field Message: the xpath selected nothing");
+        assertEquals(ActionOutcome.EXECUTED, r.get(6).outcome());
+        expectFailure(r.get(7), "the most allowed (timersPerInstance)");
+        assertEquals(ActionOutcome.EXECUTED, r.get(8).outcome());
+        assertEquals("the timer was not set", r.get(8).detail());
+        assertEquals(ActionOutcome.EXECUTED, r.get(9).outcome());
+        assertEquals(List.of(new SendControl(5, (byte) 0x80, 1, null, new Route(DeliveryMode.UNICAST, a(4), null, 3))),
+                overlay.drain(), "the copied message keeps its type and id; the fields override the rest");
+    }
+
+    private static void expectFailure(ActionRecord r, String text) {
+        assertEquals(ActionOutcome.FAILED, r.outcome(), r.toString());
+        assertTrue(r.detail().contains(text), r.detail());
+        assertTrue(r.detail().startsWith(r.primitive().specName() + " (line " + r.line() + "): "), r.detail());
+    }
+}

@@ -1,0 +1,108 @@
+package io.statecast.messagestore.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.statecast.messagestore.MessageStore;
+import io.statecast.messagestore.MessageStoreConfig;
+import io.statecast.messagestore.instance.InstanceLimits;
+import io.statecast.overlay.forward.MessageStorePort;
+import io.statecast.overlay.socket.MessageStoreProvider;
+import io.statecast.overlay.socket.OverlayConfigException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+
+/** The {@code overlay.messageStore} section: defaults, every field, and errors that name the field. */
+class MessageStoreSettingsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static JsonNode json(String text) throws Exception {
+        return JSON.readTree(text.replace('\'', '"'));
+    }
+
+    private static String error(String section) throws Exception {
+        JsonNode n = json(section);
+        OverlayConfigException e = assertThrows(OverlayConfigException.class, () -> MessageStoreSettings.parse(n));
+        assertTrue(e.getMessage().startsWith(e.field()), e.getMessage());
+        return e.field() + " | " + e.getMessage();
+    }
+
+    @Test
+    void shouldTakeTheDefaultsForAnEmptySection() throws Exception {
+        MessageStoreSettings s = MessageStoreSettings.parse(json("{}"));
+        assertEquals(MessageStoreConfig.defaults(), s.config());
+        assertEquals(0, s.services().size());
+    }
+
+    @Test
+    void shouldReadEveryField() throws Exception {
+        MessageStoreSettings s = MessageStoreSettings.parse(json("""
+                {'shards': 3, 'threading': 'clock', 'dataQueueCapacity': 50, 'controlQueueCapacity': 60,
+                 'warmStart': false, 'warmStartTimeoutMs': 900, 'evaluationLimitMs': 25, 'maxSpecBytes': 4096,
+                 'unknownService': {'holdMessages': 7, 'holdMs': 800},
+                 'instances': {'maxLive': 10, 'historyEntries': 11, 'actionHistoryEntries': 12, 'timersPerInstance': 13,
+                               'primitiveBurst': 14, 'primitiveRatePerSecond': 15.5, 'idleTimeoutMs': 16,
+                               'tombstones': 17, 'tombstoneTtlMs': 18},
+                 'services': ['classpath:specs/ack-service.scxml',
+                              {'uri': 'file:/tmp/x.scxml', 'parameters': {'Retry': 300, 'Flag': true}}]}"""));
+        MessageStoreConfig c = s.config();
+        assertEquals(3, c.shards());
+        assertEquals(MessageStoreConfig.Threading.CLOCK, c.threading());
+        assertEquals(50, c.dataQueueCapacity());
+        assertEquals(60, c.controlQueueCapacity());
+        assertFalse(c.warmStart());
+        assertEquals(Duration.ofMillis(900), c.warmStartTimeout());
+        assertEquals(Duration.ofMillis(25), c.evaluationLimit());
+        assertEquals(4096, c.specLimits().maxBytes());
+        assertEquals(7, c.unknownServiceMessages());
+        assertEquals(Duration.ofMillis(800), c.unknownServiceHold());
+        assertEquals(new InstanceLimits(10, 11, 12, 13, 14, 15.5, 16, 17, 18), c.instances());
+        assertEquals(URI.create("classpath:specs/ack-service.scxml"), s.services().get(0).uri());
+        assertEquals(Map.of("Retry", "300", "Flag", "true"), s.services().get(1).parameters());
+    }
+
+    @Test
+    void shouldNameTheFieldOfEveryError() throws Exception {
+        assertTrue(error("{'shard': 2}").startsWith("overlay.messageStore.shard | "), "unknown field");
+        assertTrue(error("{'shard': 2}").contains("known: [controlQueueCapacity"), "lists the known fields");
+        assertTrue(error("{'shards': '2'}").startsWith("overlay.messageStore.shards | "));
+        assertTrue(error("{'shards': 2.5}").contains("whole number"));
+        assertTrue(error("{'shards': 0}").contains("overlay.messageStore.shards=0 must be within 1..256"));
+        assertTrue(error("{'threading': 'fast'}").contains("must be dedicated or clock"));
+        assertTrue(error("{'warmStart': 'yes'}").startsWith("overlay.messageStore.warmStart | "));
+        assertTrue(error("{'instances': {'maxLive': -1}}").startsWith("overlay.messageStore.instances.maxLive | "));
+        assertTrue(error("{'instances': {'burst': 1}}").startsWith("overlay.messageStore.instances.burst | "));
+        assertTrue(error("{'instances': []}").startsWith("overlay.messageStore.instances | "));
+        assertTrue(error("{'unknownService': {'holdMs': 0}}").startsWith("overlay.messageStore.unknownService.holdMs | "));
+        assertTrue(error("{'services': 'x'}").startsWith("overlay.messageStore.services | "));
+        assertTrue(error("{'services': ['no scheme']}").startsWith("overlay.messageStore.services[0] | "));
+        assertTrue(error("{'services': [{'parameters': {}}]}").startsWith("overlay.messageStore.services[0].uri | "));
+        assertTrue(error("{'services': [{'uri': 'classpath:a', 'parameters': {'P': [1]}}]}")
+                .startsWith("overlay.messageStore.services[0].parameters.P | "));
+        assertTrue(error("[]").startsWith("overlay.messageStore | "));
+    }
+
+    @Test
+    void shouldBeFoundByTheServiceLoaderAndLoadTheListedServices() throws Exception {
+        MessageStoreProvider provider = ServiceLoader.load(MessageStoreProvider.class).findFirst().orElseThrow();
+        assertInstanceOf(StatecastMessageStoreProvider.class, provider);
+        try (MessageStorePort port = provider.create(json("{'warmStart': false, 'shards': 1, "
+                + "'services': [{'uri': 'classpath:specs/ack-service.scxml', 'parameters': {'Retry': 300}}]}"))) {
+            MessageStore store = (MessageStore) port;
+            assertEquals("300", store.services().get(42).parameters().value("Retry"));
+        }
+        JsonNode bad = json("{'services': ['classpath:specs/ack-service.scxml', 'classpath:hostile/xxe-file.scxml']}");
+        OverlayConfigException e = assertThrows(OverlayConfigException.class, () -> provider.create(bad));
+        assertEquals("overlay.messageStore.services[1]", e.field());
+        assertTrue(e.getMessage().contains("xxe-file.scxml"), e.getMessage());
+    }
+}

@@ -1,0 +1,106 @@
+package io.statecast.messagestore.support;
+
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.substrate.TimerService;
+import java.util.ArrayList;
+import java.util.List;
+
+/** An {@link OverlayContext} that records every primitive call instead of sending anything. */
+public final class RecordingOverlay implements OverlayContext {
+
+    /** One recorded call. */
+    public sealed interface Call {
+    }
+
+    /** sendDataMessage. */
+    public record SendData(int serviceId, long messageId, byte[] payload, Route route) implements Call {
+    }
+
+    /** sendControlMessage. */
+    public record SendControl(int serviceId, byte messageType, long messageId, byte[] body, Route route)
+            implements Call {
+    }
+
+    /** forwardMessage. */
+    public record Forward(OverlayMessage message) implements Call {
+    }
+
+    /** toApplication. */
+    public record ToApplication(OverlayMessage message) implements Call {
+    }
+
+    private final LogicalAddress self;
+    private final TimerService timers;
+    private volatile Topology topology;
+    private final List<Call> calls = new ArrayList<>();
+    private long nextId = 1_000_000;
+
+    public RecordingOverlay(LogicalAddress self, TimerService timers, Topology topology) {
+        this.self = self;
+        this.timers = timers;
+        this.topology = topology;
+    }
+
+    public void topology(Topology t) {
+        topology = t;
+    }
+
+    /** The calls so far, and forgets them. */
+    public synchronized List<Call> drain() {
+        List<Call> out = List.copyOf(calls);
+        calls.clear();
+        return out;
+    }
+
+    private synchronized void add(Call c) {
+        calls.add(c);
+    }
+
+    @Override
+    public LogicalAddress localAddress() {
+        return self;
+    }
+
+    @Override
+    public Topology topology() {
+        return topology;
+    }
+
+    @Override
+    public TimerService timers() {
+        return timers;
+    }
+
+    @Override
+    public synchronized long newMessageId() {
+        return nextId++;
+    }
+
+    @Override
+    public int sendDataMessage(int serviceId, long messageId, byte[] payload, Route route) {
+        add(new SendData(serviceId, messageId, payload, route));
+        return 1;
+    }
+
+    @Override
+    public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
+        add(new SendControl(serviceId, messageType, messageId, body, route));
+        return 1;
+    }
+
+    @Override
+    public int forwardMessage(OverlayMessage message) {
+        add(new Forward(message));
+        return 1;
+    }
+
+    @Override
+    public boolean toApplication(OverlayMessage message) {
+        add(new ToApplication(message));
+        return true;
+    }
+}
