@@ -71,7 +71,7 @@ public final class ForwardingEngine {
         }
     }
 
-    private final LogicalAddress self;
+    private final LogicalAddress.Family family;
     private final Supplier<Topology> topology;
     private final Transmitter transmitter;
     private final ApplicationSink application;
@@ -90,7 +90,10 @@ public final class ForwardingEngine {
     private final EnumMap<DropCause, LongAdder> drops = new EnumMap<>(DropCause.class);
 
     /**
-     * @param self        this node's logical address
+     * @param self        this node's logical address when the engine is built; afterwards the
+     *                    engine follows {@link Topology#self()} of the current snapshot, because
+     *                    a DT node whose random coordinates turn out to be taken draws new ones
+     *                    while it joins
      * @param topology    the node's current snapshot (read once per message)
      * @param transmitter puts copies on the substrate
      * @param application delivers to the local application
@@ -100,7 +103,7 @@ public final class ForwardingEngine {
      */
     public ForwardingEngine(LogicalAddress self, Supplier<Topology> topology, Transmitter transmitter,
                             ApplicationSink application, TimerService timers, MessageIds ids, Settings settings) {
-        this.self = Objects.requireNonNull(self, "self");
+        this.family = Objects.requireNonNull(self, "self").family();
         this.topology = Objects.requireNonNull(topology, "topology");
         this.transmitter = Objects.requireNonNull(transmitter, "transmitter");
         this.application = Objects.requireNonNull(application, "application");
@@ -157,15 +160,16 @@ public final class ForwardingEngine {
      */
     public void onReceive(OverlayMessage m, SubstrateAddress from) {
         received.increment();
-        if (m.source().family() != self.family()) {
+        if (m.source().family() != family) {
             drop(DropCause.WRONG_FAMILY, m);
             return;
         }
+        Topology t = topology.get();
+        LogicalAddress self = t.self();
         if (m.source().equals(self) || m.previousHop().equals(self)) {
             drop(DropCause.OWN_MESSAGE, m);
             return;
         }
-        Topology t = topology.get();
         switch (m.mode()) {
             case MULTICAST -> {
                 LogicalAddress root = m.treeRoot();
@@ -279,6 +283,7 @@ public final class ForwardingEngine {
 
     /** Transmits {@code m} to the next hops its header implies, from this node. */
     private int route(OverlayMessage m, Topology t) {
+        LogicalAddress self = t.self();
         return switch (m.mode()) {
             case MULTICAST -> transmit(m, t.children(m.treeRoot()), t);
             case FLOOD -> transmit(m, floodHops(t, m.previousHop()), t);
@@ -300,6 +305,7 @@ public final class ForwardingEngine {
     }
 
     private void requireOwn(OverlayMessage m) {
+        LogicalAddress self = self();
         if (!m.source().equals(self) || !m.previousHop().equals(self)) {
             throw new IllegalArgumentException("a message sent from " + self + " must have it as source and previous hop: "
                     + m.source() + ", " + m.previousHop());
@@ -327,7 +333,7 @@ public final class ForwardingEngine {
             drop(DropCause.HOP_LIMIT, m);
             return 0;
         }
-        OverlayMessage out = m.forwardedBy(self);
+        OverlayMessage out = m.forwardedBy(t.self());
         int sent = 0;
         for (LogicalAddress hop : next) {
             SubstrateAddress to = t.substrateAddress(hop);
@@ -404,7 +410,7 @@ public final class ForwardingEngine {
     private void drop(DropCause cause, OverlayMessage m) {
         drops.get(cause).increment();
         if (LOG.isTraceEnabled()) {
-            LOG.trace("{} dropped {} from {} via {}: {}", self, m.mode(), m.source(), m.previousHop(), cause);
+            LOG.trace("{} dropped {} from {} via {}: {}", self(), m.mode(), m.source(), m.previousHop(), cause);
         }
     }
 
@@ -420,7 +426,13 @@ public final class ForwardingEngine {
 
     private OverlayMessage build(Route route, List<Extension> extensions) {
         int hops = route.hopLimit() == Route.DEFAULT_HOP_LIMIT ? settings.defaultHopLimit() : route.hopLimit();
+        LogicalAddress self = self();
         return new OverlayMessage(route.mode(), hops, self, route.destination(), self, route.root(), extensions);
+    }
+
+    /** This node's current logical address. */
+    private LogicalAddress self() {
+        return topology.get().self();
     }
 
     /** The primitives a MessageStore acts through. */
@@ -428,7 +440,7 @@ public final class ForwardingEngine {
 
         @Override
         public LogicalAddress localAddress() {
-            return self;
+            return self();
         }
 
         @Override

@@ -28,8 +28,22 @@ import java.util.Set;
  */
 public interface OverlayNode {
 
-    /** This node's logical address; fixed for the node's life. */
+    /**
+     * This node's logical address. Fixed for the node's life with one exception: a DT node whose
+     * random coordinates turn out to be taken by another node draws new ones while it is not
+     * settled in an overlay (never yet {@link NodeState#STABLE}, or {@link NodeState#JOINING}
+     * again after losing every neighbour). Every
+     * snapshot's {@link Topology#self()} is the address at its publication.
+     */
     LogicalAddress localAddress();
+
+    /**
+     * Why the node stopped by itself while running — e.g. its fixed logical address is taken by
+     * another node — or {@code null} if it did not (it is running, or was told to leave).
+     */
+    default String failure() {
+        return null;
+    }
 
     /**
      * Starts the protocol: contacts buddies, begins heartbeats. Returns at once; watch

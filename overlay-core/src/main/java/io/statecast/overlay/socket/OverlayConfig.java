@@ -7,6 +7,7 @@ import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
+import io.statecast.overlay.node.dt.DtSettings;
 import io.statecast.overlay.node.tree.TreeSettings;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -37,7 +38,7 @@ import java.util.random.RandomGenerator;
  *   <tr><td>{@code address}</td><td>{@code RANDOM}</td><td>{@code RANDOM}; a decimal id for TREE;
  *       {@code x,y} for DT</td></tr>
  *   <tr><td>{@code addressFrame}</td><td>{@code 0,0 .. 10000,10000}</td><td>where a RANDOM DT
- *       address is drawn (inclusive); small enough for exact long-integer geometry</td></tr>
+ *       address is drawn (inclusive), and drawn again if taken</td></tr>
  *   <tr><td>{@code interfaces}</td><td>{@code [udp://127.0.0.1:0]}</td><td>substrate interfaces, 1..8,
  *       at most one per scheme; port 0 picks a free port</td></tr>
  *   <tr><td>{@code buddies}</td><td>{@code []}</td><td>substrate addresses of nodes that may be in
@@ -218,6 +219,19 @@ public record OverlayConfig(
                 buddies);
     }
 
+    /**
+     * The DT protocol's settings from this configuration: the heartbeat and rendezvous timers,
+     * the buddies, and — for a RANDOM address — the frame new coordinates are drawn from if the
+     * drawn ones turn out to be taken (a fixed address fails instead).
+     */
+    public DtSettings dtSettings() {
+        DtSettings.Frame redraw = address.equalsIgnoreCase(RANDOM)
+                ? new DtSettings.Frame(addressFrame.minX(), addressFrame.minY(), addressFrame.maxX(), addressFrame.maxY())
+                : null;
+        return DtSettings.withDefaults(heartbeat.fastMs(), heartbeat.slowMs(), heartbeat.timeoutMs(), rendezvous.iAmHereMs(),
+                heartbeat.stableAfter(), rendezvous.buddyCacheSize(), buddies, redraw);
+    }
+
     // ---------------------------------------------------------------------------------- validation
 
     /**
@@ -304,9 +318,11 @@ public record OverlayConfig(
     // ---------------------------------------------------------------------------------- sections
 
     /**
-     * The rectangle a RANDOM DT address is drawn from, bounds inclusive. Default
-     * {@code 0,0 .. 10000,10000}: wide enough that 10,000 random nodes rarely collide, small
-     * enough that the geometric predicates stay exact in 64-bit arithmetic.
+     * The rectangle a RANDOM DT address is drawn from, bounds inclusive; a drawn point that
+     * another node holds is drawn again while the node joins. Default
+     * {@code 0,0 .. 10000,10000}. The geometric predicates are exact for any {@code int}
+     * coordinates; a frame at most 2<sup>30</sup> wide keeps them in allocation-free 128-bit
+     * arithmetic.
      *
      * @param minX smallest x, default 0
      * @param minY smallest y, default 0

@@ -80,6 +80,7 @@ public final class OverlaySocket implements AutoCloseable {
     private final MessageCodec codec;
     private final OverlayNode node;
     private final ForwardingEngine engine;
+    /** The address the node was created with; the node's current one is {@link #localAddress()}. */
     private final LogicalAddress self;
     private final BlockingQueue<OverlayMessage> inbox;
     private final Object lifecycle = new Object();
@@ -193,6 +194,9 @@ public final class OverlaySocket implements AutoCloseable {
         NodeListener listener = (old, now) -> {
             if (now.state().connected()) {
                 done.complete(null);
+            } else if (now.state() == NodeState.STOPPED && node.failure() != null) {
+                done.completeExceptionally(new OverlayJoinException("node " + old.self() + " of overlay '" + config.id()
+                        + "' gave up joining: " + node.failure()));
             }
         };
         node.addListener(listener);
@@ -234,7 +238,7 @@ public final class OverlaySocket implements AutoCloseable {
 
     private String joinFailure() {
         Topology t = node.topology();
-        return "not part of overlay '" + config.id() + "' after " + config.join().timeoutMs() + " ms: node " + self
+        return "not part of overlay '" + config.id() + "' after " + config.join().timeoutMs() + " ms: node " + node.localAddress()
                 + " is " + t.state() + " with " + t.neighbours().size() + " neighbours; buddies " + config.buddies()
                 + (config.buddies().isEmpty() ? "" : " — check that a buddy runs, is reachable, and uses the same overlay id")
                 + "; protocol counters " + node.counters();
@@ -330,7 +334,8 @@ public final class OverlaySocket implements AutoCloseable {
     private OverlayMessage message(DeliveryMode mode, LogicalAddress destination, byte[] payload, FsmExtension fsm) {
         Objects.requireNonNull(payload, "payload");
         List<Extension> ext = fsm == null ? List.of(new PayloadExtension(payload)) : List.of(fsm, new PayloadExtension(payload));
-        return new OverlayMessage(mode, config.forwarding().hopLimit(), self, destination, self, null, ext);
+        LogicalAddress source = node.localAddress();
+        return new OverlayMessage(mode, config.forwarding().hopLimit(), source, destination, source, null, ext);
     }
 
     /**
@@ -344,10 +349,10 @@ public final class OverlaySocket implements AutoCloseable {
         requireOpen();
         if (left) {
             // the node's state changes only when its protocol thread handles the leave
-            throw new IllegalStateException("socket " + self + " has left its overlay");
+            throw new IllegalStateException("socket " + node.localAddress() + " has left its overlay");
         }
         if (!joinRequested || node.state() == NodeState.STOPPED) {
-            throw new IllegalStateException("socket " + self + " is not in an overlay (state " + node.state() + "): join() first");
+            throw new IllegalStateException("socket " + node.localAddress() + " is not in an overlay (state " + node.state() + "): join() first");
         }
         int size = codec.encodedSize(message) + (message.mode() == DeliveryMode.FLOOD ? 16 : 0);
         if (size > codec.maxMessageBytes()) {
@@ -440,9 +445,12 @@ public final class OverlaySocket implements AutoCloseable {
 
     // ---------------------------------------------------------------------------------- topology and the rest
 
-    /** This node's logical address. */
+    /**
+     * This node's logical address (a DT node with a RANDOM address may draw a new one while it
+     * joins, if the first is taken; see {@link OverlayNode#localAddress()}).
+     */
     public LogicalAddress localAddress() {
-        return self;
+        return node.localAddress();
     }
 
     /** The substrate addresses this socket's interfaces are bound to. */
@@ -520,7 +528,7 @@ public final class OverlaySocket implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "OverlaySocket[" + config.id() + " " + self + " " + node.state() + "]";
+        return "OverlaySocket[" + config.id() + " " + node.localAddress() + " " + node.state() + "]";
     }
 
     /** Routes what the adapter decodes: protocol messages to the node, application messages to the engine. */
