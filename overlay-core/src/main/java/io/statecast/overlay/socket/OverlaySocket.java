@@ -349,7 +349,7 @@ public final class OverlaySocket implements AutoCloseable {
         requireOpen();
         if (left) {
             // the node's state changes only when its protocol thread handles the leave
-            throw new IllegalStateException("socket " + node.localAddress() + " has left its overlay");
+            throw new IllegalStateException("socket " + node.localAddress() + " is not in an overlay: it has left");
         }
         if (!joinRequested || node.state() == NodeState.STOPPED) {
             throw new IllegalStateException("socket " + node.localAddress() + " is not in an overlay (state " + node.state() + "): join() first");
