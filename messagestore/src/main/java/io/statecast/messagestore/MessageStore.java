@@ -151,8 +151,8 @@ public final class MessageStore implements MessageStorePort {
     // ------------------------------------------------------------------ services
 
     /**
-     * Reads, loads, warms and installs the spec at {@code uri} ({@code file:} or
-     * {@code classpath:}, or a scheme registered on {@link #resolver()}).
+     * Reads, loads, warms and installs the spec at {@code uri} ({@code file:}, {@code classpath:},
+     * {@code http:}, {@code https:}, or a scheme registered on {@link #resolver()}).
      */
     public ServiceSpec loadService(URI uri) throws ServiceLoadException {
         return loadService(uri, Map.of());
