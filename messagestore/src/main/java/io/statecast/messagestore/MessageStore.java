@@ -138,6 +138,11 @@ public final class MessageStore implements MessageStorePort {
         return config;
     }
 
+    /** The loader that validates every spec this store loads (for sources that fetch bytes themselves). */
+    public SpecLoader loader() {
+        return loader;
+    }
+
     /** The resolver reading {@link #loadService(URI)} URIs; register more schemes on it. */
     public SpecResolver resolver() {
         return resolver;

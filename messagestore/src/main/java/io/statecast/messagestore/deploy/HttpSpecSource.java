@@ -117,7 +117,7 @@ public final class HttpSpecSource implements SpecSource {
         }
         int status = response.statusCode();
         if (status < 200 || status > 299) {
-            throw new IOException(uri + " answered HTTP status " + status);
+            throw new HttpStatusException(uri, status);
         }
         byte[] body = response.body();
         checkEtag(uri, response.headers().firstValue("etag"), body);
