@@ -185,4 +185,25 @@ class SpecDownloaderTest {
         assertEquals(1, overlay.drain().stream().filter(ToApplication.class::isInstance).count(),
                 "the loaded spec still serves");
     }
+
+    @Test
+    void shouldBeWiredByTheProviderWhenASpecServerIsConfigured() throws Exception {
+        gate.countDown();
+        documents.put(42, Specs.bytes("specs/ack-service.scxml"));
+        var section = new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"threading\": \"clock\", "
+                + "\"shards\": 1, \"warmStart\": false, \"specServer\": {\"uri\": \"http://127.0.0.1:"
+                + server.getAddress().getPort() + "\", \"timeoutMs\": 10000}}");
+        MessageStore s = (MessageStore) new StatecastMessageStoreProvider().create(section);
+        try {
+            s.open(overlay);
+            assertTrue(s.receiveMessage(data(7), Arrival.DELIVERED));
+            settle();
+            Await.until(() -> s.metrics().heldUnknown() == 0, 10, () -> "hits " + hits);
+            settle();
+            assertEquals(1, overlay.drain().stream().filter(ToApplication.class::isInstance).count());
+            assertEquals(1, hits("/services/42"));
+        } finally {
+            s.close();
+        }
+    }
 }
