@@ -138,6 +138,11 @@ public final class MessageStore implements MessageStorePort {
         return config;
     }
 
+    /** The loader that validates every spec this store loads (for sources that fetch bytes themselves). */
+    public SpecLoader loader() {
+        return loader;
+    }
+
     /** The resolver reading {@link #loadService(URI)} URIs; register more schemes on it. */
     public SpecResolver resolver() {
         return resolver;
@@ -151,8 +156,8 @@ public final class MessageStore implements MessageStorePort {
     // ------------------------------------------------------------------ services
 
     /**
-     * Reads, loads, warms and installs the spec at {@code uri} ({@code file:} or
-     * {@code classpath:}, or a scheme registered on {@link #resolver()}).
+     * Reads, loads, warms and installs the spec at {@code uri} ({@code file:}, {@code classpath:},
+     * {@code http:}, {@code https:}, or a scheme registered on {@link #resolver()}).
      */
     public ServiceSpec loadService(URI uri) throws ServiceLoadException {
         return loadService(uri, Map.of());

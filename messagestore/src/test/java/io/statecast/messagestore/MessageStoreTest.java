@@ -325,10 +325,40 @@ class MessageStoreTest {
         ServiceLoadException e = assertThrows(ServiceLoadException.class,
                 () -> s.loadService(URI.create("classpath:specs/no-such.scxml")));
         assertTrue(e.getMessage().contains("no such resource"), e.getMessage());
-        e = assertThrows(ServiceLoadException.class, () -> s.loadService(URI.create("http://127.0.0.1/x.scxml")));
-        assertTrue(e.getMessage().contains("no spec source for scheme 'http'"), e.getMessage());
+        e = assertThrows(ServiceLoadException.class, () -> s.loadService(URI.create("ftp://127.0.0.1/x.scxml")));
+        assertTrue(e.getMessage().contains("no spec source for scheme 'ftp'"), e.getMessage());
         e = assertThrows(ServiceLoadException.class,
                 () -> s.loadService(URI.create("classpath:hostile/billion-laughs.scxml")));
         assertTrue(e.getMessage().contains("billion-laughs"), e.getMessage());
+    }
+
+    @Test
+    void shouldLoadAServiceOverHttp() throws Exception {
+        byte[] doc;
+        try (var in = MessageStoreTest.class.getClassLoader().getResourceAsStream("specs/ack-service.scxml")) {
+            doc = in.readAllBytes();
+        }
+        com.sun.net.httpserver.HttpServer server =
+                com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/services/42", ex -> {
+            ex.sendResponseHeaders(200, doc.length);
+            try (var out = ex.getResponseBody()) {
+                out.write(doc);
+            }
+        });
+        server.start();
+        try {
+            MessageStore s = store();
+            URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/services/42");
+            assertEquals(42, s.loadService(uri).service().serviceId());
+            assertTrue(s.receiveMessage(data(1), Arrival.DELIVERED));
+            settle();
+            assertEquals(1, count(overlay.drain(), ToApplication.class), "the downloaded service runs");
+            ServiceLoadException e = assertThrows(ServiceLoadException.class,
+                    () -> s.loadService(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/services/7")));
+            assertTrue(e.getMessage().contains("answered HTTP status 404"), e.getMessage());
+        } finally {
+            server.stop(0);
+        }
     }
 }

@@ -15,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -25,9 +27,24 @@ import java.util.TreeSet;
  * {@link MessageStoreConfig} and {@link InstanceLimits}; {@code docs/config.md} lists them.
  *
  * @param config   the store's settings
- * @param services the specs to load when the store is created, in order
+ * @param services   the specs to load when the store is created, in order
+ * @param specServer where to download the specs of unknown services on demand; empty: nowhere
+ *                   (held messages wait for a {@code loadService} and otherwise expire)
  */
-public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource> services) {
+public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource> services,
+        Optional<SpecServerSettings> specServer) {
+
+    /** Settings without a spec server. */
+    public MessageStoreSettings(MessageStoreConfig config, List<ServiceSource> services) {
+        this(config, services, Optional.empty());
+    }
+
+    /** Copies the list; checks for nulls. */
+    public MessageStoreSettings {
+        Objects.requireNonNull(config, "config");
+        services = List.copyOf(services);
+        Objects.requireNonNull(specServer, "specServer");
+    }
 
     /** Prefix of every field path. */
     public static final String PREFIX = "overlay.messageStore";
@@ -49,12 +66,13 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
 
     private static final Set<String> TOP = Set.of("shards", "threading", "dataQueueCapacity", "controlQueueCapacity",
             "warmStart", "warmStartTimeoutMs", "evaluationLimitMs", "maxSpecBytes", "unknownService", "instances",
-            "services");
+            "services", "specServer");
     private static final Set<String> UNKNOWN = Set.of("holdMessages", "holdMs");
     private static final Set<String> INSTANCES = Set.of("maxLive", "historyEntries", "actionHistoryEntries",
             "timersPerInstance", "primitiveBurst", "primitiveRatePerSecond", "idleTimeoutMs", "tombstones",
             "tombstoneTtlMs");
     private static final Set<String> SERVICE = Set.of("uri", "parameters");
+    private static final Set<String> SPEC_SERVER = Set.of("uri", "timeoutMs");
 
     /**
      * Reads the section.
@@ -141,7 +159,26 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
         }
         MessageStoreConfig config = new MessageStoreConfig(shards, threading, data, control, il, holdMessages,
                 Duration.ofMillis(holdMs), specLimits, warm, Duration.ofMillis(warmMs));
-        return new MessageStoreSettings(config, services);
+        return new MessageStoreSettings(config, services, specServer(section.get("specServer"), PREFIX + ".specServer"));
+    }
+
+    private static Optional<SpecServerSettings> specServer(JsonNode n, String path) throws OverlayConfigException {
+        if (n == null || n.isNull()) {
+            return Optional.empty();
+        }
+        requireObject(n, path);
+        known(n, SPEC_SERVER, path);
+        JsonNode u = n.get("uri");
+        if (u == null || !u.isTextual()) {
+            throw new OverlayConfigException(path + ".uri", path + ".uri is required and must be a string");
+        }
+        URI uri = uri(u.asText(), path + ".uri");
+        long timeoutMs = longField(n, "timeoutMs", SpecServerSettings.DEFAULT_TIMEOUT.toMillis(), 1, 600_000, path);
+        try {
+            return Optional.of(new SpecServerSettings(uri, Duration.ofMillis(timeoutMs)));
+        } catch (IllegalArgumentException e) {
+            throw new OverlayConfigException(path + ".uri", path + ".uri=" + u.asText() + ": " + e.getMessage());
+        }
     }
 
     private static ServiceSource service(JsonNode n, String path) throws OverlayConfigException {

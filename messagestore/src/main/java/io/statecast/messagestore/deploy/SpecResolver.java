@@ -15,11 +15,16 @@ public final class SpecResolver {
 
     private final Map<String, SpecSource> sources = new ConcurrentHashMap<>();
 
-    /** A resolver for {@code file:} and {@code classpath:} (this class's loader). */
+    /**
+     * A resolver for {@code file:}, {@code classpath:} (this class's loader), and {@code http:} and
+     * {@code https:} ({@link HttpSpecSource} with its default timeouts).
+     */
     public static SpecResolver defaults() {
         SpecResolver r = new SpecResolver();
         r.register(new FileSpecSource());
         r.register(new ClasspathSpecSource(SpecResolver.class.getClassLoader()));
+        r.register(new HttpSpecSource("http"));
+        r.register(new HttpSpecSource("https"));
         return r;
     }
 

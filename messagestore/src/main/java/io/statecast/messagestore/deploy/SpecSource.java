@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.net.URI;
 
 /**
- * Where spec documents come from, for one URI scheme. The store ships {@code file:} and
- * {@code classpath:}; the spec-server integration adds {@code http:} by registering another
- * source with {@link SpecResolver#register}.
+ * Where spec documents come from, for one URI scheme. The store ships {@code file:},
+ * {@code classpath:}, {@code http:} and {@code https:} ({@link HttpSpecSource}); more schemes are
+ * added with {@link SpecResolver#register}.
  */
 public interface SpecSource {
 

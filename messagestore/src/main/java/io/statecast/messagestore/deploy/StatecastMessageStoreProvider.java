@@ -9,7 +9,8 @@ import io.statecast.overlay.socket.OverlayConfigException;
 /**
  * Builds a {@link MessageStore} from the socket configuration's {@code overlay.messageStore}
  * section ({@link MessageStoreSettings}) and loads the services it lists (each warmed). Found by
- * {@link java.util.ServiceLoader} through {@code META-INF/services}.
+ * {@link java.util.ServiceLoader} through {@code META-INF/services}. With a {@code specServer}, the
+ * store downloads the specs of unknown services on demand ({@link SpecDownloader}).
  */
 public final class StatecastMessageStoreProvider implements MessageStoreProvider {
 
@@ -17,6 +18,8 @@ public final class StatecastMessageStoreProvider implements MessageStoreProvider
     public MessageStorePort create(JsonNode settings) throws OverlayConfigException {
         MessageStoreSettings s = MessageStoreSettings.parse(settings);
         MessageStore store = new MessageStore(s.config());
+        // installed before the configured services load, so messages held meanwhile are asked for too
+        s.specServer().ifPresent(server -> store.onUnknownService(new SpecDownloader(store, server)));
         for (int i = 0; i < s.services().size(); i++) {
             MessageStoreSettings.ServiceSource src = s.services().get(i);
             try {

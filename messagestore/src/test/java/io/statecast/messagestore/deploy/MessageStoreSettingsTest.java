@@ -105,4 +105,33 @@ class MessageStoreSettingsTest {
         assertEquals("overlay.messageStore.services[1]", e.field());
         assertTrue(e.getMessage().contains("xxe-file.scxml"), e.getMessage());
     }
+
+    @Test
+    void shouldReadTheSpecServer() throws Exception {
+        assertTrue(MessageStoreSettings.parse(json("{}")).specServer().isEmpty());
+        SpecServerSettings a = MessageStoreSettings.parse(json("{'specServer': {'uri': 'http://127.0.0.1:8080'}}"))
+                .specServer().orElseThrow();
+        assertEquals(new SpecServerSettings(URI.create("http://127.0.0.1:8080"), Duration.ofSeconds(5)), a);
+        assertEquals(URI.create("http://127.0.0.1:8080/services/17"), a.serviceUri(17));
+        SpecServerSettings b = MessageStoreSettings.parse(json(
+                "{'specServer': {'uri': 'https://specs.example/base/', 'timeoutMs': 250}}")).specServer().orElseThrow();
+        assertEquals(Duration.ofMillis(250), b.timeout());
+        assertEquals(URI.create("https://specs.example/base/services/0"), b.serviceUri(0));
+    }
+
+    @Test
+    void shouldNameTheSpecServerFieldInErrors() throws Exception {
+        assertEquals("overlay.messageStore.specServer | overlay.messageStore.specServer must be an object, got STRING",
+                error("{'specServer': 'http://x'}"));
+        assertTrue(error("{'specServer': {}}").startsWith("overlay.messageStore.specServer.uri | "
+                + "overlay.messageStore.specServer.uri is required"));
+        assertTrue(error("{'specServer': {'uri': 'http://x', 'port': 1}}").startsWith(
+                "overlay.messageStore.specServer.port | overlay.messageStore.specServer.port is not a known field"));
+        assertEquals("overlay.messageStore.specServer.timeoutMs | overlay.messageStore.specServer.timeoutMs=0 "
+                + "must be within 1..600000", error("{'specServer': {'uri': 'http://x', 'timeoutMs': 0}}"));
+        assertTrue(error("{'specServer': {'uri': 'file:/tmp/specs'}}").startsWith("overlay.messageStore.specServer.uri | "
+                + "overlay.messageStore.specServer.uri=file:/tmp/specs: file:/tmp/specs is not an http or https URI"));
+        assertTrue(error("{'specServer': {'uri': 'http://x/?a=b'}}").contains("must have no query"));
+        assertTrue(error("{'specServer': {'uri': 'no scheme'}}").startsWith("overlay.messageStore.specServer.uri | "));
+    }
 }

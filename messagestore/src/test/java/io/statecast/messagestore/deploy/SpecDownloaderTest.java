@@ -1,0 +1,209 @@
+package io.statecast.messagestore.deploy;
+
+import static io.statecast.messagestore.support.Messages.a;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.statecast.messagestore.MessageStore;
+import io.statecast.messagestore.MessageStoreConfig;
+import io.statecast.messagestore.metrics.DropReason;
+import io.statecast.messagestore.support.Await;
+import io.statecast.messagestore.support.Messages;
+import io.statecast.messagestore.support.RecordingOverlay;
+import io.statecast.messagestore.support.RecordingOverlay.ToApplication;
+import io.statecast.messagestore.support.Specs;
+import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.forward.Arrival;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.substrate.VirtualTimerService;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** On-demand download of unknown services' specs from a (tiny, real, loopback) spec server. */
+class SpecDownloaderTest {
+
+    private final VirtualTimerService clock = new VirtualTimerService();
+    private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)).tree(a(1), a(5)));
+    private final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
+    private final CountDownLatch gate = new CountDownLatch(1);
+    private final Map<Integer, byte[]> documents = new ConcurrentHashMap<>();
+    private HttpServer server;
+    private ExecutorService executor;
+    private MessageStore store;
+    private SpecDownloader downloader;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        executor = Executors.newCachedThreadPool();
+        server.setExecutor(executor);
+        server.createContext("/services/", this::serve);
+        server.start();
+        store = new MessageStore(MessageStoreConfig.defaults().withShards(1).withWarmStart(false)
+                .withThreading(MessageStoreConfig.Threading.CLOCK).withUnknownServiceHold(100, Duration.ofMillis(500)),
+                Specs.loader(), SpecResolver.defaults());
+        store.open(overlay);
+        downloader = new SpecDownloader(store, new SpecServerSettings(
+                URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"), Duration.ofSeconds(10)));
+        store.onUnknownService(downloader);
+    }
+
+    @AfterEach
+    void stop() {
+        gate.countDown();
+        downloader.close();
+        store.close();
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    /** Answers the document stored for the id (after the gate opens), 404 otherwise; counts requests per path. */
+    private void serve(HttpExchange ex) throws IOException {
+        String path = ex.getRequestURI().getPath();
+        hits.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
+        try {
+            gate.await(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        byte[] doc;
+        try {
+            doc = documents.get(Integer.parseInt(path.substring("/services/".length())));
+        } catch (NumberFormatException e) {
+            doc = null;
+        }
+        if (doc == null) {
+            ex.sendResponseHeaders(404, -1);
+            ex.close();
+            return;
+        }
+        ex.sendResponseHeaders(200, doc.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(doc);
+        }
+    }
+
+    private static OverlayMessage data(long id) {
+        return Messages.unicastPayload(42, id, 1, 9, 5, "m" + id);
+    }
+
+    private void settle() {
+        clock.advanceBy(Duration.ZERO);
+    }
+
+    private int hits(String path) {
+        AtomicInteger n = hits.get(path);
+        return n == null ? 0 : n.get();
+    }
+
+    @Test
+    void shouldDownloadAnUnknownServiceOnceAndProcessItsHeldMessagesInOrder() {
+        documents.put(42, Specs.bytes("specs/ack-service.scxml"));
+        for (long i = 1; i <= 5; i++) {
+            assertTrue(store.receiveMessage(data(i), Arrival.DELIVERED));
+        }
+        settle();
+        // the server holds the answer until all five are held, so a second download would show up here
+        Await.until(() -> hits("/services/42") == 1, 10, () -> "hits " + hits);
+        assertEquals(5, store.metrics().heldUnknown());
+        gate.countDown();
+        Await.until(() -> downloader.stats().installed() == 1, 10, () -> String.valueOf(downloader.stats()));
+        settle();
+        assertEquals(0, store.metrics().heldUnknown());
+        List<Long> delivered = overlay.drain().stream().filter(ToApplication.class::isInstance)
+                .map(c -> ((ToApplication) c).message().fsm().messageId()).toList();
+        // one shard: the store keeps arrival order per shard, which the release must not break
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L), delivered, "held messages processed in arrival order");
+        assertEquals(1, hits("/services/42"), "one download for five messages: " + hits);
+        assertEquals(new SpecDownloader.Stats(1, 1, 0, 0, 0), downloader.stats());
+        assertTrue(store.receiveMessage(data(6), Arrival.DELIVERED));
+        settle();
+        assertEquals(1, hits("/services/42"), "a known service is not downloaded again");
+    }
+
+    @Test
+    void shouldLetHeldMessagesExpireWhenTheServerHasNoSuchService() {
+        gate.countDown();
+        assertTrue(store.receiveMessage(data(1), Arrival.DELIVERED));
+        assertTrue(store.receiveMessage(data(2), Arrival.DELIVERED));
+        settle();
+        Await.until(() -> downloader.stats().notFound() == 1, 10, () -> String.valueOf(downloader.stats()));
+        assertEquals(1, hits("/services/42"));
+        assertEquals(2, store.metrics().heldUnknown());
+        clock.advanceBy(Duration.ofMillis(600));
+        assertEquals(0, store.metrics().heldUnknown());
+        assertEquals(2, store.metrics().node().drops(DropReason.UNKNOWN_SERVICE_EXPIRED));
+        assertEquals(new SpecDownloader.Stats(1, 0, 1, 0, 0), downloader.stats());
+    }
+
+    @Test
+    void shouldRefuseADownloadThatDoesNotValidateOrDeclaresAnotherService() {
+        gate.countDown();
+        documents.put(42, "<scxml xmlns='http://www.w3.org/2005/07/scxml'><not-a-spec/>".getBytes(StandardCharsets.UTF_8));
+        assertTrue(store.receiveMessage(data(1), Arrival.DELIVERED));
+        settle();
+        Await.until(() -> downloader.stats().refused() == 1, 10, () -> String.valueOf(downloader.stats()));
+        assertEquals(1, store.metrics().heldUnknown(), "still held: nothing was installed");
+        clock.advanceBy(Duration.ofMillis(600));
+        assertEquals(1, store.metrics().node().drops(DropReason.UNKNOWN_SERVICE_EXPIRED));
+
+        documents.put(42, Specs.bytes("specs/minimal.scxml")); // a valid spec, but of ServiceID 7
+        assertTrue(store.receiveMessage(data(2), Arrival.DELIVERED));
+        settle();
+        Await.until(() -> downloader.stats().refused() == 2, 10, () -> String.valueOf(downloader.stats()));
+        assertEquals(new SpecDownloader.Stats(2, 0, 0, 2, 0), downloader.stats());
+        assertEquals(2, hits("/services/42"), "asked again once the first held message had expired");
+        assertEquals(1, store.metrics().heldUnknown());
+    }
+
+    @Test
+    void shouldNeverReplaceALoadedSpecWithABadDownload() throws Exception {
+        gate.countDown();
+        store.loadService(URI.create("classpath:specs/ack-service.scxml"));
+        documents.put(42, "garbage".getBytes(StandardCharsets.UTF_8));
+        downloader.serviceNeeded(42, data(1)); // as if asked anyway
+        Await.until(() -> downloader.stats().refused() == 1, 10, () -> String.valueOf(downloader.stats()));
+        assertTrue(store.receiveMessage(data(2), Arrival.DELIVERED));
+        settle();
+        assertEquals(1, overlay.drain().stream().filter(ToApplication.class::isInstance).count(),
+                "the loaded spec still serves");
+    }
+
+    @Test
+    void shouldBeWiredByTheProviderWhenASpecServerIsConfigured() throws Exception {
+        gate.countDown();
+        documents.put(42, Specs.bytes("specs/ack-service.scxml"));
+        var section = new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"threading\": \"clock\", "
+                + "\"shards\": 1, \"warmStart\": false, \"specServer\": {\"uri\": \"http://127.0.0.1:"
+                + server.getAddress().getPort() + "\", \"timeoutMs\": 10000}}");
+        MessageStore s = (MessageStore) new StatecastMessageStoreProvider().create(section);
+        try {
+            s.open(overlay);
+            assertTrue(s.receiveMessage(data(7), Arrival.DELIVERED));
+            settle();
+            Await.until(() -> s.metrics().heldUnknown() == 0, 10, () -> "hits " + hits);
+            settle();
+            assertEquals(1, overlay.drain().stream().filter(ToApplication.class::isInstance).count());
+            assertEquals(1, hits("/services/42"));
+        } finally {
+            s.close();
+        }
+    }
+}
