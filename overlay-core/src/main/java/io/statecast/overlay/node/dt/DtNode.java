@@ -4,9 +4,11 @@ import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.ProtocolMessage;
 import io.statecast.overlay.node.NodeEnvironment;
+import io.statecast.overlay.node.NodeCounters;
 import io.statecast.overlay.node.NodeListener;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.OverlayNode;
+import io.statecast.overlay.node.ProtocolInbox;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.node.dt.DtMessages.DtMessage;
 import io.statecast.overlay.node.dt.DtMessages.Goodbye;
@@ -27,11 +29,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,8 +116,8 @@ public final class DtNode implements OverlayNode {
     private final long leaderStaleNanos;
     private final List<SubstrateAddress> advertised;
     private final CopyOnWriteArrayList<NodeListener> listeners = new CopyOnWriteArrayList<>();
-    private final ConcurrentHashMap<String, LongAdder> counters = new ConcurrentHashMap<>();
-    private final AtomicInteger pending = new AtomicInteger();
+    private final NodeCounters counters = new NodeCounters();
+    private final ProtocolInbox inbox;
     private volatile DtTopology published;
     private volatile DtAddress self;
     private volatile String failure;
@@ -155,6 +154,7 @@ public final class DtNode implements OverlayNode {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.env = Objects.requireNonNull(env, "env");
         this.timers = env.timers();
+        this.inbox = new ProtocolInbox(timers, MAX_PENDING_MESSAGES);
         this.fastNanos = TimeUnit.MILLISECONDS.toNanos(settings.fastHeartbeatMs());
         this.slowNanos = TimeUnit.MILLISECONDS.toNanos(settings.slowHeartbeatMs());
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.timeoutMs());
@@ -206,15 +206,9 @@ public final class DtNode implements OverlayNode {
     @Override
     public void onProtocolMessage(ProtocolMessage message, SubstrateAddress from) {
         Objects.requireNonNull(message, "message");
-        if (pending.incrementAndGet() > MAX_PENDING_MESSAGES) {
-            pending.decrementAndGet();
+        if (!inbox.post(() -> handle(message, from))) {
             count("droppedQueueFull");
-            return;
         }
-        timers.execute(() -> {
-            pending.decrementAndGet();
-            handle(message, from);
-        });
     }
 
     @Override
@@ -229,13 +223,11 @@ public final class DtNode implements OverlayNode {
 
     @Override
     public Map<String, Long> counters() {
-        Map<String, Long> out = new TreeMap<>();
-        counters.forEach((k, v) -> out.put(k, v.sum()));
-        return out;
+        return counters.snapshot();
     }
 
     private void count(String name) {
-        counters.computeIfAbsent(name, k -> new LongAdder()).increment();
+        counters.count(name);
     }
 
     // ------------------------------------------------------------------------------------ lifecycle

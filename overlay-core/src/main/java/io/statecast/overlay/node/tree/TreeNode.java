@@ -5,9 +5,11 @@ import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.message.ProtocolMessage;
 import io.statecast.overlay.node.NodeEnvironment;
+import io.statecast.overlay.node.NodeCounters;
 import io.statecast.overlay.node.NodeListener;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.OverlayNode;
+import io.statecast.overlay.node.ProtocolInbox;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.node.tree.TreeMessages.Beacon;
 import io.statecast.overlay.node.tree.TreeMessages.Goodbye;
@@ -23,11 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,9 +86,9 @@ public final class TreeNode implements OverlayNode {
     private final TimerService timers;
     private final long timeoutNanos;
     private final CopyOnWriteArrayList<NodeListener> listeners = new CopyOnWriteArrayList<>();
-    private final ConcurrentHashMap<String, LongAdder> counters = new ConcurrentHashMap<>();
+    private final NodeCounters counters = new NodeCounters();
     private volatile TreeTopology published;
-    private final AtomicInteger pending = new AtomicInteger();
+    private final ProtocolInbox inbox;
 
     // ---- protocol-thread state ----
     private boolean running;
@@ -126,6 +125,7 @@ public final class TreeNode implements OverlayNode {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.env = Objects.requireNonNull(env, "env");
         this.timers = env.timers();
+        this.inbox = new ProtocolInbox(timers, MAX_PENDING_MESSAGES);
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.timeoutMs());
         this.epoch = env.random().nextInt();
         this.rootId = selfId;
@@ -156,15 +156,9 @@ public final class TreeNode implements OverlayNode {
     @Override
     public void onProtocolMessage(ProtocolMessage message, SubstrateAddress from) {
         Objects.requireNonNull(message, "message");
-        if (pending.incrementAndGet() > MAX_PENDING_MESSAGES) {
-            pending.decrementAndGet();
+        if (!inbox.post(() -> handle(message, from))) {
             count("droppedQueueFull");
-            return;
         }
-        timers.execute(() -> {
-            pending.decrementAndGet();
-            handle(message, from);
-        });
     }
 
     @Override
@@ -179,13 +173,11 @@ public final class TreeNode implements OverlayNode {
 
     @Override
     public Map<String, Long> counters() {
-        Map<String, Long> out = new TreeMap<>();
-        counters.forEach((k, v) -> out.put(k, v.sum()));
-        return out;
+        return counters.snapshot();
     }
 
     private void count(String name) {
-        counters.computeIfAbsent(name, k -> new LongAdder()).increment();
+        counters.count(name);
     }
 
     // ------------------------------------------------------------------------------------ lifecycle
