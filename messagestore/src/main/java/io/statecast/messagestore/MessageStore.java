@@ -386,8 +386,12 @@ public final class MessageStore implements MessageStorePort {
 
     /** Handled inside the store (blueprint §5.2.1), never by a service's machine. */
     private boolean serviceRequest(OverlayMessage message, Arrival arrival) {
-        if (arrival == Arrival.TRANSIT && forwardsItself(message.fsm().serviceId())) {
-            context.forwardMessage(message); // the engine leaves this service's messages to us
+        if (arrival == Arrival.TRANSIT) {
+            // only the destination answers; relaying nodes pass it on like any unicast
+            if (forwardsItself(message.fsm().serviceId())) {
+                context.forwardMessage(message); // the engine leaves this service's messages to us
+            }
+            return true;
         }
         boolean taken;
         try {

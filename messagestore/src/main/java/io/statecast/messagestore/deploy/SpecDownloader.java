@@ -274,9 +274,6 @@ public final class SpecDownloader implements UnknownServiceHandler, AutoCloseabl
 
     @Override
     public boolean serviceRequested(OverlayMessage request, Arrival arrival) {
-        if (arrival == Arrival.TRANSIT) {
-            return true; // only relayed here: the engine (or the store) sends it on
-        }
         requestsReceived.increment();
         int id = request.fsm().serviceId();
         if (arrival != Arrival.DELIVERED || request.mode() != DeliveryMode.UNICAST) {

@@ -23,7 +23,8 @@ public interface UnknownServiceHandler {
     void serviceNeeded(int serviceId, OverlayMessage first);
 
     /**
-     * A Service Request message (MessageType {@code -1}) reached the store.
+     * A Service Request message (MessageType {@code -1}) reached the store as a target (never one
+     * this node only relays: the store passes those on itself).
      *
      * @return true if the handler acted on it (or will); false: the store counts it as dropped
      */

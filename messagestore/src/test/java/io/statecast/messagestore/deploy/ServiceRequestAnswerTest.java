@@ -135,6 +135,19 @@ class ServiceRequestAnswerTest {
     }
 
     @Test
+    void shouldCountRequestsAsDroppedWithoutASpecServerAndPassRelayedOnesOn() throws Exception {
+        store.loadService(URI.create("classpath:specs/ack-service.scxml"));
+        assertFalse(store.receiveMessage(request(42), Arrival.DELIVERED));
+        assertEquals(1, store.metrics().node().drops(DropReason.SERVICE_REQUEST));
+        assertEquals(DeploymentMetrics.NONE, store.metrics().deployment());
+        OverlayMessage relayed = Messages.control(43, FsmExtension.SERVICE_REQUEST_TYPE, 78, 1, 3, 5);
+        assertTrue(store.receiveMessage(relayed, Arrival.TRANSIT), "relayed: the engine forwards it");
+        assertEquals(1, store.metrics().node().drops(DropReason.SERVICE_REQUEST));
+        assertEquals(0, store.metrics().heldUnknown(), "a request is never held as a message of an unknown service");
+        assertTrue(server.puts.isEmpty());
+    }
+
+    @Test
     void shouldIgnoreRequestsWhenPublishingIsNotPermittedOrTheRequestIsNotAddressedToThisNode() throws Exception {
         deploy(SpecServerSettings.Publish.NEVER);
         store.loadService(URI.create("classpath:specs/ack-service.scxml"));
