@@ -16,7 +16,8 @@ package io.statecast.messagestore.metrics;
  * @param heldDropped           held messages dropped because their service was given up
  * @param requestsSent          Service Request messages sent to a held message's source
  * @param requestsReceived      Service Request messages received as their destination
- * @param requestsAnswered      of those, how many made this node publish the spec
+ * @param requestsAnswered      of those, how many made this node publish the spec and left it on the
+ *                              server (stored, or found there identical already)
  * @param requestsIgnored       received requests not acted on: service not loaded here, no
  *                              document kept for it, publishing not permitted, or not a unicast
  *                              addressed to this node
