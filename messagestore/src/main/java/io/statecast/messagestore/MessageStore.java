@@ -17,9 +17,11 @@ import io.statecast.messagestore.spec.MetaOps;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
 import io.statecast.messagestore.spec.SpecLoader;
+import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.TimerService;
@@ -148,7 +150,11 @@ public final class MessageStore implements MessageStorePort {
         return resolver;
     }
 
-    /** Tells {@code handler} about the first held message of each unknown service. */
+    /**
+     * Tells {@code handler} about the first held message of each unknown service, hands it the
+     * Service Request messages (MessageType -1) and the specs {@link #loadService} loads, and shows
+     * its counters in {@link #metrics()}.
+     */
     public void onUnknownService(UnknownServiceHandler handler) {
         this.unknownServiceHandler = Objects.requireNonNull(handler, "handler");
     }
@@ -183,6 +189,11 @@ public final class MessageStore implements MessageStorePort {
             throw new ServiceLoadException(e.getMessage(), e);
         }
         install(spec);
+        try {
+            unknownServiceHandler.serviceLoaded(spec, bytes);
+        } catch (RuntimeException e) {
+            LOG.warn("deployment handler failed on the load of {}: {}", uri, e.toString());
+        }
         return spec;
     }
 
@@ -364,14 +375,63 @@ public final class MessageStore implements MessageStorePort {
             return false;
         }
         if (fsm.messageType() == FsmExtension.SERVICE_REQUEST_TYPE) {
-            node.drop(DropReason.SERVICE_REQUEST);
-            return false;
+            return serviceRequest(message, arrival);
         }
         ServiceRuntime rt = registry.get(fsm.serviceId());
         if (rt == null) {
             return hold(message, arrival);
         }
         return accept(rt, message, arrival);
+    }
+
+    /** Handled inside the store (blueprint §5.2.1), never by a service's machine. */
+    private boolean serviceRequest(OverlayMessage message, Arrival arrival) {
+        if (arrival == Arrival.TRANSIT) {
+            // only the destination answers; relaying nodes pass it on like any unicast
+            if (forwardsItself(message.fsm().serviceId())) {
+                context.forwardMessage(message); // the engine leaves this service's messages to us
+            }
+            return true;
+        }
+        boolean taken;
+        try {
+            taken = unknownServiceHandler.serviceRequested(message, arrival);
+        } catch (RuntimeException e) {
+            LOG.warn("deployment handler failed on a Service Request for ServiceID {}: {}", message.fsm().serviceId(),
+                    e.toString());
+            taken = false;
+        }
+        if (!taken) {
+            node.drop(DropReason.SERVICE_REQUEST);
+        }
+        return taken;
+    }
+
+    /**
+     * Sends a Service Request message (MessageType -1, no body) for {@code serviceId} unicast to
+     * {@code destination}.
+     *
+     * @return substrate transmissions made; 0 when the store is not open or closed
+     */
+    public int sendServiceRequest(int serviceId, LogicalAddress destination) {
+        OverlayContext c = context;
+        if (c == null || closed) {
+            return 0;
+        }
+        return c.sendControlMessage(serviceId, FsmExtension.SERVICE_REQUEST_TYPE, c.newMessageId(), null,
+                Route.unicast(destination));
+    }
+
+    /**
+     * Drops every message held for {@code serviceId}, counted as
+     * {@link DropReason#SPEC_UNAVAILABLE}: its spec could not be obtained.
+     *
+     * @return how many were dropped
+     */
+    public int dropHeld(int serviceId) {
+        List<PendingMessages.Held> dropped = pending.release(serviceId);
+        dropped.forEach(h -> node.drop(DropReason.SPEC_UNAVAILABLE));
+        return dropped.size();
     }
 
     private boolean hold(OverlayMessage message, Arrival arrival) {
@@ -516,7 +576,7 @@ public final class MessageStore implements MessageStorePort {
         }
         services.sort(Comparator.comparingInt(ServiceMetrics::serviceId));
         return new MessageStoreMetrics(node.snapshot(), dataBacklog.get(), controlBacklog.get(), pending.size(),
-                quarantines.sum(), abandonedThreads.sum(), services);
+                quarantines.sum(), abandonedThreads.sum(), services, unknownServiceHandler.metrics());
     }
 
     // ------------------------------------------------------------------ close
@@ -541,6 +601,7 @@ public final class MessageStore implements MessageStorePort {
             s = shards;
         }
         pending.clear(h -> node.drop(DropReason.CLOSED));
+        unknownServiceHandler.storeClosed();
         if (s != null) {
             for (Shard shard : s) {
                 shard.post(shard::removeAll);

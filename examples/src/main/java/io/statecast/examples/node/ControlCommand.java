@@ -17,11 +17,20 @@ public sealed interface ControlCommand {
     /** Tokens a {@code ping} may echo: short and harmless. */
     Pattern TOKEN = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
     /** Usage of every command, for {@code help} and for errors. */
-    String USAGE = "send-all N SIZE | send-to ADDRESS N SIZE | flood N SIZE | stats | neighbours | ping [TOKEN]"
+    String USAGE = "send-all N SIZE [SERVICE] | send-to ADDRESS N SIZE | flood N SIZE | stats | neighbours | ping [TOKEN]"
             + " | leave | quit | help";
 
-    /** {@code send-all N SIZE}: multicast N checked payloads of SIZE bytes to every node. */
-    record SendAll(int count, int size) implements ControlCommand {
+    /**
+     * {@code send-all N SIZE [SERVICE]}: multicast N checked payloads of SIZE bytes to every node,
+     * marked with the ServiceID SERVICE when given (handled by the MessageStore), else best-effort.
+     *
+     * @param serviceId the ServiceID, or {@code null}
+     */
+    record SendAll(int count, int size, Integer serviceId) implements ControlCommand {
+        /** Best-effort. */
+        public SendAll(int count, int size) {
+            this(count, size, null);
+        }
     }
 
     /** {@code send-to ADDRESS N SIZE}: unicast N checked payloads to one node. */
@@ -70,8 +79,11 @@ public sealed interface ControlCommand {
         String name = t.get(0).toLowerCase(Locale.ROOT);
         return switch (name) {
             case "send-all" -> {
-                arity(t, 3, "send-all N SIZE");
-                yield new SendAll(count(t.get(1)), size(t.get(2)));
+                if (t.size() != 3 && t.size() != 4) {
+                    throw new ControlException("usage: send-all N SIZE [SERVICE]");
+                }
+                yield new SendAll(count(t.get(1)), size(t.get(2)),
+                        t.size() == 4 ? bounded("SERVICE", t.get(3), 0, Integer.MAX_VALUE) : null);
             }
             case "send-to" -> {
                 arity(t, 4, "send-to ADDRESS N SIZE");

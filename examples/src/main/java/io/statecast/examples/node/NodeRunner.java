@@ -318,7 +318,7 @@ public final class NodeRunner {
         }
         try {
             if (command instanceof ControlCommand.SendAll c) {
-                send("send-all", DeliveryMode.MULTICAST, null, c.count(), c.size());
+                send("send-all", DeliveryMode.MULTICAST, null, c.count(), c.size(), c.serviceId());
             } else if (command instanceof ControlCommand.SendTo c) {
                 LogicalAddress to;
                 try {
@@ -327,9 +327,9 @@ public final class NodeRunner {
                     lines.emit("ERR send-to: " + e.getMessage());
                     return;
                 }
-                send("send-to", DeliveryMode.UNICAST, to, c.count(), c.size());
+                send("send-to", DeliveryMode.UNICAST, to, c.count(), c.size(), null);
             } else if (command instanceof ControlCommand.Flood c) {
-                send("flood", DeliveryMode.FLOOD, null, c.count(), c.size());
+                send("flood", DeliveryMode.FLOOD, null, c.count(), c.size(), null);
             } else if (command instanceof ControlCommand.Stats) {
                 lines.emit("STATS " + toJson(statistics()));
             } else if (command instanceof ControlCommand.Neighbours) {
@@ -369,15 +369,18 @@ public final class NodeRunner {
 
     /**
      * Sends {@code count} checked payloads numbered on from the last one sent. Runs on the control
-     * thread only, the one writer of {@link #nextSeq}; a message that fails takes no number.
+     * thread only, the one writer of {@link #nextSeq}; a message that fails takes no number. With a
+     * {@code serviceId} the messages carry it and go through the node's MessageStore.
      */
-    private void send(String name, DeliveryMode mode, LogicalAddress to, int count, int size) {
+    private void send(String name, DeliveryMode mode, LogicalAddress to, int count, int size, Integer serviceId) {
         long first = nextSeq.get();
         long transmissions = 0;
         int sent = 0;
         try {
             for (; sent < count; sent++) {
-                transmissions += socket.send(socket.createMessage(mode, to, CheckedPayload.create(first + sent, size)));
+                byte[] payload = CheckedPayload.create(first + sent, size);
+                transmissions += socket.send(serviceId == null ? socket.createMessage(mode, to, payload)
+                        : socket.createMessage(mode, to, payload, serviceId));
                 nextSeq.set(first + sent + 1);
             }
         } catch (RuntimeException e) {

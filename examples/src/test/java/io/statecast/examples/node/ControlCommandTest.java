@@ -13,6 +13,7 @@ class ControlCommandTest {
     @Test
     void shouldParseEveryCommand() throws ControlException {
         assertEquals(new ControlCommand.SendAll(3, 100), ControlCommand.parse("send-all 3 100"));
+        assertEquals(new ControlCommand.SendAll(3, 100, 4242), ControlCommand.parse("send-all 3 100 4242"));
         assertEquals(new ControlCommand.SendTo("12,34", 1, 16), ControlCommand.parse("  send-to   12,34 1 16 "));
         assertEquals(new ControlCommand.Flood(1000000, 65536), ControlCommand.parse("FLOOD 1000000 65536"));
         assertEquals(new ControlCommand.Stats(), ControlCommand.parse("stats"));
@@ -30,7 +31,9 @@ class ControlCommandTest {
         "''                        | empty command",
         "launch                    | unknown command 'launch'",
         "send-all                  | usage: send-all N SIZE",
-        "send-all 1 2 3            | usage: send-all N SIZE",
+        "send-all 1 20 3 4         | usage: send-all N SIZE [SERVICE]",
+        "send-all 1 100 -1         | SERVICE=-1 must be within 0..2147483647",
+        "send-all 1 100 x          | SERVICE='x' is not an integer",
         "send-all one 100          | N='one' is not an integer",
         "send-all 0 100            | N=0 must be within 1..1000000",
         "send-all 1000001 100      | N=1000001 must be within 1..1000000",

@@ -6,8 +6,14 @@ import io.statecast.messagestore.event.QueryLimits;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.spec.SpecLimits;
 import io.statecast.overlay.socket.OverlayConfigException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -72,7 +78,10 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
             "timersPerInstance", "primitiveBurst", "primitiveRatePerSecond", "idleTimeoutMs", "tombstones",
             "tombstoneTtlMs");
     private static final Set<String> SERVICE = Set.of("uri", "parameters");
-    private static final Set<String> SPEC_SERVER = Set.of("uri", "timeoutMs");
+    private static final Set<String> SPEC_SERVER = Set.of("uri", "timeoutMs", "tokenFile", "tries", "retryIntervalMs",
+            "retryMaxIntervalMs", "publishOnRequest", "publishOnLoad", "publishIntervalMs", "maxPublishesPerMinute");
+    /** Largest token file read. */
+    private static final int MAX_TOKEN_FILE_BYTES = 4096;
 
     /**
      * Reads the section.
@@ -174,11 +183,57 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
         }
         URI uri = uri(u.asText(), path + ".uri");
         long timeoutMs = longField(n, "timeoutMs", SpecServerSettings.DEFAULT_TIMEOUT.toMillis(), 1, 600_000, path);
+        SpecServerSettings.Retry r = SpecServerSettings.Retry.DEFAULTS;
+        int tries = intField(n, "tries", r.tries(), 1, SpecServerSettings.Retry.MAX_TRIES, path);
+        long intervalMs = longField(n, "retryIntervalMs", r.interval().toMillis(), 1, 600_000, path);
+        long maxIntervalMs = longField(n, "retryMaxIntervalMs", Math.max(intervalMs, r.maxInterval().toMillis()), 1,
+                600_000, path);
+        if (maxIntervalMs < intervalMs) {
+            throw new OverlayConfigException(path + ".retryMaxIntervalMs", path + ".retryMaxIntervalMs=" + maxIntervalMs
+                    + " must be >= retryIntervalMs=" + intervalMs);
+        }
+        SpecServerSettings.Publish p = SpecServerSettings.Publish.NEVER;
+        SpecServerSettings.Publish publish = new SpecServerSettings.Publish(
+                boolField(n, "publishOnRequest", p.onRequest(), path),
+                boolField(n, "publishOnLoad", p.onLoad(), path),
+                Duration.ofMillis(longField(n, "publishIntervalMs", p.perService().toMillis(), 1, 86_400_000L, path)),
+                intField(n, "maxPublishesPerMinute", p.maxPerMinute(), 1, 10_000, path));
+        Optional<String> token = tokenFile(n.get("tokenFile"), path + ".tokenFile");
         try {
-            return Optional.of(new SpecServerSettings(uri, Duration.ofMillis(timeoutMs)));
+            return Optional.of(new SpecServerSettings(uri, Duration.ofMillis(timeoutMs), token,
+                    new SpecServerSettings.Retry(tries, Duration.ofMillis(intervalMs), Duration.ofMillis(maxIntervalMs)),
+                    publish));
         } catch (IllegalArgumentException e) {
             throw new OverlayConfigException(path + ".uri", path + ".uri=" + u.asText() + ": " + e.getMessage());
         }
+    }
+
+    /** The token in the file (whitespace-trimmed), checked like the spec server checks its own. */
+    private static Optional<String> tokenFile(JsonNode n, String path) throws OverlayConfigException {
+        if (n == null || n.isNull()) {
+            return Optional.empty();
+        }
+        if (!n.isTextual()) {
+            throw new OverlayConfigException(path, path + " must be a file name, got " + n.getNodeType());
+        }
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(Path.of(n.asText()))) {
+            bytes = in.readNBytes(MAX_TOKEN_FILE_BYTES + 1);
+        } catch (IOException | InvalidPathException e) {
+            throw new OverlayConfigException(path, path + "=" + n.asText() + " cannot be read: " + e.getMessage());
+        }
+        if (bytes.length > MAX_TOKEN_FILE_BYTES) {
+            throw new OverlayConfigException(path, path + "=" + n.asText() + " is larger than " + MAX_TOKEN_FILE_BYTES
+                    + " bytes");
+        }
+        String token = new String(bytes, StandardCharsets.US_ASCII).strip();
+        try {
+            SpecServerSettings.checkToken(token);
+        } catch (IllegalArgumentException e) {
+            // the message never contains the token itself
+            throw new OverlayConfigException(path, path + "=" + n.asText() + ": " + e.getMessage());
+        }
+        return Optional.of(token);
     }
 
     private static ServiceSource service(JsonNode n, String path) throws OverlayConfigException {

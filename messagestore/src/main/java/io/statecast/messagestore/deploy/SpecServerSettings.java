@@ -4,23 +4,104 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * Where a node downloads the specs of services it does not know: {@code GET {uri}/services/{id}}
- * of a spec server ({@code docs/spec-server.md}).
+ * Where a node downloads the specs of services it does not know ({@code GET {uri}/services/{id}}
+ * of a spec server, {@code docs/spec-server.md}), how often it tries, and whether it may publish
+ * specs there ({@code PUT}).
  *
  * @param uri     the server's base URI, {@code http} or {@code https} with a host
- * @param timeout connect and total time of one download; default {@link #DEFAULT_TIMEOUT}
+ * @param timeout connect and total time of one download or publish; default {@link #DEFAULT_TIMEOUT}
+ * @param token   the bearer token publishes present; empty: none (only an insecure server accepts them)
+ * @param retry   how often an unknown service is looked for before its held messages are dropped
+ * @param publish when this node publishes specs
  */
-public record SpecServerSettings(URI uri, Duration timeout) {
+public record SpecServerSettings(URI uri, Duration timeout, Optional<String> token, Retry retry, Publish publish) {
 
     /** Default {@link #timeout}: 5 s. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+    /** Shortest accepted token, as the spec server's. */
+    public static final int MIN_TOKEN_CHARS = 16;
+    /** Longest accepted token, as the spec server's. */
+    public static final int MAX_TOKEN_CHARS = 1024;
+
+    /**
+     * Tries to obtain an unknown service's spec. After a download answered 404 the node sends a
+     * Service Request message to the held message's source, then waits and downloads again; after
+     * another failure it only waits. The wait before try {@code k + 1} is
+     * {@code min(maxInterval, interval * 2^(k-1))}.
+     *
+     * @param tries       downloads in all, the first included, 1..100; default 4
+     * @param interval    the first wait; default 250 ms
+     * @param maxInterval the longest wait; default 2 s
+     */
+    public record Retry(int tries, Duration interval, Duration maxInterval) {
+
+        /** 4 tries, 250 ms doubling up to 2 s: the last try is 1.75 s after the first. */
+        public static final Retry DEFAULTS = new Retry(4, Duration.ofMillis(250), Duration.ofSeconds(2));
+        /** Most tries. */
+        public static final int MAX_TRIES = 100;
+
+        /** Checks the values. */
+        public Retry {
+            Objects.requireNonNull(interval, "interval");
+            Objects.requireNonNull(maxInterval, "maxInterval");
+            if (tries < 1 || tries > MAX_TRIES) {
+                throw new IllegalArgumentException("tries must be 1.." + MAX_TRIES + ", got " + tries);
+            }
+            if (interval.isNegative() || interval.isZero() || maxInterval.compareTo(interval) < 0) {
+                throw new IllegalArgumentException("need 0 < interval <= maxInterval, got " + interval + ", " + maxInterval);
+            }
+        }
+
+        /** The wait after try {@code tried} (1-based) failed. */
+        public Duration delayAfter(int tried) {
+            long ms = interval.toMillis();
+            for (int i = 1; i < tried && ms < maxInterval.toMillis(); i++) {
+                ms *= 2;
+            }
+            return Duration.ofMillis(Math.min(ms, maxInterval.toMillis()));
+        }
+    }
+
+    /**
+     * When this node publishes specs to the server. Both are off by default: publishing writes to
+     * a shared server and needs its token.
+     *
+     * @param onRequest   answer a Service Request message for a service this node has loaded by
+     *                    publishing its spec
+     * @param onLoad      publish every spec loaded with {@code loadService} (configured services
+     *                    included)
+     * @param perService  a ServiceID is published in answer to requests at most once in this
+     *                    time, however many requests arrive; default 10 s
+     * @param maxPerMinute publishes in answer to requests, all ServiceIDs together, per minute
+     *                    (a token bucket of this size refilled evenly); default 30
+     */
+    public record Publish(boolean onRequest, boolean onLoad, Duration perService, int maxPerMinute) {
+
+        /** Publish nothing. */
+        public static final Publish NEVER = new Publish(false, false, Duration.ofSeconds(10), 30);
+
+        /** Checks the values. */
+        public Publish {
+            Objects.requireNonNull(perService, "perService");
+            if (perService.isNegative() || perService.isZero()) {
+                throw new IllegalArgumentException("perService must be positive, got " + perService);
+            }
+            if (maxPerMinute < 1 || maxPerMinute > 10_000) {
+                throw new IllegalArgumentException("maxPerMinute must be 1..10000, got " + maxPerMinute);
+            }
+        }
+    }
 
     /** Checks the values. */
     public SpecServerSettings {
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(token, "token");
+        Objects.requireNonNull(retry, "retry");
+        Objects.requireNonNull(publish, "publish");
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
             throw new IllegalArgumentException(uri + " is not an http or https URI with a host");
@@ -31,6 +112,41 @@ public record SpecServerSettings(URI uri, Duration timeout) {
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, got " + timeout);
         }
+        token.ifPresent(SpecServerSettings::checkToken);
+    }
+
+    /** Download only: default tries, no token, no publishing. */
+    public SpecServerSettings(URI uri, Duration timeout) {
+        this(uri, timeout, Optional.empty(), Retry.DEFAULTS, Publish.NEVER);
+    }
+
+    /** These settings with {@code t} as the token. */
+    public SpecServerSettings withToken(String t) {
+        return new SpecServerSettings(uri, timeout, Optional.of(t), retry, publish);
+    }
+
+    /** These settings with {@code r}. */
+    public SpecServerSettings withRetry(Retry r) {
+        return new SpecServerSettings(uri, timeout, token, r, publish);
+    }
+
+    /** These settings with {@code p}. */
+    public SpecServerSettings withPublish(Publish p) {
+        return new SpecServerSettings(uri, timeout, token, retry, p);
+    }
+
+    /** 16–1024 visible ASCII characters, like the server's token file. */
+    static void checkToken(String t) {
+        if (t.length() < MIN_TOKEN_CHARS || t.length() > MAX_TOKEN_CHARS) {
+            throw new IllegalArgumentException("the token must have " + MIN_TOKEN_CHARS + ".." + MAX_TOKEN_CHARS
+                    + " characters, has " + t.length());
+        }
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c < 0x21 || c > 0x7e) {
+                throw new IllegalArgumentException("the token must be visible ASCII; character " + (i + 1) + " is not");
+            }
+        }
     }
 
     /** The URI of service {@code serviceId}'s spec: {@code {uri}/services/{id}} (ids are 0..2^31-1). */
@@ -40,5 +156,12 @@ public record SpecServerSettings(URI uri, Duration timeout) {
             base = base.substring(0, base.length() - 1);
         }
         return URI.create(base + "/services/" + serviceId);
+    }
+
+    /** Never shows the token. */
+    @Override
+    public String toString() {
+        return "SpecServerSettings[uri=" + uri + ", timeout=" + timeout + ", token=" + (token.isPresent() ? "(set)" : "none")
+                + ", retry=" + retry + ", publish=" + publish + "]";
     }
 }

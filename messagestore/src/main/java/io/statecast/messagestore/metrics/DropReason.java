@@ -22,8 +22,16 @@ public enum DropReason {
     SERVICE_UNLOADED,
     /** The store was closed. */
     CLOSED,
-    /** A Service Request message (MessageType -1); answered by the spec server integration, not yet here. */
+    /**
+     * A Service Request message (MessageType -1) the store did not act on: no spec server is
+     * configured, or the request was ignored or throttled (see {@link DeploymentMetrics}).
+     */
     SERVICE_REQUEST,
+    /**
+     * A held message of an unknown service whose spec could not be obtained in the configured
+     * number of tries (spec server, then Service Requests to the source).
+     */
+    SPEC_UNAVAILABLE,
     /** Processing failed unexpectedly (logged). */
     INTERNAL_ERROR
 }

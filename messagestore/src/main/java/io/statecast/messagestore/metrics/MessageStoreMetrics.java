@@ -13,13 +13,23 @@ import java.util.List;
  * @param quarantines      services quarantined since the store started
  * @param abandonedThreads shard threads the watchdog gave up on
  * @param services         per loaded service, by ServiceID
+ * @param deployment       downloads, Service Requests and publishes ({@link DeploymentMetrics#NONE}
+ *                         without a spec server)
  */
 public record MessageStoreMetrics(CountersSnapshot node, int dataBacklog, int controlBacklog, int heldUnknown,
-        long quarantines, long abandonedThreads, List<ServiceMetrics> services) {
+        long quarantines, long abandonedThreads, List<ServiceMetrics> services, DeploymentMetrics deployment) {
 
     /** Copies the list. */
     public MessageStoreMetrics {
         services = List.copyOf(services);
+        java.util.Objects.requireNonNull(deployment, "deployment");
+    }
+
+    /** Metrics of a store without run-time deployment. */
+    public MessageStoreMetrics(CountersSnapshot node, int dataBacklog, int controlBacklog, int heldUnknown,
+            long quarantines, long abandonedThreads, List<ServiceMetrics> services) {
+        this(node, dataBacklog, controlBacklog, heldUnknown, quarantines, abandonedThreads, services,
+                DeploymentMetrics.NONE);
     }
 
     /** The metrics of the service with this ServiceID, or {@code null}. */
@@ -39,6 +49,9 @@ public record MessageStoreMetrics(CountersSnapshot node, int dataBacklog, int co
                 .append(", quarantines ").append(quarantines).append(", abandoned shard threads ")
                 .append(abandonedThreads).append('\n');
         node.format(out, "  ");
+        if (!deployment.equals(DeploymentMetrics.NONE)) {
+            deployment.format(out, "  ");
+        }
         for (ServiceMetrics s : services) {
             s.format(out);
         }

@@ -15,10 +15,14 @@ import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.socket.MessageStoreProvider;
 import io.statecast.overlay.socket.OverlayConfigException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The {@code overlay.messageStore} section: defaults, every field, and errors that name the field. */
 class MessageStoreSettingsTest {
@@ -133,5 +137,41 @@ class MessageStoreSettingsTest {
                 + "overlay.messageStore.specServer.uri=file:/tmp/specs: file:/tmp/specs is not an http or https URI"));
         assertTrue(error("{'specServer': {'uri': 'http://x/?a=b'}}").contains("must have no query"));
         assertTrue(error("{'specServer': {'uri': 'no scheme'}}").startsWith("overlay.messageStore.specServer.uri | "));
+    }
+
+    @Test
+    void shouldReadTheDeploymentFieldsAndTheTokenFile(@TempDir Path dir) throws Exception {
+        SpecServerSettings d = MessageStoreSettings.parse(json("{'specServer': {'uri': 'http://x'}}")).specServer()
+                .orElseThrow();
+        assertEquals(SpecServerSettings.Retry.DEFAULTS, d.retry());
+        assertEquals(SpecServerSettings.Publish.NEVER, d.publish());
+        assertTrue(d.token().isEmpty());
+        Path token = Files.writeString(dir.resolve("token"), "  secret-token-0123456789\n");
+        SpecServerSettings s = MessageStoreSettings.parse(json("{'specServer': {'uri': 'http://x', 'tries': 7, "
+                + "'retryIntervalMs': 100, 'retryMaxIntervalMs': 300, 'publishOnRequest': true, 'publishOnLoad': true, "
+                + "'publishIntervalMs': 2000, 'maxPublishesPerMinute': 5, 'tokenFile': '" + token + "'}}"))
+                .specServer().orElseThrow();
+        assertEquals(new SpecServerSettings.Retry(7, Duration.ofMillis(100), Duration.ofMillis(300)), s.retry());
+        assertEquals(new SpecServerSettings.Publish(true, true, Duration.ofSeconds(2), 5), s.publish());
+        assertEquals("secret-token-0123456789", s.token().orElseThrow());
+        assertFalse(s.toString().contains("secret"), "the token is never printed: " + s);
+        assertEquals(List.of(100L, 200L, 300L, 300L), List.of(s.retry().delayAfter(1).toMillis(),
+                s.retry().delayAfter(2).toMillis(), s.retry().delayAfter(3).toMillis(), s.retry().delayAfter(4).toMillis()));
+    }
+
+    @Test
+    void shouldNameTheDeploymentFieldInErrors(@TempDir Path dir) throws Exception {
+        assertEquals("overlay.messageStore.specServer.tries | overlay.messageStore.specServer.tries=0 must be within 1..100",
+                error("{'specServer': {'uri': 'http://x', 'tries': 0}}"));
+        assertTrue(error("{'specServer': {'uri': 'http://x', 'retryIntervalMs': 500, 'retryMaxIntervalMs': 100}}")
+                .startsWith("overlay.messageStore.specServer.retryMaxIntervalMs | "));
+        assertTrue(error("{'specServer': {'uri': 'http://x', 'publishOnLoad': 'yes'}}")
+                .startsWith("overlay.messageStore.specServer.publishOnLoad | "));
+        assertTrue(error("{'specServer': {'uri': 'http://x', 'tokenFile': '" + dir.resolve("absent") + "'}}")
+                .startsWith("overlay.messageStore.specServer.tokenFile | "));
+        Path shortToken = Files.writeString(dir.resolve("short"), "tooshort");
+        String e = error("{'specServer': {'uri': 'http://x', 'tokenFile': '" + shortToken + "'}}");
+        assertTrue(e.contains("must have 16..1024 characters"), e);
+        assertFalse(e.contains("tooshort"), "the token is never in an error: " + e);
     }
 }
