@@ -72,10 +72,11 @@ final class TtcpReport {
 
     /**
      * Drops by cause: the forwarding engine's (every cause, zeros included, so reports compare
-     * key by key), the adapter's and each interface's non-zero drop counters, and the kernel's UDP
-     * counters since {@code kernelBefore} (namespace-wide; absent where /proc is unreadable).
+     * key by key), the adapter's and each interface's non-zero drop counters, the MessageStore's
+     * (every cause; null when {@code probe} reads nothing), and the kernel's UDP counters since
+     * {@code kernelBefore} (namespace-wide; absent where /proc is unreadable).
      */
-    static ObjectNode drops(OverlaySocket socket, Map<String, Long> kernelBefore) {
+    static ObjectNode drops(OverlaySocket socket, Map<String, Long> kernelBefore, StoreProbe probe) {
         ObjectNode d = object();
         OverlayStatistics stats = socket.statistics();
         ForwardingStatistics f = stats.forwarding();
@@ -101,6 +102,16 @@ final class TtcpReport {
                     one.put(e.getKey(), e.getValue());
                     total += e.getValue();
                 }
+            }
+        }
+        Map<String, Long> store = probe.drops();
+        if (store == null) {
+            d.putNull("messageStore");
+        } else {
+            ObjectNode ms = d.putObject("messageStore");
+            for (Map.Entry<String, Long> e : store.entrySet()) {
+                ms.put(e.getKey(), e.getValue());
+                total += e.getValue();
             }
         }
         d.put("total", total);
