@@ -90,6 +90,11 @@ public final class TtcpReceiver {
         this.out = Objects.requireNonNull(out, "out");
     }
 
+    /** Distinct data messages received so far (for progress displays; any thread). */
+    public long received() {
+        return progress;
+    }
+
     /**
      * Runs until finished and lingered.
      *

@@ -250,6 +250,11 @@ public final class TtcpSender {
 
     private volatile int sentSoFar;
 
+    /** Data messages sent so far (for progress displays; any thread). */
+    public int sent() {
+        return sentSoFar;
+    }
+
     /** Sends the warm-up messages, paced like the run, best-effort: they only have to run the code. */
     private void warmUp() throws InterruptedException {
         int n = options.warmupMessages();
