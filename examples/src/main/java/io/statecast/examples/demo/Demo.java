@@ -158,6 +158,10 @@ public final class Demo {
                     ? EXIT_MISSING : 0;
             report.put("exitCode", exit);
             write(report);
+            for (DemoReport.NodeOutcome n : nodes) {
+                // every node's full ttcp report (per-message columns, samples over time) beside the summary
+                TtcpReport.write((ObjectNode) n.ttcp(), options.json().toAbsolutePath().resolveSibling("node-" + n.index() + ".json"));
+            }
             List<Path> charts = DemoCharts.write(options.charts(), sent.report(),
                     received.stream().<JsonNode>map(TtcpReceiver.Result::report).toList(), nodes);
             DemoReport.printTable(out, report);
@@ -223,8 +227,9 @@ public final class Demo {
             if (buddy != null) {
                 buddies.add(buddy);
             }
-            // fast heartbeats: the overlay forms in a second or two; the timeout rides out lost beacons
-            o.putObject("heartbeat").put("fastMs", 100).put("slowMs", 200).put("timeoutMs", 5_000).put("stableAfter", 4);
+            // fast heartbeats while forming, so the overlay forms in a second or two; the default timeout
+            // (40 slow heartbeats) rides out lost beacons and a busy machine's scheduling stalls
+            o.putObject("heartbeat").put("fastMs", 100).put("slowMs", 250).put("timeoutMs", 10_000).put("stableAfter", 4);
             o.putObject("rendezvous").put("iAmHereMs", 500);
             o.putObject("buffers").put("receiveQueueMessages", Math.max(1024, Math.min(1_000_000, options.messages() * 2)));
             o.putObject("join").put("timeoutMs", FORM_TIMEOUT_MS);
@@ -310,8 +315,8 @@ public final class Demo {
         List<StoreProbe> probes = sockets.stream().map(s -> StoreProbe.of(s.messageStore())).toList();
         List<TtcpReceiver> receivers = new ArrayList<>();
         List<Future<TtcpReceiver.Result>> results = new ArrayList<>();
-        // idle: longer than any repair of the services shipped (NACK and retransmission timers of seconds)
-        TtcpReceiver.Options ro = new TtcpReceiver.Options(options.messages(), 20_000, FORM_TIMEOUT_MS, 15_000, 200, SAMPLE_MS);
+        TtcpReceiver.Options ro = new TtcpReceiver.Options(options.messages(), options.idleMs(), FORM_TIMEOUT_MS, 15_000, 200,
+                SAMPLE_MS);
         for (int i = 1; i < sockets.size(); i++) {
             TtcpReceiver r = new TtcpReceiver(sockets.get(i), ro, probes.get(i), nodeLog);
             receivers.add(r);

@@ -45,8 +45,12 @@ public final class DemoCommand implements Callable<Integer> {
                     + "best-effort (default: ${DEFAULT-VALUE})")
     private String service;
 
-    @Option(names = "--rate", defaultValue = "1000", paramLabel = "MSGS_PER_S", description = "send rate (default: ${DEFAULT-VALUE})")
+    @Option(names = "--rate", defaultValue = "250", paramLabel = "MSGS_PER_S", description = "send rate (default: ${DEFAULT-VALUE})")
     private double rate;
+
+    @Option(names = "--idle", defaultValue = "20", paramLabel = "S",
+            description = "a receiver that heard no data this long gives up on the rest (default: ${DEFAULT-VALUE})")
+    private double idle;
 
     @Option(names = "--seed", paramLabel = "N", description = "seeds loss and addresses (default: random, printed)")
     private Long seed;
@@ -74,7 +78,8 @@ public final class DemoCommand implements Callable<Integer> {
         Path chartDir = charts != null ? charts : report.toAbsolutePath().getParent();
         DemoOptions options;
         try {
-            options = new DemoOptions(nodes, messages, size, loss, service, rate, s, report, chartDir);
+            options = new DemoOptions(nodes, messages, size, loss, service, rate, s,
+                    Double.isFinite(idle) ? Math.round(idle * 1000) : -1, report, chartDir);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -14,13 +14,15 @@ import java.util.Objects;
  * @param loss     probability that a node's input drops a frame, 0..0.5 (default 0.05)
  * @param service  {@code h2h-ack} (default): a service name, a {@code .scxml} path, a URI, or
  *                 {@code none} for best-effort delivery
- * @param rate     send rate in messages per second, &gt; 0 (default 1,000)
+ * @param rate     send rate in messages per second, &gt; 0 (default 250)
  * @param seed     seeds loss and addresses
+ * @param idleMs   a receiver that has heard no data this long gives up on the rest, 100..3,600,000
+ *                 (default 20,000: longer than any repair of the services shipped)
  * @param json     where the JSON report goes
  * @param charts   the directory the charts go to
  */
 public record DemoOptions(int nodes, int messages, int size, double loss, String service, double rate, long seed,
-        Path json, Path charts) {
+        long idleMs, Path json, Path charts) {
 
     /** Most nodes: one JVM runs them all. */
     public static final int MAX_NODES = 32;
@@ -44,6 +46,9 @@ public record DemoOptions(int nodes, int messages, int size, double loss, String
         }
         if (!(loss >= 0 && loss <= 0.5)) {
             throw new IllegalArgumentException("--loss=" + loss + " must be within 0..0.5");
+        }
+        if (idleMs < 100 || idleMs > 3_600_000) {
+            throw new IllegalArgumentException("--idle=" + idleMs / 1000.0 + " s must be within 0.1..3600 seconds");
         }
         if (!(rate > 0 && rate <= 1_000_000)) {
             throw new IllegalArgumentException("--rate=" + rate + " must be within (0, 1000000] messages per second");

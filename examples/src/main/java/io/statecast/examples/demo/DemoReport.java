@@ -122,6 +122,14 @@ final class DemoReport {
                 });
             }
             e.put("service", n.serviceLoaded());
+            // what went wrong below the service, if anything did: non-zero forwarding drops, the node's protocol counters
+            ObjectNode fwd = e.putObject("forwardingDrops");
+            n.ttcp().path("drops").path("forwarding").fields().forEachRemaining(f -> {
+                if (f.getValue().asLong() > 0) {
+                    fwd.set(f.getKey(), f.getValue());
+                }
+            });
+            e.set("overlayCounters", n.ttcp().path("statistics").path("node"));
             ObjectNode in = e.putObject("inputLoss");
             in.put("frames", n.input().seen());
             in.put("dropped", n.input().lost());
