@@ -47,7 +47,7 @@ class H2hAckTest {
     void dtMulticastShouldDeliverEveryMessageExactlyOnceAt10PercentLoss() throws Exception {
         try (SimCluster c = SimCluster.dt(50).service("h2h-ack").trace(true).build()) {
             int source = new Random(c.seed()).nextInt(c.size());
-            runMulticast(c, source, SOAK ? 10_000 : 300, 0.10);
+            runMulticast(c, source, SOAK ? 10_000 : 200, 0.10);
         }
     }
 
@@ -92,6 +92,31 @@ class H2hAckTest {
             assertEquals(20, s4.terminated(), "node 4's instances end on the reset path; " + c.describe());
             CountersSnapshot s3 = c.metrics(3).service(SERVICE).counters();
             assertEquals(20, s3.finished(), "node 3 got node 4's ACKs and finished normally; " + c.describe());
+        }
+    }
+
+    @Test
+    void aDeadChildOfTheBusiestNodeShouldEndInResetsWithinTheHistoryBound() throws Exception {
+        try (SimCluster c = SimCluster.dt(30).service("h2h-ack").build()) {
+            // the node with the most children in its own tree asks all of them for ACKs every
+            // TimeoutACK while one stays silent: the re-ACKs of the others must fit the history
+            int source = 0;
+            for (int i = 1; i < c.size(); i++) {
+                if (c.tree(i).get(i).size() > c.tree(source).get(source).size()) {
+                    source = i;
+                }
+            }
+            List<Integer> children = c.tree(source).get(source);
+            int dead = children.get(new Random(c.seed()).nextInt(children.size()));
+            c.blackhole(dead);
+            int from = source;
+            Traffic.Sent sent = Traffic.send(c, SERVICE, from, DeliveryMode.MULTICAST, null, 5);
+            assertDrains(c);
+            for (long id : sent.hashes().keySet()) {
+                assertTrue(sent(c, from, RESET, id), () -> "node " + from + " (" + children.size() + " children, "
+                        + dead + " silent) reset " + id + "; " + c.describe());
+            }
+            assertEquals(0, c.metrics(dead).node().created(), c.describe());
         }
     }
 
