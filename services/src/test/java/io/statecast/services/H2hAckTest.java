@@ -7,7 +7,6 @@ import io.statecast.messagestore.action.ActionOutcome;
 import io.statecast.messagestore.metrics.CountersSnapshot;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.DeliveryMode;
-import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.FaultConfig;
 import io.statecast.services.testing.SimCluster;
 import java.time.Duration;
@@ -34,14 +33,8 @@ class H2hAckTest {
     static final byte ACK = 2;
     static final byte RESET = 4;
     private static final boolean SOAK = Boolean.getBoolean("statecast.soak");
-    /** Virtual time between two sends of the source. */
-    private static final Duration GAP = Duration.ofMillis(2);
     /** Longest life of an instance with the spec's defaults: maxACK + Msg, or maxNACK + maxRST, with margin. */
     private static final Duration DRAIN = Duration.ofSeconds(30);
-
-    /** What the source sent: MessageID → payload hash. */
-    record Sent(Map<Long, Integer> hashes) {
-    }
 
     @Test
     void chainMulticastShouldDeliverEveryMessageExactlyOnceAt10PercentLoss() throws Exception {
@@ -54,7 +47,7 @@ class H2hAckTest {
     void dtMulticastShouldDeliverEveryMessageExactlyOnceAt10PercentLoss() throws Exception {
         try (SimCluster c = SimCluster.dt(50).service("h2h-ack").trace(true).build()) {
             int source = new Random(c.seed()).nextInt(c.size());
-            runMulticast(c, source, SOAK ? 10_000 : 300, 0.10);
+            runMulticast(c, source, SOAK ? 10_000 : 200, 0.10);
         }
     }
 
@@ -63,9 +56,9 @@ class H2hAckTest {
         try (SimCluster c = SimCluster.chain(6).service("h2h-ack").build()) {
             int n = SOAK ? 10_000 : 300;
             c.faultsEverywhere(FaultConfig.loss(0.10));
-            Sent sent = send(c, 0, DeliveryMode.UNICAST, c.address(5), n);
-            c.await(() -> distinct(c, 5) == n, Duration.ofSeconds(60), () -> "all " + n + " unicasts at the far end");
-            assertExactlyOnce(c, 5, 0, sent);
+            Traffic.Sent sent = Traffic.send(c, SERVICE, 0, DeliveryMode.UNICAST, c.address(5), n);
+            c.await(() -> Traffic.distinct(c, 5) == n, Duration.ofSeconds(60), () -> "all " + n + " unicasts at the far end");
+            Traffic.assertExactlyOnce(c, 5, 0, sent);
             for (int i = 0; i < 5; i++) {
                 assertEquals(0, c.deliveries(i).size(), "only the destination delivers; " + c.describe());
             }
@@ -81,10 +74,10 @@ class H2hAckTest {
     void aSilentLeafShouldMakeItsParentResetAndNothingLeaks() throws Exception {
         try (SimCluster c = SimCluster.chain(6).service("h2h-ack").build()) {
             c.blackhole(5);
-            Sent sent = send(c, 0, DeliveryMode.MULTICAST, null, 20);
-            c.await(() -> distinct(c, 4) == 20, Duration.ofSeconds(10), () -> "node 4's deliveries");
+            Traffic.Sent sent = Traffic.send(c, SERVICE, 0, DeliveryMode.MULTICAST, null, 20);
+            c.await(() -> Traffic.distinct(c, 4) == 20, Duration.ofSeconds(10), () -> "node 4's deliveries");
             for (int i = 1; i < 5; i++) {
-                assertExactlyOnce(c, i, 0, sent);
+                Traffic.assertExactlyOnce(c, i, 0, sent);
             }
             assertEquals(0, c.deliveries(5).size(), c.describe());
             assertDrains(c);
@@ -102,15 +95,40 @@ class H2hAckTest {
         }
     }
 
+    @Test
+    void aDeadChildOfTheBusiestNodeShouldEndInResetsWithinTheHistoryBound() throws Exception {
+        try (SimCluster c = SimCluster.dt(30).service("h2h-ack").build()) {
+            // the node with the most children in its own tree asks all of them for ACKs every
+            // TimeoutACK while one stays silent: the re-ACKs of the others must fit the history
+            int source = 0;
+            for (int i = 1; i < c.size(); i++) {
+                if (c.tree(i).get(i).size() > c.tree(source).get(source).size()) {
+                    source = i;
+                }
+            }
+            List<Integer> children = c.tree(source).get(source);
+            int dead = children.get(new Random(c.seed()).nextInt(children.size()));
+            c.blackhole(dead);
+            int from = source;
+            Traffic.Sent sent = Traffic.send(c, SERVICE, from, DeliveryMode.MULTICAST, null, 5);
+            assertDrains(c);
+            for (long id : sent.hashes().keySet()) {
+                assertTrue(sent(c, from, RESET, id), () -> "node " + from + " (" + children.size() + " children, "
+                        + dead + " silent) reset " + id + "; " + c.describe());
+            }
+            assertEquals(0, c.metrics(dead).node().created(), c.describe());
+        }
+    }
+
     // ------------------------------------------------------------------ the scenario
 
     private static void runMulticast(SimCluster c, int source, int n, double loss) {
         c.faultsEverywhere(FaultConfig.loss(loss));
         Map<Integer, List<Integer>> tree = c.tree(source);
-        Sent sent = send(c, source, DeliveryMode.MULTICAST, null, n);
+        Traffic.Sent sent = Traffic.send(c, SERVICE, source, DeliveryMode.MULTICAST, null, n);
         c.await(() -> {
             for (int i = 0; i < c.size(); i++) {
-                if (i != source && distinct(c, i) < n) {
+                if (i != source && Traffic.distinct(c, i) < n) {
                     return false;
                 }
             }
@@ -118,7 +136,7 @@ class H2hAckTest {
         }, Duration.ofSeconds(60), () -> "every receiver's " + n + " messages");
         for (int i = 0; i < c.size(); i++) {
             if (i != source) {
-                assertExactlyOnce(c, i, source, sent);
+                Traffic.assertExactlyOnce(c, i, source, sent);
             }
         }
         assertEquals(0, c.deliveries(source).size(), "the source's application gets nothing back; " + c.describe());
@@ -133,50 +151,13 @@ class H2hAckTest {
                 + "hops reset: %d; seed %d%n", c.size(), n, loss * 100, resets, c.seed());
     }
 
-    /** Sends {@code n} messages of 1 KB from node {@code from}, one every {@link #GAP}. */
-    static Sent send(SimCluster c, int from, DeliveryMode mode, LogicalAddress to, int n) {
-        Random random = new Random(c.seed() ^ 0x5eed);
-        Map<Long, Integer> hashes = new HashMap<>();
-        for (int k = 0; k < n; k++) {
-            byte[] payload = new byte[1024];
-            random.nextBytes(payload);
-            OverlayMessage m = c.socket(from).createMessage(mode, to, payload, SERVICE);
-            hashes.put(m.fsm().messageId(), java.util.Arrays.hashCode(payload));
-            c.socket(from).send(m);
-            c.advance(GAP);
-        }
-        return new Sent(hashes);
-    }
-
-    static int distinct(SimCluster c, int node) {
-        Set<Long> ids = new HashSet<>();
-        for (SimCluster.Delivery d : c.deliveries(node)) {
-            ids.add(d.messageId());
-        }
-        return ids.size();
-    }
-
-    /** Node {@code node} delivered each sent message exactly once, intact, from {@code source}. */
-    static void assertExactlyOnce(SimCluster c, int node, int source, Sent sent) {
-        Map<Long, Integer> seen = new HashMap<>();
-        for (SimCluster.Delivery d : c.deliveries(node)) {
-            Integer before = seen.put(d.messageId(), d.payloadHash());
-            assertEquals(null, before, () -> "node " + node + " delivered " + d.messageId() + " twice; " + c.describe());
-            assertEquals(sent.hashes().get(d.messageId()), d.payloadHash(),
-                    () -> "node " + node + " delivered " + d.messageId() + " intact; " + c.describe());
-            assertEquals(1024, d.payloadLength());
-            assertEquals(c.address(source), d.source(), () -> "the original source is kept; " + c.describe());
-        }
-        assertEquals(sent.hashes().keySet(), seen.keySet(), () -> "node " + node + " got every message; " + c.describe());
-    }
-
     /**
      * Every message that node {@code node} sent on to {@code nextHops} ended with an H2H ACK from
      * each of them or with a Reset sent by {@code node}; the failure names the first that did not.
      *
      * @return how many messages ended with a Reset at this node
      */
-    static int assertHopsAcknowledged(SimCluster c, int node, List<Integer> nextHops, Sent sent) {
+    static int assertHopsAcknowledged(SimCluster c, int node, List<Integer> nextHops, Traffic.Sent sent) {
         Map<Long, Set<LogicalAddress>> acks = new HashMap<>();
         Set<Long> resets = new HashSet<>();
         for (SimCluster.Traced t : c.trace(node)) {
@@ -205,12 +186,17 @@ class H2hAckTest {
 
     /** Once the Msg/RST timers have run, no instance is left anywhere, and nothing failed on the way. */
     static void assertDrains(SimCluster c) {
+        assertDrains(c, SERVICE);
+    }
+
+    /** As {@link #assertDrains(SimCluster)} for {@code service}. */
+    static void assertDrains(SimCluster c, int service) {
         c.await(() -> c.liveInstances() == 0, DRAIN, () -> "every instance to end");
         for (int i = 0; i < c.size(); i++) {
-            CountersSnapshot s = c.metrics(i).service(SERVICE).counters();
+            CountersSnapshot s = c.metrics(i).service(service).counters();
             int node = i;
             assertEquals(0, s.evaluationFailures() + s.engineErrors() + s.actions(ActionOutcome.FAILED)
-                    + s.actions(ActionOutcome.THROTTLED), () -> "node " + node + ": " + c.metrics(node).format()
+                    + s.actions(ActionOutcome.THROTTLED) + s.historyEvicted(), () -> "node " + node + ": " + c.metrics(node).format()
                     + c.describe());
             assertEquals(s.created(), s.finished() + s.terminated(), () -> "node " + node
                     + ": every instance ended by its own timers, none by idleness; " + c.describe());
