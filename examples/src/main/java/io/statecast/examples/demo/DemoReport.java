@@ -42,8 +42,8 @@ final class DemoReport {
     }
 
     /** The report: options, totals and one entry per node. */
-    static ObjectNode build(DemoOptions o, DemoService service, String specServer, long formMs, long runMs, long elapsedMs,
-            List<NodeOutcome> nodes, JsonNode senderReport) {
+    static ObjectNode build(DemoOptions o, DemoService service, String specServer, long formMs, long distributeMs, long runMs,
+            long elapsedMs, List<NodeOutcome> nodes, JsonNode senderReport) {
         ObjectNode r = TtcpReport.JSON.createObjectNode();
         r.put("service", service.serviceId() == null ? "none" : service.label());
         if (service.serviceId() == null) {
@@ -61,6 +61,7 @@ final class DemoReport {
         r.put("nodeCount", o.nodes());
         r.put("specServer", specServer);
         r.put("formMs", formMs);
+        r.put("serviceDistributionMs", distributeMs);
         r.put("runMs", runMs);
         r.put("elapsedMs", elapsedMs);
         JsonNode ss = senderReport.get("summary");
