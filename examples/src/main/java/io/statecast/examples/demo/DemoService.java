@@ -32,6 +32,8 @@ record DemoService(String label, URI uri, byte[] document, Integer serviceId, St
     static final String CLASSPATH_DIR = "services/";
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    /** A URI scheme of two or more characters (so that no path is taken for one). */
+    private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]+:");
 
     /** Best-effort delivery: no MessageStore service at all. */
     static DemoService none() {
@@ -74,7 +76,7 @@ record DemoService(String label, URI uri, byte[] document, Integer serviceId, St
     }
 
     private static URI uriOf(String t) throws DemoException {
-        if (t.startsWith("classpath:") || t.startsWith("file:")) {
+        if (SCHEME.matcher(t).lookingAt()) {
             try {
                 return new URI(t);
             } catch (URISyntaxException e) {
