@@ -1,11 +1,13 @@
 package io.statecast.examples.ttcp;
 
+import io.statecast.messagestore.MessageStore;
 import io.statecast.overlay.forward.MessageStorePort;
+import java.util.Map;
 
 /**
  * Reads the blueprint's MessageStore metrics (Table 6.1: T_msg, L_data, L_control, N_FSM) from
- * the store installed in a socket. Which stores expose them is decided in {@link #of}; for any
- * other store, or none, every value is unknown and {@link #reason()} says why, and ttcp reports
+ * the store installed in a socket. The Statecast {@link MessageStore} exposes them (its
+ * {@code metrics()}); for any other store, or none, every value is unknown and {@link #reason()} says why, and ttcp reports
  * {@code null} for them rather than a made-up zero.
  */
 public interface StoreProbe {
@@ -17,8 +19,9 @@ public interface StoreProbe {
      * @param controlBacklog    control messages waiting in the store's queue (L_control)
      * @param liveInstances     service instances (FSMs) held (N_FSM)
      * @param processed         messages the store has processed so far
-     * @param tMsgMeanMicros    mean per-message processing time since the previous reading (T_msg)
-     * @param tMsgMaxMicros     largest per-message processing time since the previous reading
+     * @param tMsgMeanMicros    mean per-message processing time since the previous reading (T_msg);
+     *                          {@code null} if no message was processed in between
+     * @param tMsgMaxMicros     largest per-message processing time so far
      */
     record Snapshot(Long dataBacklog, Long controlBacklog, Long liveInstances, Long processed,
             Double tMsgMeanMicros, Double tMsgMaxMicros) {
@@ -34,6 +37,13 @@ public interface StoreProbe {
     Snapshot snapshot();
 
     /**
+     * The store's drops so far by cause (every cause, zeros included, lower-case names of
+     * {@code io.statecast.messagestore.metrics.DropReason}), or {@code null} if
+     * {@link #available()} is false.
+     */
+    Map<String, Long> drops();
+
+    /**
      * The probe for a socket's store.
      *
      * @param store the installed store, or {@code null} if the socket has none
@@ -42,6 +52,9 @@ public interface StoreProbe {
         if (store == null) {
             return unavailable("no MessageStore is installed (the configuration has no overlay.messageStore section): "
                     + "messages are delivered best-effort and there is no T_msg, backlog or instance count to report");
+        }
+        if (store instanceof MessageStore ms) {
+            return new MessageStoreProbe(ms);
         }
         return unavailable("the installed MessageStore (" + store.getClass().getName()
                 + ") exposes no metrics to ttcp yet: T_msg, backlogs and live instances are reported as null");
@@ -62,6 +75,11 @@ public interface StoreProbe {
 
             @Override
             public Snapshot snapshot() {
+                return null;
+            }
+
+            @Override
+            public Map<String, Long> drops() {
                 return null;
             }
         };

@@ -90,6 +90,11 @@ public final class TtcpReceiver {
         this.out = Objects.requireNonNull(out, "out");
     }
 
+    /** Distinct data messages received so far (for progress displays; any thread). */
+    public long received() {
+        return progress;
+    }
+
     /**
      * Runs until finished and lingered.
      *
@@ -320,7 +325,7 @@ public final class TtcpReceiver {
 
         report.set("samples", TtcpReport.samples(samples, sampler.periodMs(), sampler.dropped(), probe));
         report.set("tMsg", TtcpReport.tMsg(samples, probe));
-        report.set("drops", TtcpReport.drops(socket, kernelBefore));
+        report.set("drops", TtcpReport.drops(socket, kernelBefore, probe));
         report.set("statistics", TtcpReport.statistics(socket));
         return report;
     }

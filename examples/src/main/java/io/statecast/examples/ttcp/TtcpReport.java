@@ -21,9 +21,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /** Builds the parts of ttcp's JSON report that sender and receiver share, and writes it. */
-final class TtcpReport {
+public final class TtcpReport {
 
-    static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+    /** The mapper every ttcp and demo report is written and read with. */
+    public static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
     private TtcpReport() {
     }
@@ -33,7 +34,7 @@ final class TtcpReport {
     }
 
     /** {@code value} rounded to three decimals, or JSON null for NaN and infinities. */
-    static void putNumber(ObjectNode o, String key, double value) {
+    public static void putNumber(ObjectNode o, String key, double value) {
         if (Double.isFinite(value)) {
             o.put(key, Math.round(value * 1000.0) / 1000.0);
         } else {
@@ -72,10 +73,11 @@ final class TtcpReport {
 
     /**
      * Drops by cause: the forwarding engine's (every cause, zeros included, so reports compare
-     * key by key), the adapter's and each interface's non-zero drop counters, and the kernel's UDP
-     * counters since {@code kernelBefore} (namespace-wide; absent where /proc is unreadable).
+     * key by key), the adapter's and each interface's non-zero drop counters, the MessageStore's
+     * (every cause; null when {@code probe} reads nothing), and the kernel's UDP counters since
+     * {@code kernelBefore} (namespace-wide; absent where /proc is unreadable).
      */
-    static ObjectNode drops(OverlaySocket socket, Map<String, Long> kernelBefore) {
+    static ObjectNode drops(OverlaySocket socket, Map<String, Long> kernelBefore, StoreProbe probe) {
         ObjectNode d = object();
         OverlayStatistics stats = socket.statistics();
         ForwardingStatistics f = stats.forwarding();
@@ -101,6 +103,16 @@ final class TtcpReport {
                     one.put(e.getKey(), e.getValue());
                     total += e.getValue();
                 }
+            }
+        }
+        Map<String, Long> store = probe.drops();
+        if (store == null) {
+            d.putNull("messageStore");
+        } else {
+            ObjectNode ms = d.putObject("messageStore");
+            for (Map.Entry<String, Long> e : store.entrySet()) {
+                ms.put(e.getKey(), e.getValue());
+                total += e.getValue();
             }
         }
         d.put("total", total);
@@ -238,7 +250,7 @@ final class TtcpReport {
     }
 
     /** Writes {@code report} to {@code file} atomically (a temporary file renamed over it). */
-    static void write(ObjectNode report, Path file) throws IOException {
+    public static void write(ObjectNode report, Path file) throws IOException {
         Path abs = file.toAbsolutePath();
         Path dir = abs.getParent();
         if (dir != null) {

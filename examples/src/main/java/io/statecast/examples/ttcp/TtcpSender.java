@@ -144,7 +144,7 @@ public final class TtcpSender {
             report.put("outcome", "receivers-not-ready");
             report.set("summary", summary(0, 0, 0, 0, 0, 0, null));
             report.set("receivers", roster.toJson());
-            report.set("drops", TtcpReport.drops(socket, kernelBefore));
+            report.set("drops", TtcpReport.drops(socket, kernelBefore, probe));
             report.set("statistics", TtcpReport.statistics(socket));
             return new Result(3, report);
         }
@@ -228,7 +228,7 @@ public final class TtcpSender {
         messages.set("sentMicros", TtcpReport.longs(sentMicros));
         report.set("samples", TtcpReport.samples(samples, sampler.periodMs(), sampler.dropped(), probe));
         report.set("tMsg", TtcpReport.tMsg(samples, probe));
-        report.set("drops", TtcpReport.drops(socket, kernelBefore));
+        report.set("drops", TtcpReport.drops(socket, kernelBefore, probe));
         report.set("statistics", TtcpReport.statistics(socket));
         report.put("foreignControlMessages", roster.foreignCount());
         report.put("corruptControlMessages", corruptControl);
@@ -249,6 +249,11 @@ public final class TtcpSender {
     }
 
     private volatile int sentSoFar;
+
+    /** Data messages sent so far (for progress displays; any thread). */
+    public int sent() {
+        return sentSoFar;
+    }
 
     /** Sends the warm-up messages, paced like the run, best-effort: they only have to run the code. */
     private void warmUp() throws InterruptedException {

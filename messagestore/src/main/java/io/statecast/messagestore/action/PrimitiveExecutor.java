@@ -103,7 +103,8 @@ public final class PrimitiveExecutor {
                 yield n == 0 ? NOTHING_SENT : "";
             }
             case FORWARD_MESSAGE -> overlay.forwardMessage(message(action, f, ctx, true)) == 0 ? NOTHING_SENT : "";
-            case TO_APPLICATION -> overlay.toApplication(message(action, f, ctx, true)) ? "" : "application queue full";
+            case TO_APPLICATION -> overlay.toApplication(retyped(action, f, ctx, message(action, f, ctx, true)))
+                    ? "" : "application queue full";
             case SET_TIMER -> {
                 int id = timerId(action, f, ctx);
                 long ms = longField(action, f, ctx, ActionField.TIMER_VALUE, 0, ParameterType.MAX_DURATION_MS);
@@ -166,6 +167,26 @@ public final class PrimitiveExecutor {
         }
         throw new ActionException(where(a) + "field Message: the xpath must select a <Message> of the history, got "
                 + describe(r));
+    }
+
+    /**
+     * toApplication's message: the base itself, or with {@code Message/MessageType} set a control
+     * copy (same header and MessageID, the spec's ServiceID, that type, no payload) — so a
+     * service can tell its application about an outcome for which no received message exists.
+     */
+    private static OverlayMessage retyped(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
+            throws ActionException, EvaluationException {
+        if (f[ActionField.MESSAGE_TYPE.ordinal()] == null) {
+            return base;
+        }
+        byte type = messageType(a, f, ctx, base);
+        if (type == FsmExtension.PAYLOAD_TYPE) {
+            throw new ActionException(where(a) + "field Message/MessageType: 0x80 is the payload type; deliver the"
+                    + " payload message itself");
+        }
+        long id = base.fsm() != null ? base.fsm().messageId() : ctx.defaultMessageId();
+        return new OverlayMessage(base.mode(), base.hopLimit(), base.source(), base.destination(), base.previousHop(),
+                base.root(), List.of(new FsmExtension(ctx.spec().service().serviceId(), type, id)));
     }
 
     private static Route route(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)

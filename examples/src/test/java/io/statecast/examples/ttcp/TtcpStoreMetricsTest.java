@@ -1,0 +1,128 @@
+package io.statecast.examples.ttcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.statecast.messagestore.MessageStore;
+import io.statecast.messagestore.MessageStoreConfig;
+import io.statecast.messagestore.metrics.DropReason;
+import io.statecast.overlay.socket.OverlayConfig;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** ttcp reads the Statecast MessageStore's metrics: backlogs, live instances, T_msg, drops by cause. */
+class TtcpStoreMetricsTest {
+
+    private static final String SPEC = "classpath:io/statecast/examples/bench/blueprint-h2h.scxml";
+    private static final int BLUEPRINT_H2H = 1;
+    private static final int COUNT = 300;
+
+    @Test
+    void aFreshStoreShouldReadAsZerosNotNulls() {
+        try (MessageStore store = new MessageStore(MessageStoreConfig.defaults())) {
+            StoreProbe probe = StoreProbe.of(store);
+            assertTrue(probe.available(), probe.reason());
+            StoreProbe.Snapshot s = probe.snapshot();
+            assertEquals(0L, s.dataBacklog());
+            assertEquals(0L, s.controlBacklog());
+            assertEquals(0L, s.liveInstances());
+            assertEquals(0L, s.processed());
+            assertNull(s.tMsgMeanMicros(), "nothing processed: no mean");
+            Map<String, Long> drops = probe.drops();
+            assertEquals(DropReason.values().length, drops.size());
+            assertEquals(0L, drops.get(DropReason.NOT_AN_INPUT.name().toLowerCase(Locale.ROOT)));
+        }
+    }
+
+    @Test
+    void noStoreShouldReadAsUnavailableWithAReason() {
+        StoreProbe probe = StoreProbe.of(null);
+        assertFalse(probe.available());
+        assertNull(probe.snapshot());
+        assertNull(probe.drops());
+        assertTrue(probe.reason().contains("no MessageStore"), probe.reason());
+    }
+
+    private static String config(String address, String buddy) {
+        return "overlay:\n"
+                + "  id: ttcp-store-metrics-test\n"
+                + "  node: TREE\n"
+                + "  address: \"" + address + "\"\n"
+                + "  interfaces: [ \"udp://127.0.0.1:0\" ]\n"
+                + (buddy == null ? "" : "  buddies: [ \"" + buddy + "\" ]\n")
+                + "  heartbeat: { fastMs: 50, slowMs: 50, timeoutMs: 2000 }\n"
+                + "  buffers: { receiveQueueMessages: 65536 }\n"
+                + "  messageStore:\n"
+                + "    shards: 1\n"
+                + "    services: [ \"" + SPEC + "\" ]\n";
+    }
+
+    @Test
+    void reportsOfAServiceRunShouldCarryTheStoresMetrics() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        StringWriter log = new StringWriter();
+        PrintWriter out = new PrintWriter(log, true);
+        try {
+            TtcpSockets.Opened receiver = TtcpSockets.open(OverlayConfig.parse(config("2", null)));
+            String receiverAddress = receiver.socket().substrateAddresses().get(0).toString();
+            Future<TtcpReceiver.Result> received = pool.submit(() -> {
+                try (var s = receiver.socket()) {
+                    return new TtcpReceiver(s, new TtcpReceiver.Options(0, 5_000, 60_000, 10_000, 100, 50), receiver.probe(),
+                            out).run();
+                }
+            });
+            TtcpSockets.Opened sender = TtcpSockets.open(OverlayConfig.parse(config("1", receiverAddress)));
+            TtcpSender.Result sent;
+            try (var s = sender.socket()) {
+                sent = new TtcpSender(s, new TtcpSender.Options(COUNT, 256, 2_000, Pacer.defaultBurst(2_000), BLUEPRINT_H2H, 1,
+                        30_000, 0, 100, 20_000, 50, true), sender.probe(), out).run();
+            }
+            TtcpReceiver.Result r = received.get(60, TimeUnit.SECONDS);
+            String context = log.toString();
+            assertEquals(0, sent.exitCode(), context);
+            assertEquals(0, r.exitCode(), context);
+
+            for (JsonNode report : new JsonNode[] {sent.report(), r.report()}) {
+                JsonNode store = report.get("samples").get("messageStore");
+                assertTrue(store.get("available").asBoolean(), store.toString());
+                int n = report.get("samples").get("count").asInt();
+                assertEquals(n, store.get("liveInstances").size());
+                assertEquals(n, store.get("dataBacklog").size());
+                JsonNode processed = store.get("processed");
+                assertTrue(processed.get(n - 1).asLong() >= COUNT,
+                        "every data message passed the store: " + processed.get(n - 1) + "\n" + context);
+                for (int i = 0; i < n; i++) {
+                    assertTrue(store.get("liveInstances").get(i).asLong() >= 0);
+                    assertTrue(store.get("controlBacklog").get(i).isNumber());
+                }
+                JsonNode tMsg = report.get("tMsg");
+                assertTrue(tMsg.get("meanMicros").asDouble() > 0, tMsg.toString());
+                assertTrue(tMsg.get("maxMicros").asDouble() >= tMsg.get("meanMicros").asDouble(), tMsg.toString());
+                JsonNode drops = report.get("drops").get("messageStore");
+                assertNotNull(drops, report.get("drops").toString());
+                assertEquals(DropReason.values().length, drops.size(), drops.toString());
+                assertEquals(0, drops.get("data_queue_full").asLong(), drops.toString());
+            }
+            // message scope: each payload has its instance on both nodes, alive for the service's linger
+            JsonNode live = r.report().get("samples").get("messageStore").get("liveInstances");
+            long peak = 0;
+            for (JsonNode v : live) {
+                peak = Math.max(peak, v.asLong());
+            }
+            assertTrue(peak > 0, "instances were live while the run went on: " + live);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
