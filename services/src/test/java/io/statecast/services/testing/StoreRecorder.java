@@ -1,0 +1,166 @@
+package io.statecast.services.testing;
+
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.forward.Arrival;
+import io.statecast.overlay.forward.MessageStorePort;
+import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.socket.OverlaySocket;
+import io.statecast.overlay.substrate.TimerService;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Sits between a socket's forwarding engine and its MessageStore and writes down, in order, what
+ * crossed: every message handed to the store, every message the store sent, and every message
+ * the application received. Nothing is changed on the way.
+ *
+ * <p>Entries are compact (no payload bytes, only their length and hash) so that a soak run of
+ * 10,000 messages on 50 nodes fits in memory. Every list is only touched on the virtual clock's
+ * thread (the cluster runs the stores with clock threading), so they need no locks.
+ */
+final class StoreRecorder implements MessageStorePort {
+
+    private final MessageStorePort store;
+    private final boolean trace;
+    private final List<SimCluster.Delivery> deliveries = new ArrayList<>();
+    private final List<SimCluster.Traced> traced = new ArrayList<>();
+    private volatile OverlaySocket socket;
+    private volatile TimerService timers;
+
+    StoreRecorder(MessageStorePort store, boolean trace) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.trace = trace;
+    }
+
+    /** The socket whose application queue {@link Context#toApplication} drains after each delivery. */
+    void attach(OverlaySocket s) {
+        this.socket = s;
+    }
+
+    List<SimCluster.Delivery> deliveries() {
+        return deliveries;
+    }
+
+    List<SimCluster.Traced> traced() {
+        return traced;
+    }
+
+    @Override
+    public void open(OverlayContext context) {
+        this.timers = context.timers();
+        store.open(new Context(context));
+    }
+
+    @Override
+    public boolean forwardsItself(int serviceId) {
+        return store.forwardsItself(serviceId);
+    }
+
+    @Override
+    public boolean processIntermediateUnicast(int serviceId) {
+        return store.processIntermediateUnicast(serviceId);
+    }
+
+    @Override
+    public boolean receiveMessage(OverlayMessage message, Arrival arrival) {
+        if (trace && message.fsm() != null) {
+            FsmExtension f = message.fsm();
+            traced.add(new SimCluster.Traced(timers.nanoTime(), SimCluster.Direction.IN, f.messageType(), f.messageId(),
+                    message.mode(), message.previousHop(), message.source()));
+        }
+        return store.receiveMessage(message, arrival);
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    private void out(byte type, long messageId, Route route, LogicalAddress self) {
+        if (trace) {
+            LogicalAddress to = route.mode() == DeliveryMode.UNICAST ? route.destination() : route.root();
+            traced.add(new SimCluster.Traced(timers.nanoTime(), SimCluster.Direction.OUT, type, messageId, route.mode(), to,
+                    self));
+        }
+    }
+
+    /** The overlay as the store sees it, with every send and delivery written down. */
+    private final class Context implements OverlayContext {
+        private final OverlayContext overlay;
+
+        Context(OverlayContext overlay) {
+            this.overlay = overlay;
+        }
+
+        @Override
+        public LogicalAddress localAddress() {
+            return overlay.localAddress();
+        }
+
+        @Override
+        public Topology topology() {
+            return overlay.topology();
+        }
+
+        @Override
+        public TimerService timers() {
+            return overlay.timers();
+        }
+
+        @Override
+        public long newMessageId() {
+            return overlay.newMessageId();
+        }
+
+        @Override
+        public int sendDataMessage(int serviceId, long messageId, byte[] payload, Route route) {
+            out(FsmExtension.PAYLOAD_TYPE, messageId, route, overlay.localAddress());
+            return overlay.sendDataMessage(serviceId, messageId, payload, route);
+        }
+
+        @Override
+        public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
+            out(messageType, messageId, route, overlay.localAddress());
+            return overlay.sendControlMessage(serviceId, messageType, messageId, body, route);
+        }
+
+        @Override
+        public int forwardMessage(OverlayMessage message) {
+            if (trace && message.fsm() != null) {
+                traced.add(new SimCluster.Traced(timers.nanoTime(), SimCluster.Direction.FORWARD,
+                        message.fsm().messageType(), message.fsm().messageId(), message.mode(),
+                        message.mode() == DeliveryMode.UNICAST ? message.destination() : message.treeRoot(),
+                        message.source()));
+            }
+            return overlay.forwardMessage(message);
+        }
+
+        @Override
+        public boolean toApplication(OverlayMessage message) {
+            boolean ok = overlay.toApplication(message);
+            OverlaySocket s = socket;
+            if (s != null) {
+                OverlayMessage m;
+                try {
+                    while ((m = s.receive(0, java.util.concurrent.TimeUnit.MILLISECONDS)) != null) {
+                        deliveries.add(SimCluster.Delivery.of(timers.nanoTime(), m));
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return ok;
+        }
+    }
+
+    static int hash(byte[] payload) {
+        return payload == null ? 0 : Arrays.hashCode(payload);
+    }
+}
