@@ -180,6 +180,7 @@ public final class SimCluster implements AutoCloseable {
         private long seed = seedFromProperty();
         private final Map<String, Map<String, String>> services = new LinkedHashMap<>();
         private UnaryOperator<MessageStoreConfig> storeConfig = UnaryOperator.identity();
+        private UnaryOperator<OverlayConfig> overlayConfig = UnaryOperator.identity();
         private Duration joinWithin = Duration.ofMinutes(5);
         private boolean trace = true;
 
@@ -214,6 +215,15 @@ public final class SimCluster implements AutoCloseable {
          */
         public Builder storeConfig(UnaryOperator<MessageStoreConfig> adjust) {
             this.storeConfig = Objects.requireNonNull(adjust, "adjust");
+            return this;
+        }
+
+        /**
+         * Adjusts each node's overlay configuration after the cluster set id, address, interface
+         * and buddies (e.g. the forwarding engine's flood cache); keep those four.
+         */
+        public Builder overlayConfig(UnaryOperator<OverlayConfig> adjust) {
+            this.overlayConfig = Objects.requireNonNull(adjust, "adjust");
             return this;
         }
 
@@ -260,10 +270,10 @@ public final class SimCluster implements AutoCloseable {
                     }
                     StoreRecorder rec = new StoreRecorder(store, trace);
                     String name = "n" + i;
-                    OverlayConfig c = OverlayConfig.defaults("statecast-services-sim", type)
+                    OverlayConfig c = overlayConfig.apply(OverlayConfig.defaults("statecast-services-sim", type)
                             .withAddress(type == NodeType.DT ? points.get(i) : Long.toString(i + 1))
                             .withInterfaces(List.of(SubstrateAddress.mem(name)))
-                            .withBuddies(buddies(i, random));
+                            .withBuddies(buddies(i, random)));
                     OverlaySocket s;
                     try {
                         s = OverlaySocket.builder(c).interfaces(List.of(net.newInterface(name))).timers(clock)
