@@ -183,6 +183,7 @@ public final class SimCluster implements AutoCloseable {
         private UnaryOperator<OverlayConfig> overlayConfig = UnaryOperator.identity();
         private Duration joinWithin = Duration.ofMinutes(5);
         private boolean trace = true;
+        private boolean keepPayloads;
 
         private Builder(NodeType type, int n) {
             if (n < 2) {
@@ -239,6 +240,12 @@ public final class SimCluster implements AutoCloseable {
             return this;
         }
 
+        /** Whether to keep every delivered payload ({@link #payloads(int)}); default off (memory). */
+        public Builder keepPayloads(boolean on) {
+            this.keepPayloads = on;
+            return this;
+        }
+
         /**
          * Creates the nodes, loads the services, joins and waits until the overlay settled.
          *
@@ -268,7 +275,7 @@ public final class SimCluster implements AutoCloseable {
                     for (ServiceSpec spec : loaded.values()) {
                         store.install(spec);
                     }
-                    StoreRecorder rec = new StoreRecorder(store, trace);
+                    StoreRecorder rec = new StoreRecorder(store, trace, keepPayloads);
                     String name = "n" + i;
                     OverlayConfig c = overlayConfig.apply(OverlayConfig.defaults("statecast-services-sim", type)
                             .withAddress(type == NodeType.DT ? points.get(i) : Long.toString(i + 1))
@@ -494,6 +501,14 @@ public final class SimCluster implements AutoCloseable {
     /** What node {@code i}'s application received so far, in order (live view; clock thread only). */
     public List<Delivery> deliveries(int i) {
         return Collections.unmodifiableList(recorders.get(i).deliveries());
+    }
+
+    /**
+     * The payloads node {@code i}'s application received, parallel to {@link #deliveries(int)};
+     * empty unless {@link Builder#keepPayloads(boolean)} is on.
+     */
+    public List<byte[]> payloads(int i) {
+        return Collections.unmodifiableList(recorders.get(i).payloads());
     }
 
     /** Every message that crossed node {@code i}'s store so far, in order (empty if tracing is off). */
