@@ -1,24 +1,24 @@
 # Generates best-effort-ordering.scxml: its XPaths repeat, so they are written once here.
 P = "/HistoryOfEvents/Event[@name='payload']"
 ID = "xs:integer(Message/MessageIdentifier)"
-IDS = f"distinct-values(for $e in $P return xs:integer($e/Message/MessageIdentifier))"
-DUP = f"{ID} = preceding-sibling::Event[@name='payload']/Message/MessageIdentifier/xs:integer(.)"
-GAP = "$g := min(for $x in $ids return if (($x + 1) = $ids) then () else $x + 1)"
+# the distinct identifiers held, ascending; every expression below is O(n log n) in the history
+SORTED = "$s := sort(distinct-values(for $e in $P return xs:integer($e/Message/MessageIdentifier)))"
+# the lowest held and the identifiers following it without a hole (distinct and ascending, so after
+# the first hole no later element can equal lowest + position - 1 again)
+RUN = "$run := $s[. eq $s[1] + position() - 1]"
 PICK = f"($P[{ID} eq $i])[1]/Message"
+# only the newest arrival can be late or a copy: everything older was checked when it arrived
+OLDER = "for $e in $P[position() lt last()] return xs:integer($e/Message/MessageIdentifier)"
 
-FORGET_DUPS = f"{P}[{DUP}]"
-FORGET_LATE = (f"let $P := {P}, $W := min(for $e in $P[position() lt last()] return xs:integer($e/Message/MessageIdentifier)) "
-               f"return $P[{ID} lt $W or {DUP}]")
-RUN_AFTER_ANCHOR = (f"let $P := {P}, $ids := {IDS}, $W := min($ids), {GAP} "
-                    f"return for $i in sort($ids[. gt $W][. lt $g]) return {PICK}")
-RUN_FROM_LOWEST = (f"let $P := {P}, $ids := {IDS}, {GAP} "
-                   f"return for $i in sort($ids[. lt $g]) return {PICK}")
-FORGET_RUN = (f"let $P := {P}, $ids := {IDS}, {GAP}, $last := max($ids[. lt $g]) "
-              f"return ($P[{ID} lt $last], /HistoryOfEvents/Event[@name='wait'])")
-FLUSH = (f"let $P := {P}, $ids := {IDS}, $W := min($ids) "
-         f"return for $i in sort($ids[. gt $W]) return {PICK}")
-FORGET_FLUSH = (f"let $P := {P}, $ids := {IDS} "
-                f"return ($P[{ID} lt max($ids)], /HistoryOfEvents/Event[@name='wait'])")
+FORGET_DUPS = f"let $P := {P}, $older := {OLDER} return $P[last()][{ID} = $older]"
+FORGET_LATE = f"let $P := {P}, $older := {OLDER} return $P[last()][{ID} lt min($older) or {ID} = $older]"
+RUN_AFTER_ANCHOR = f"let $P := {P}, {SORTED}, {RUN} return for $i in $run[position() gt 1] return {PICK}"
+RUN_FROM_LOWEST = f"let $P := {P}, {SORTED}, {RUN} return for $i in $run return {PICK}"
+FORGET_RUN = (f"let $P := {P}, {SORTED}, {RUN} "
+              f"return ($P[{ID} lt $run[last()]], /HistoryOfEvents/Event[@name='wait'])")
+FLUSH = f"let $P := {P}, {SORTED} return for $i in $s[position() gt 1] return {PICK}"
+FORGET_FLUSH = (f"let $P := {P}, {SORTED} "
+                f"return ($P[{ID} lt $s[last()]], /HistoryOfEvents/Event[@name='wait'])")
 
 def esc(s):
     return s.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
@@ -83,8 +83,10 @@ doc = f'''<?xml version="1.0" encoding="UTF-8"?>
     </data>
     <data name="parameters">
       <Parameter name="Wait" type="duration" default="3000">How long messages wait behind a hole before it is
-        skipped, counted from when the flow found the hole (HyperCast: 3000 ms). A new flow also collects its first
-        messages this long before delivering from the lowest.</Parameter>
+        skipped, counted from when the flow found the hole (HyperCast: 3000 ms).</Parameter>
+      <Parameter name="StartWait" type="duration" default="500">A new flow collects its first messages this long
+        before delivering from the lowest, so a first message overtaken by its successors is not lost. Longer than
+        the reordering the network causes; shorter than Wait, since every flow pays it once as latency.</Parameter>
       <Parameter name="BufferSize" type="integer" default="100">Most distinct messages a flow holds (its anchor
         included); one more skips the holes at once (HyperCast: 100). Keep it below the store's historyEntries
         minus 3.</Parameter>
@@ -103,8 +105,9 @@ doc = f'''<?xml version="1.0" encoding="UTF-8"?>
         <!-- the message after the anchor is here: a run can be delivered -->
         <Event name="next">
           <ConstituentBasicEvent>payload</ConstituentBasicEvent>
-          <XQuery>let $ids := for $m in /HistoryOfEvents/Event[@name='payload']/Message return xs:integer($m/MessageIdentifier)
-            return (min($ids) + 1) = $ids</XQuery>
+          <XQuery>let $s := sort(distinct-values(for $m in /HistoryOfEvents/Event[@name='payload']/Message
+                                                  return xs:integer($m/MessageIdentifier)))
+            return $s[2] eq $s[1] + 1</XQuery>
         </Event>
         <Event name="overflow">
           <ConstituentBasicEvent>payload</ConstituentBasicEvent>
@@ -147,10 +150,10 @@ doc = f'''<?xml version="1.0" encoding="UTF-8"?>
 {QUIET}
   </state>
 
-  <!-- a new flow: the first message to arrive need not be the first sent; collect for Wait -->
+  <!-- a new flow: the first message to arrive need not be the first sent; collect for StartWait -->
   <state id="starting">
     <onentry>
-{timer(1, "Wait")}
+{timer(1, "StartWait")}
     </onentry>
     <onexit>
 {cancel(1)}
