@@ -1,4 +1,5 @@
 # Generates best-effort-ordering.scxml: its XPaths repeat, so they are written once here.
+# Usage: python3 services/src/main/scripts/gen-ordering.py services/src/main/resources/services/best-effort-ordering.scxml
 P = "/HistoryOfEvents/Event[@name='payload']"
 ID = "xs:integer(Message/MessageIdentifier)"
 # the distinct identifiers held, ascending; every expression below is O(n log n) in the history
