@@ -2,12 +2,15 @@ package io.statecast.messagestore.action;
 
 import static io.statecast.messagestore.support.Messages.a;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.messagestore.spec.SpecException;
 import io.statecast.messagestore.support.Messages;
 import io.statecast.messagestore.support.RecordingOverlay;
 import io.statecast.messagestore.support.RecordingOverlay.Call;
@@ -103,5 +106,17 @@ class SelectionAndForgetTest {
         }
         assertEquals(List.of(2L, 7L), again, "the kept entry is still there, the forgotten ones are gone");
         assertEquals(1, i.history().size(), i.history().entries().toString());
+    }
+
+    @Test
+    void forgetEventsShouldTakeOnlyAnXPath() {
+        String literal = SPEC.replace("field=\"Events\" xpath=\"/HistoryOfEvents/Event[@name='flush'] | "
+                + "/HistoryOfEvents/Event[@name='m'][position() lt last()]\"", "field=\"Events\" value=\"all\"");
+        SpecException e = assertThrows(SpecException.class, () -> Specs.parse(literal));
+        assertTrue(e.getMessage().contains("field Events takes an xpath"), e.getMessage());
+        String missing = SPEC.replace("<action:set name=\"forgetEvents\" field=\"Events\" xpath=\"/HistoryOfEvents/Event"
+                + "[@name='flush'] | /HistoryOfEvents/Event[@name='m'][position() lt last()]\"/>", "");
+        SpecException m = assertThrows(SpecException.class, () -> Specs.parse(missing));
+        assertTrue(m.getMessage().contains("Events"), m.getMessage());
     }
 }
