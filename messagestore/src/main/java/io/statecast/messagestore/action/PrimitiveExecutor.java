@@ -114,7 +114,7 @@ public final class PrimitiveExecutor {
                 int refused = 0;
                 List<OverlayMessage> all = messages(action, f, ctx);
                 for (OverlayMessage m : all) {
-                    refused += overlay.toApplication(m) ? 0 : 1;
+                    refused += overlay.toApplication(retyped(action, f, ctx, m)) ? 0 : 1;
                 }
                 yield refused == 0 ? "" : "application queue full" + (all.size() == 1 ? "" : " (" + refused + " of " + all.size() + ")");
             }
@@ -203,6 +203,26 @@ public final class PrimitiveExecutor {
         }
         throw new ActionException(where(a) + "field Message: the xpath must select a <Message> of the history, got "
                 + describe(r));
+    }
+
+    /**
+     * toApplication's message: the base itself, or with {@code Message/MessageType} set a control
+     * copy (same header and MessageID, the spec's ServiceID, that type, no payload) — so a
+     * service can tell its application about an outcome for which no received message exists.
+     */
+    private static OverlayMessage retyped(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
+            throws ActionException, EvaluationException {
+        if (f[ActionField.MESSAGE_TYPE.ordinal()] == null) {
+            return base;
+        }
+        byte type = messageType(a, f, ctx, base);
+        if (type == FsmExtension.PAYLOAD_TYPE) {
+            throw new ActionException(where(a) + "field Message/MessageType: 0x80 is the payload type; deliver the"
+                    + " payload message itself");
+        }
+        long id = base.fsm() != null ? base.fsm().messageId() : ctx.defaultMessageId();
+        return new OverlayMessage(base.mode(), base.hopLimit(), base.source(), base.destination(), base.previousHop(),
+                base.root(), List.of(new FsmExtension(ctx.spec().service().serviceId(), type, id)));
     }
 
     private static Route route(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)

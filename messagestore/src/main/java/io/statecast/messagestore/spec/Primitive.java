@@ -26,8 +26,13 @@ public enum Primitive {
             EnumSet.noneOf(ActionField.class)),
     /** Forwards a message not intended for this node (hop limit decremented, previous hop set). */
     FORWARD_MESSAGE("forwardMessage", EnumSet.of(ActionField.MESSAGE), EnumSet.of(ActionField.MESSAGE)),
-    /** Delivers a message to the local application. */
-    TO_APPLICATION("toApplication", EnumSet.of(ActionField.MESSAGE), EnumSet.of(ActionField.MESSAGE)),
+    /**
+     * Delivers a message to the local application; with {@code Message/MessageType}, a control
+     * copy of it of that type (how a service reports an outcome, such as an end-to-end Full ACK
+     * or a reset, to its application).
+     */
+    TO_APPLICATION("toApplication", EnumSet.of(ActionField.MESSAGE, ActionField.MESSAGE_TYPE),
+            EnumSet.of(ActionField.MESSAGE)),
     /** Sets (or re-sets) the instance's timer with the given identifier. */
     SET_TIMER("setTimer", EnumSet.of(ActionField.TIMER_IDENTIFIER, ActionField.TIMER_VALUE),
             EnumSet.of(ActionField.TIMER_IDENTIFIER, ActionField.TIMER_VALUE)),

@@ -107,6 +107,49 @@ class PrimitiveExecutorTest {
                 overlay.drain(), "the copied message keeps its type and id; the fields override the rest");
     }
 
+    private static final String REPORT_SPEC = """
+            <scxml version="1.0" xmlns="http://www.w3.org/2005/07/scxml"
+                   xmlns:action="http://my.custom-actions.domain/action" initialstate="s">
+              <datamodel>
+                <data name="service"><ServiceName>report</ServiceName><ServiceID>5</ServiceID><DeliveryMode>unicast</DeliveryMode></data>
+                <data name="events"><Basic><Event name="m"><Message/></Event></Basic></data>
+              </datamodel>
+              <state id="s">
+                <transition event="m">
+                  <action:create name="toApplication"/>
+                  <action:set name="toApplication" field="Message" xpath="/HistoryOfEvents/Event[@name='m'][last()]/Message"/>
+                  <action:set name="toApplication" field="Message/MessageType" value="7"/>
+                  <action:execute name="toApplication"/>
+                  <action:create name="toApplication"/>
+                  <action:set name="toApplication" field="Message" xpath="/HistoryOfEvents/Event[@name='m'][last()]/Message"/>
+                  <action:set name="toApplication" field="Message/MessageType" value="0x80"/>
+                  <action:execute name="toApplication"/>
+                </transition>
+              </state>
+            </scxml>""";
+
+    @Test
+    void toApplicationWithAMessageTypeShouldDeliverAControlCopyOfThatType() throws Exception {
+        ServiceSpec spec = Specs.parse(REPORT_SPEC);
+        VirtualTimerService clock = new VirtualTimerService();
+        RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)));
+        ServiceInstance i = new ServiceInstance(InstanceKey.ofMessage(5, 1), new ServiceRuntime(spec),
+                new TestEnvironment(overlay, InstanceLimits.DEFAULTS));
+        i.start();
+        var m = Messages.payload(5, 1, 3, 3, "x");
+        i.onMessage(m, spec.matchMessage(m, a(9)));
+        List<ActionRecord> r = i.actionHistory();
+        assertEquals(ActionOutcome.EXECUTED, r.get(0).outcome(), r::toString);
+        expectFailure(r.get(1), "0x80 is the payload type");
+        List<RecordingOverlay.Call> calls = overlay.drain();
+        assertEquals(1, calls.size(), calls::toString);
+        var delivered = ((RecordingOverlay.ToApplication) calls.get(0)).message();
+        assertEquals(new io.statecast.overlay.message.FsmExtension(5, (byte) 7, 1), delivered.fsm());
+        assertEquals(null, delivered.payload(), "a control copy carries no payload");
+        assertEquals(m.source(), delivered.source());
+        assertEquals(m.mode(), delivered.mode());
+    }
+
     private static void expectFailure(ActionRecord r, String text) {
         assertEquals(ActionOutcome.FAILED, r.outcome(), r.toString());
         assertTrue(r.detail().contains(text), r.detail());

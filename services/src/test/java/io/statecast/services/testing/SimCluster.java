@@ -589,10 +589,20 @@ public final class SimCluster implements AutoCloseable {
             MessageStoreMetrics m = stores.get(i).metrics();
             b.append("  n").append(i).append(' ').append(s.localAddress()).append(' ').append(s.state())
                     .append(" live=").append(m.node().liveInstances()).append(" created=").append(m.node().created())
-                    .append(" drops=").append(m.node().drops()).append(" delivered=")
+                    .append(" drops=").append(nonZero(m.node().drops())).append(" delivered=")
                     .append(recorders.get(i).deliveries().size()).append('\n');
         }
         return b.toString();
+    }
+
+    private static Map<Object, Long> nonZero(Map<?, Long> counts) {
+        Map<Object, Long> out = new LinkedHashMap<>();
+        counts.forEach((k, v) -> {
+            if (v != 0) {
+                out.put(k, v);
+            }
+        });
+        return out;
     }
 
     /** Closes every socket and store, then lets frames in flight drain. */
