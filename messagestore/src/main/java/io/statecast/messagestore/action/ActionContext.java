@@ -43,4 +43,11 @@ public interface ActionContext {
 
     /** Appends a node record to the history. */
     void recordNode(NodeSnapshot node);
+
+    /**
+     * Removes the history entries containing the nodes {@code path} selects.
+     *
+     * @return how many entries were removed
+     */
+    int forget(CompiledPath path) throws EvaluationException;
 }

@@ -102,9 +102,30 @@ public final class PrimitiveExecutor {
                         route(action, f, ctx, base));
                 yield n == 0 ? NOTHING_SENT : "";
             }
-            case FORWARD_MESSAGE -> overlay.forwardMessage(message(action, f, ctx, true)) == 0 ? NOTHING_SENT : "";
-            case TO_APPLICATION -> overlay.toApplication(retyped(action, f, ctx, message(action, f, ctx, true)))
-                    ? "" : "application queue full";
+            case FORWARD_MESSAGE -> {
+                int silent = 0;
+                List<OverlayMessage> all = messages(action, f, ctx);
+                for (OverlayMessage m : all) {
+                    silent += overlay.forwardMessage(m) == 0 ? 1 : 0;
+                }
+                yield silent == 0 ? "" : all.size() == 1 ? NOTHING_SENT : silent + " of " + all.size() + ": " + NOTHING_SENT;
+            }
+            case TO_APPLICATION -> {
+                int refused = 0;
+                List<OverlayMessage> all = messages(action, f, ctx);
+                for (OverlayMessage m : all) {
+                    refused += overlay.toApplication(retyped(action, f, ctx, m)) ? 0 : 1;
+                }
+                yield refused == 0 ? "" : "application queue full" + (all.size() == 1 ? "" : " (" + refused + " of " + all.size() + ")");
+            }
+            case FORGET_EVENTS -> {
+                FieldValue v = f[ActionField.EVENTS.ordinal()];
+                if (!(v instanceof FieldValue.HistoryQuery q)) {
+                    throw missing(action, ActionField.EVENTS);
+                }
+                ctx.forget(q.path());
+                yield "";
+            }
             case SET_TIMER -> {
                 int id = timerId(action, f, ctx);
                 long ms = longField(action, f, ctx, ActionField.TIMER_VALUE, 0, ParameterType.MAX_DURATION_MS);
@@ -148,22 +169,37 @@ public final class PrimitiveExecutor {
 
     private static OverlayMessage message(ActionTemplate a, FieldValue[] f, ActionContext ctx, boolean required)
             throws ActionException, EvaluationException {
+        List<OverlayMessage> all = selected(a, f, ctx, required);
+        return all.isEmpty() ? null : all.get(0);
+    }
+
+    /** Every message the required {@code Message} field selects, in the order selected (toApplication, forwardMessage). */
+    private static List<OverlayMessage> messages(ActionTemplate a, FieldValue[] f, ActionContext ctx)
+            throws ActionException, EvaluationException {
+        return selected(a, f, ctx, true);
+    }
+
+    private static List<OverlayMessage> selected(ActionTemplate a, FieldValue[] f, ActionContext ctx, boolean required)
+            throws ActionException, EvaluationException {
         FieldValue v = f[ActionField.MESSAGE.ordinal()];
         if (v == null) {
             if (required) {
                 throw missing(a, ActionField.MESSAGE);
             }
-            return null;
+            return List.of();
         }
         PathResult r = resolve(a, f, ctx, v);
         if (r == null) {
             if (required) {
                 throw new ActionException(where(a) + "field Message: the xpath selected nothing");
             }
-            return null;
+            return List.of();
         }
         if (r instanceof PathResult.Message m) {
-            return m.message();
+            return List.of(m.message());
+        }
+        if (r instanceof PathResult.Messages ms) {
+            return ms.messages();
         }
         throw new ActionException(where(a) + "field Message: the xpath must select a <Message> of the history, got "
                 + describe(r));

@@ -5,7 +5,10 @@ import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
+import net.sf.saxon.om.NodeInfo;
 import net.sf.saxon.s9api.XdmNode;
 
 /**
@@ -109,6 +112,47 @@ public final class History {
             rootChildren.add(element);
         }
         version++;
+    }
+
+    /**
+     * Removes the entries whose elements contain any of {@code selected} (an {@code <Event>} or
+     * {@code <Node>} element, or a node inside one); nodes of another document and the document
+     * or root element themselves are ignored. What the {@code forgetEvents} primitive does: a
+     * long-lived instance (a flow) keeps its history to what it still needs instead of letting the
+     * capacity evict its oldest, possibly still needed, entries.
+     *
+     * @return how many entries were removed
+     */
+    public int forget(List<? extends NodeInfo> selected) {
+        if (rootElement == null || selected.isEmpty()) {
+            return 0;
+        }
+        Set<NodeInfo> tops = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (NodeInfo n : selected) {
+            NodeInfo top = n;
+            Object parent = top.getParent();
+            while (parent instanceof NodeInfo p && p != rootElement) {
+                top = p;
+                parent = top.getParent();
+            }
+            if (parent == rootElement) {
+                tops.add(top);
+            }
+        }
+        int removed = 0;
+        for (int i = entries.size() - 1; i >= 0 && removed < tops.size(); i--) {
+            HistElement e = elements.get(i);
+            if (e != null && tops.contains(e)) {
+                entries.remove(i);
+                elements.remove(i);
+                rootChildren.remove(e);
+                removed++;
+            }
+        }
+        if (removed > 0) {
+            version++;
+        }
+        return removed;
     }
 
     /** The entries, oldest first (a read-only view; do not keep it across changes). */

@@ -2,12 +2,18 @@ package io.statecast.messagestore.event;
 
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.OverlayMessage;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * The value an {@code action:set xpath="…"} selected from the history, in the form the action
  * needs: the message behind a {@code <Message>} element, the bytes behind a {@code <Payload>}, or
  * the string value of anything else. An empty result is {@code null}, not a PathResult.
+ *
+ * <p>A result of several items: several {@code <Message>} elements are {@link Messages} (in the
+ * order the expression returned them; {@code toApplication} and {@code forwardMessage} run once per
+ * message, every other use takes the first); several {@code <Payload>} elements are one
+ * {@link Bytes}, their concatenation in that order; anything else is its first item.
  */
 public sealed interface PathResult {
 
@@ -16,6 +22,20 @@ public sealed interface PathResult {
         /** Requires the message. */
         public Message {
             Objects.requireNonNull(message, "message");
+        }
+    }
+
+    /**
+     * Two or more {@code <Message>} elements, in the order the expression returned them (a path
+     * expression returns document order, a {@code for} expression its own order).
+     */
+    record Messages(List<OverlayMessage> messages) implements PathResult {
+        /** Copies the list; requires at least two messages. */
+        public Messages {
+            messages = List.copyOf(messages);
+            if (messages.size() < 2) {
+                throw new IllegalArgumentException("Messages holds two or more messages, got " + messages.size());
+            }
         }
     }
 

@@ -1,7 +1,10 @@
 package io.statecast.messagestore.event;
 
 import io.statecast.overlay.message.OverlayMessage;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import net.sf.saxon.om.NodeInfo;
 import net.sf.saxon.s9api.QName;
@@ -38,9 +41,67 @@ public final class QueryEvaluator {
      *
      * @param owner    identifies the loaded spec (evaluators are cached per owner)
      * @param bindings the spec's parameter values (all are declared in every XPath)
-     * @return the first item of the result as an action needs it, or {@code null} when empty
+     * @return the result as an action needs it ({@link PathResult}: several messages or payloads
+     *         are kept together, any other result is its first item), or {@code null} when empty
      */
     public PathResult evaluatePath(Object owner, CompiledPath path, QueryBindings bindings, History history)
+            throws EvaluationException {
+        XdmValue value = evaluate(owner, path, bindings, history);
+        if (value == null || value.size() == 0) {
+            return null;
+        }
+        PathResult first = toResult(value.itemAt(0));
+        if (value.size() == 1 || !(first instanceof PathResult.Message || first instanceof PathResult.Bytes)) {
+            return first;
+        }
+        return several(first, value);
+    }
+
+    /**
+     * Evaluates an action's XPath and returns the history elements it selected: what the
+     * {@code forgetEvents} primitive removes. Items that are not nodes of the history are ignored.
+     */
+    public List<NodeInfo> selectNodes(Object owner, CompiledPath path, QueryBindings bindings, History history)
+            throws EvaluationException {
+        XdmValue value = evaluate(owner, path, bindings, history);
+        if (value == null || value.size() == 0) {
+            return List.of();
+        }
+        List<NodeInfo> out = new ArrayList<>(value.size());
+        for (XdmItem item : value) {
+            if (item instanceof XdmNode node && node.getUnderlyingNode() instanceof HistNode n) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    /** Several messages, or several payloads concatenated; the first item when the kinds are mixed. */
+    private static PathResult several(PathResult first, XdmValue value) {
+        List<PathResult> items = new ArrayList<>(value.size());
+        items.add(first);
+        for (int i = 1; i < value.size(); i++) {
+            PathResult r = toResult(value.itemAt(i));
+            if (r.getClass() != first.getClass()) {
+                return first;
+            }
+            items.add(r);
+        }
+        if (first instanceof PathResult.Message) {
+            List<OverlayMessage> messages = new ArrayList<>(items.size());
+            for (PathResult r : items) {
+                messages.add(((PathResult.Message) r).message());
+            }
+            return new PathResult.Messages(messages);
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        for (PathResult r : items) {
+            bytes.writeBytes(((PathResult.Bytes) r).bytes());
+        }
+        return new PathResult.Bytes(bytes.toByteArray());
+    }
+
+    private XdmValue evaluate(Object owner, CompiledPath path, QueryBindings bindings, History history)
             throws EvaluationException {
         XdmNode doc = history.document();
         if (doc == null) {
@@ -61,13 +122,12 @@ public final class QueryEvaluator {
             }
             cache.put(path, selector);
         }
-        XdmValue value;
         try {
             selector.setContextItem(doc);
             evaluations++;
             guard.begin(owner, first);
             try {
-                value = selector.evaluate();
+                return selector.evaluate();
             } finally {
                 guard.end();
             }
@@ -76,10 +136,6 @@ public final class QueryEvaluator {
         } catch (StackOverflowError e) {
             throw new EvaluationException("XPath '" + path.text() + "' overflowed the stack", true, e);
         }
-        if (value.size() == 0) {
-            return null;
-        }
-        return toResult(value.itemAt(0));
     }
 
     private static PathResult toResult(XdmItem item) {

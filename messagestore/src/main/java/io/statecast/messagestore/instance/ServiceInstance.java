@@ -408,6 +408,14 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     }
 
     @Override
+    public int forget(CompiledPath path) throws EvaluationException {
+        if (service.quarantined()) {
+            throw new EvaluationException("service is quarantined", false, null);
+        }
+        return history.forget(env.evaluator().selectNodes(service, path, service.bindings(), history));
+    }
+
+    @Override
     public void recordNode(NodeSnapshot node) {
         long before = history.evicted();
         history.addNodeRecord(node, nowMillis());

@@ -26,7 +26,9 @@ public enum ActionField {
     /** The instance-local timer identifier, a whole number >= 0. */
     TIMER_IDENTIFIER("Timer/TimerIdentifier", EnumSet.of(ParameterType.INTEGER)),
     /** Timer duration in milliseconds. */
-    TIMER_VALUE("Timer/TimerValue", EnumSet.of(ParameterType.DURATION, ParameterType.INTEGER));
+    TIMER_VALUE("Timer/TimerValue", EnumSet.of(ParameterType.DURATION, ParameterType.INTEGER)),
+    /** The history entries {@code forgetEvents} removes: an xpath selecting {@code <Event>}/{@code <Node>} elements. */
+    EVENTS("Events", null);
 
     private final String path;
     private final Set<ParameterType> parameterTypes;
@@ -79,6 +81,8 @@ public enum ActionField {
             case TIMER_IDENTIFIER -> AttributeValues.longValue(text, 0, Integer.MAX_VALUE, "TimerIdentifier");
             case TIMER_VALUE -> AttributeValues.longValue(text, 0, ParameterType.MAX_DURATION_MS,
                     "TimerValue (milliseconds)");
+            case EVENTS -> throw new IllegalArgumentException(
+                    "field Events takes an xpath (the history's Event or Node elements to forget), not a literal value");
             default -> throw new AssertionError(this);
         }
     }

@@ -41,7 +41,12 @@ public enum Primitive {
     /** Ends this instance (the blueprint's terminate(serviceID, messageID), limited to itself). */
     TERMINATE("terminate", EnumSet.noneOf(ActionField.class), EnumSet.noneOf(ActionField.class)),
     /** Records the node's current address, parent, children and neighbours in the history. */
-    UPDATE_NODE_INFO("updateNodeInfo", EnumSet.noneOf(ActionField.class), EnumSet.noneOf(ActionField.class));
+    UPDATE_NODE_INFO("updateNodeInfo", EnumSet.noneOf(ActionField.class), EnumSet.noneOf(ActionField.class)),
+    /**
+     * Removes the history entries whose {@code <Event>} or {@code <Node>} element the {@code Events}
+     * xpath selects, so a long-lived (flow) instance keeps only what it still needs. Ours.
+     */
+    FORGET_EVENTS("forgetEvents", EnumSet.of(ActionField.EVENTS), EnumSet.of(ActionField.EVENTS));
 
     private static final Map<String, String> BLUEPRINT_HINTS = Map.of(
             "sendMessage", "the blueprint's examples call it sendMessage; use sendDataMessage (payload) or "

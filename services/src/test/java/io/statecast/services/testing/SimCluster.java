@@ -180,8 +180,10 @@ public final class SimCluster implements AutoCloseable {
         private long seed = seedFromProperty();
         private final Map<String, Map<String, String>> services = new LinkedHashMap<>();
         private UnaryOperator<MessageStoreConfig> storeConfig = UnaryOperator.identity();
+        private UnaryOperator<OverlayConfig> overlayConfig = UnaryOperator.identity();
         private Duration joinWithin = Duration.ofMinutes(5);
         private boolean trace = true;
+        private boolean keepPayloads;
 
         private Builder(NodeType type, int n) {
             if (n < 2) {
@@ -217,6 +219,15 @@ public final class SimCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Adjusts each node's overlay configuration after the cluster set id, address, interface
+         * and buddies (e.g. the forwarding engine's flood cache); keep those four.
+         */
+        public Builder overlayConfig(UnaryOperator<OverlayConfig> adjust) {
+            this.overlayConfig = Objects.requireNonNull(adjust, "adjust");
+            return this;
+        }
+
         /** Virtual time the overlay may take to settle (default 5 minutes). */
         public Builder joinWithin(Duration d) {
             this.joinWithin = Objects.requireNonNull(d, "d");
@@ -226,6 +237,12 @@ public final class SimCluster implements AutoCloseable {
         /** Whether to record every message crossing each store ({@link #trace(int)}); default on. */
         public Builder trace(boolean on) {
             this.trace = on;
+            return this;
+        }
+
+        /** Whether to keep every delivered payload ({@link #payloads(int)}); default off (memory). */
+        public Builder keepPayloads(boolean on) {
+            this.keepPayloads = on;
             return this;
         }
 
@@ -258,12 +275,12 @@ public final class SimCluster implements AutoCloseable {
                     for (ServiceSpec spec : loaded.values()) {
                         store.install(spec);
                     }
-                    StoreRecorder rec = new StoreRecorder(store, trace);
+                    StoreRecorder rec = new StoreRecorder(store, trace, keepPayloads);
                     String name = "n" + i;
-                    OverlayConfig c = OverlayConfig.defaults("statecast-services-sim", type)
+                    OverlayConfig c = overlayConfig.apply(OverlayConfig.defaults("statecast-services-sim", type)
                             .withAddress(type == NodeType.DT ? points.get(i) : Long.toString(i + 1))
                             .withInterfaces(List.of(SubstrateAddress.mem(name)))
-                            .withBuddies(buddies(i, random));
+                            .withBuddies(buddies(i, random)));
                     OverlaySocket s;
                     try {
                         s = OverlaySocket.builder(c).interfaces(List.of(net.newInterface(name))).timers(clock)
@@ -484,6 +501,14 @@ public final class SimCluster implements AutoCloseable {
     /** What node {@code i}'s application received so far, in order (live view; clock thread only). */
     public List<Delivery> deliveries(int i) {
         return Collections.unmodifiableList(recorders.get(i).deliveries());
+    }
+
+    /**
+     * The payloads node {@code i}'s application received, parallel to {@link #deliveries(int)};
+     * empty unless {@link Builder#keepPayloads(boolean)} is on.
+     */
+    public List<byte[]> payloads(int i) {
+        return Collections.unmodifiableList(recorders.get(i).payloads());
     }
 
     /** Every message that crossed node {@code i}'s store so far, in order (empty if tracing is off). */

@@ -31,12 +31,25 @@ final class StoreRecorder implements MessageStorePort {
     private final boolean trace;
     private final List<SimCluster.Delivery> deliveries = new ArrayList<>();
     private final List<SimCluster.Traced> traced = new ArrayList<>();
+    private final boolean keepPayloads;
+    private final List<byte[]> payloads = new ArrayList<>();
     private volatile OverlaySocket socket;
     private volatile TimerService timers;
 
     StoreRecorder(MessageStorePort store, boolean trace) {
+        this(store, trace, false);
+    }
+
+    /** @param keepPayloads whether to keep each delivered payload ({@link #payloads()}) */
+    StoreRecorder(MessageStorePort store, boolean trace, boolean keepPayloads) {
         this.store = Objects.requireNonNull(store, "store");
         this.trace = trace;
+        this.keepPayloads = keepPayloads;
+    }
+
+    /** The delivered payloads, parallel to {@link #deliveries()}; empty unless kept. */
+    List<byte[]> payloads() {
+        return payloads;
     }
 
     /** The socket whose application queue {@link Context#toApplication} drains after each delivery. */
@@ -151,6 +164,9 @@ final class StoreRecorder implements MessageStorePort {
                 try {
                     while ((m = s.receive(0, java.util.concurrent.TimeUnit.MILLISECONDS)) != null) {
                         deliveries.add(SimCluster.Delivery.of(timers.nanoTime(), m));
+                        if (keepPayloads) {
+                            payloads.add(m.payload());
+                        }
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
