@@ -351,7 +351,7 @@ public final class ScenarioRunner {
         private static void message(OverlayMessage m, Map<String, String> p) {
             FsmExtension f = m.fsm();
             if (f != null) {
-                p.put("type", Integer.toString(f.type()));
+                p.put("type", Integer.toString(Byte.toUnsignedInt(f.messageType())));
                 p.put("id", Long.toString(f.messageId()));
             }
             p.put("mode", AttributeValues.name(m.mode()));

@@ -67,7 +67,8 @@ final class TreeReader {
         } catch (JsonProcessingException e) {
             JsonLocation l = e.getLocation();
             int line = l == null ? 0 : l.getLineNr();
-            String msg = e.getOriginalMessage();
+            // Jackson appends where an enclosing structure started, with a redacted source: noise here
+            String msg = e.getOriginalMessage().replaceAll("\\s*\\(for [A-Za-z]+ starting at \\[Source:.*", "");
             int cut = msg.indexOf('\n');
             throw new ScenarioException(source + (line > 0 ? ":" + line + ":" + l.getColumnNr() : "")
                     + ": not well-formed " + (json ? "JSON" : "YAML") + ": " + (cut > 0 ? msg.substring(0, cut) : msg),
