@@ -7,9 +7,7 @@ import io.statecast.messagestore.tools.scenario.ScenarioResult;
 import io.statecast.messagestore.tools.scenario.ScenarioSuite;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -55,18 +53,12 @@ final class SpecTestCommand implements Callable<Integer> {
                 out.println(specFile + ": the spec does not load: " + e.getMessage());
                 return 1;
             }
-            List<Path> files = new ArrayList<>();
-            for (Path p : scenarios) {
-                if (Files.isDirectory(p)) {
-                    try {
-                        files.addAll(ScenarioSuite.scenarioFiles(p));
-                    } catch (IOException e) {
-                        out.println(p + ": cannot list: " + e.getMessage());
-                        return 1;
-                    }
-                } else {
-                    files.add(p);
-                }
+            List<Path> files;
+            try {
+                files = ScenarioSuite.expand(scenarios);
+            } catch (IOException e) {
+                out.println("cannot list scenarios: " + e.getMessage());
+                return 1;
             }
             int passed = 0;
             int failed = 0;

@@ -118,13 +118,13 @@ public final class ScenarioRunner {
                     receive(m, notes, failures);
                 }
             } else if (input instanceof Step.Advance a) {
-                node.clock.advanceBy(a.millis(), TimeUnit.MILLISECONDS);
+                advanceTo(node.clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(a.millis()), effectsBefore, failures);
             } else if (input instanceof Step.Fire f) {
                 Long due = instance == null || instance.ended() != null ? null : node.due.get(f.timerId());
                 if (due == null) {
                     failures.add("fire: timer " + ScenarioReader.timerName(spec, f.timerId()) + " is not set");
                 } else {
-                    node.clock.advanceTo(due);
+                    advanceTo(due, effectsBefore, failures);
                 }
             } else if (input instanceof Step.Topology t) {
                 node.topology(t.node());
@@ -143,6 +143,19 @@ public final class ScenarioRunner {
             boolean terminated = instance != null && instance.ended() != null;
             check(s, calls, state, terminated, failures);
             return new StepResult(s, node.clock.currentTimeMillis(), calls, notes, state, terminated, failures);
+        }
+
+        /**
+         * Moves the clock to {@code target}, firing what is due, but stops a spec whose timers keep
+         * it calling primitives (a 1 ms timer loop stays under the primitive rate limit and would
+         * otherwise run for every millisecond of the advance).
+         */
+        private void advanceTo(long target, int effectsBefore, List<String> failures) {
+            if (node.clock.runUntil(() -> node.effects.size() - effectsBefore > limits.maxCalls(), target)) {
+                callsMade = Long.MAX_VALUE / 2;
+                failures.add("the spec made more than " + limits.maxCalls() + " primitive calls in one step; stopped at t="
+                        + node.clock.currentTimeMillis() + "ms");
+            }
         }
 
         private void receive(MessageInput in, List<String> notes, List<String> failures) {
@@ -166,7 +179,10 @@ public final class ScenarioRunner {
                 return;
             }
             if (instance != null && instance.ended() != null) {
-                notes.add(what + " arrived after the instance ended: dropped");
+                // message scope: the node's tombstone drops it (for tombstoneTtlMs); flow scope: a
+                // node would start a new instance, which is another scenario
+                notes.add(what + " arrived after the instance ended: dropped" + (key.flowSource() != null
+                        ? " (a node would start a new flow instance; a scenario drives one)" : ""));
                 return;
             }
             List<MessageEventDefinition> matched = spec.matchMessage(m, node.localAddress());

@@ -48,6 +48,19 @@ public final class ScenarioSuite {
         return new ScenarioRunner(limits).run(spec, s);
     }
 
+    /** {@code paths} with every directory replaced by its {@link #scenarioFiles}, in order. */
+    public static List<Path> expand(List<Path> paths) throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (Path p : paths) {
+            if (Files.isDirectory(p)) {
+                out.addAll(scenarioFiles(p));
+            } else {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
     /** The scenario files ({@code *.yaml}, {@code *.yml}, {@code *.json}) directly in {@code dir}, sorted. */
     public static List<Path> scenarioFiles(Path dir) throws IOException {
         List<Path> out = new ArrayList<>();

@@ -126,6 +126,18 @@ class ScenarioRunnerTest {
     }
 
     @Test
+    void shouldStopASpecThatKeepsCallingPrimitives() throws Exception {
+        ServiceSpec loop = Specs.load("specs/loop-sender.scxml");
+        String yaml = "scenario: a timer loop\nsteps:\n  - receive: {source: 1}\n  - advance: 1h\n  - advance: 1s\n";
+        ScenarioResult r = new ScenarioRunner(new ScenarioLimits(1 << 20, 1000, 100, 500, 86_400_000L))
+                .run(loop, ScenarioReader.read(yaml, false, "s.yaml", loop, ScenarioLimits.DEFAULTS));
+        assertFalse(r.passed());
+        assertEquals(2, r.steps().size(), "the scenario stops at the step that ran away");
+        assertTrue(r.steps().get(1).failures().stream().anyMatch(f -> f.startsWith(
+                "the spec made more than 500 primitive calls in one step; stopped at t=")), r.steps().get(1).failures()::toString);
+    }
+
+    @Test
     void shouldWriteBinaryPayloadsAsBase64() {
         assertEquals("hi there", ScenarioRunner.payload("hi there".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         assertEquals("base64:AAE=", ScenarioRunner.payload(new byte[] {0, 1}));

@@ -52,17 +52,11 @@ public final class SpecScenarios {
      * loaded once, when the first test runs; a spec that does not load fails every test.
      */
     public static Stream<DynamicNode> of(Path spec, Path... scenarios) {
-        List<Path> files = new ArrayList<>();
-        for (Path p : scenarios) {
-            if (Files.isDirectory(p)) {
-                try {
-                    files.addAll(ScenarioSuite.scenarioFiles(p));
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            } else {
-                files.add(p);
-            }
+        List<Path> files;
+        try {
+            files = ScenarioSuite.expand(List.of(scenarios));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         LazySuite suite = new LazySuite(spec);
         return files.stream().map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), f.toUri(),
