@@ -104,21 +104,21 @@ public final class ScenarioReader {
     /** Reads a scenario from {@code text}; {@code source} names it in messages. */
     public static Scenario read(String text, boolean json, String source, ServiceSpec spec, ScenarioLimits limits)
             throws ScenarioException {
-        Node root = TreeReader.read(text, json, source, limits);
+        DocNode root = TreeReader.read(text, json, source, limits);
         return new ScenarioReader(spec, limits).scenario(root);
     }
 
     // ------------------------------------------------------------------ document
 
-    private Scenario scenario(Node root) throws ScenarioException {
-        Node.Mapping m = mapping(root, TOP);
+    private Scenario scenario(DocNode root) throws ScenarioException {
+        DocNode.Mapping m = mapping(root, TOP);
         String name = text(required(m, "scenario"));
         NodeSetup node = m.entries().containsKey("node") ? node(m.entries().get("node"), true)
                 : new NodeSetup(self, null, List.of(), Map.of(), null);
         Map<String, String> parameters = new LinkedHashMap<>();
         if (m.entries().containsKey("parameters")) {
-            Node.Mapping p = mapping(m.entries().get("parameters"), null);
-            for (Map.Entry<String, Node> e : p.entries().entrySet()) {
+            DocNode.Mapping p = mapping(m.entries().get("parameters"), null);
+            for (Map.Entry<String, DocNode> e : p.entries().entrySet()) {
                 if (!spec.parameters().contains(e.getKey())) {
                     throw e.getValue().where().error("the spec declares no parameter " + e.getKey()
                             + " (declared: " + String.join(", ", spec.parameters().names()) + ")");
@@ -129,8 +129,8 @@ public final class ScenarioReader {
         }
         MessageInput defaults = m.entries().containsKey("defaults") ? message(m.entries().get("defaults")) : null;
         Set<String> ignore = m.entries().containsKey("ignore") ? primitives(m.entries().get("ignore")) : Set.of();
-        Node stepsNode = required(m, "steps");
-        List<Node> items = sequence(stepsNode).items();
+        DocNode stepsNode = required(m, "steps");
+        List<DocNode> items = sequence(stepsNode).items();
         if (items.isEmpty()) {
             throw stepsNode.where().error("a scenario needs at least one step");
         }
@@ -144,8 +144,8 @@ public final class ScenarioReader {
         return new Scenario(root.where().source(), name, node, parameters, ignore, steps);
     }
 
-    private NodeSetup node(Node n, boolean top) throws ScenarioException {
-        Node.Mapping m = mapping(n, NODE);
+    private NodeSetup node(DocNode n, boolean top) throws ScenarioException {
+        DocNode.Mapping m = mapping(n, NODE);
         if (top) {
             self = m.entries().containsKey("address") ? address(m.entries().get("address"), false) : self;
         } else if (m.entries().containsKey("address")) {
@@ -158,9 +158,9 @@ public final class ScenarioReader {
                 ? addresses(m.entries().get("neighbours")) : null;
         Map<LogicalAddress, NodeSetup.Tree> trees = new LinkedHashMap<>();
         if (m.entries().containsKey("trees")) {
-            for (Map.Entry<String, Node> e : mapping(m.entries().get("trees"), null).entries().entrySet()) {
-                LogicalAddress treeRoot = address(new Node.Scalar(e.getValue().where(), e.getKey()), true);
-                Node.Mapping t = mapping(e.getValue(), TREE);
+            for (Map.Entry<String, DocNode> e : mapping(m.entries().get("trees"), null).entries().entrySet()) {
+                LogicalAddress treeRoot = address(new DocNode.Scalar(e.getValue().where(), e.getKey()), true);
+                DocNode.Mapping t = mapping(e.getValue(), TREE);
                 trees.put(treeRoot, new NodeSetup.Tree(
                         t.entries().containsKey("parent") ? optionalAddress(t.entries().get("parent")) : null,
                         t.entries().containsKey("children") ? addresses(t.entries().get("children")) : List.of()));
@@ -169,9 +169,9 @@ public final class ScenarioReader {
         return new NodeSetup(self, parent, children, trees, neighbours);
     }
 
-    private Step step(int index, Node n, MessageInput defaults, Set<String> scenarioIgnore) throws ScenarioException {
-        Node.Mapping m = mapping(n, STEP);
-        Map<String, Node> e = m.entries();
+    private Step step(int index, DocNode n, MessageInput defaults, Set<String> scenarioIgnore) throws ScenarioException {
+        DocNode.Mapping m = mapping(n, STEP);
+        Map<String, DocNode> e = m.entries();
         String input = null;
         for (String k : INPUTS) {
             if (e.containsKey(k)) {
@@ -185,7 +185,7 @@ public final class ScenarioReader {
         if (input == null) {
             in = new Step.Check();
         } else {
-            Node v = e.get(input);
+            DocNode v = e.get(input);
             in = switch (input) {
                 case "receive" -> receive(v, defaults);
                 case "advance" -> {
@@ -202,9 +202,9 @@ public final class ScenarioReader {
         List<ExpectedCall> calls = null;
         if (e.containsKey("expect")) {
             calls = new ArrayList<>();
-            Node x = e.get("expect");
-            if (!(x instanceof Node.Scalar s && s.text() == null)) {
-                for (Node c : sequence(x).items()) {
+            DocNode x = e.get("expect");
+            if (!(x instanceof DocNode.Scalar s && s.text() == null)) {
+                for (DocNode c : sequence(x).items()) {
                     calls.add(expected(c));
                 }
             }
@@ -222,7 +222,7 @@ public final class ScenarioReader {
         List<String> timers = null;
         if (e.containsKey("timers")) {
             timers = new ArrayList<>();
-            for (Node t : list(e.get("timers"))) {
+            for (DocNode t : list(e.get("timers"))) {
                 timers.add(canonicalTimer(t));
             }
         }
@@ -230,9 +230,9 @@ public final class ScenarioReader {
         return new Step(index, n.where().line(), note, in, calls, ignore, state, terminated, timers);
     }
 
-    private Step.Receive receive(Node v, MessageInput defaults) throws ScenarioException {
+    private Step.Receive receive(DocNode v, MessageInput defaults) throws ScenarioException {
         List<MessageInput> out = new ArrayList<>();
-        for (Node one : v instanceof Node.Sequence s ? s.items() : List.of(v)) {
+        for (DocNode one : v instanceof DocNode.Sequence s ? s.items() : List.of(v)) {
             out.add(message(one).over(defaults));
         }
         if (out.isEmpty()) {
@@ -246,9 +246,9 @@ public final class ScenarioReader {
         return new Step.Receive(out);
     }
 
-    private MessageInput message(Node n) throws ScenarioException {
-        Node.Mapping m = mapping(n, MESSAGE);
-        Map<String, Node> e = m.entries();
+    private MessageInput message(DocNode n) throws ScenarioException {
+        DocNode.Mapping m = mapping(n, MESSAGE);
+        Map<String, DocNode> e = m.entries();
         if (e.containsKey("payload") && e.containsKey("payloadBase64")) {
             throw e.get("payloadBase64").where().error("give payload or payloadBase64, not both");
         }
@@ -275,13 +275,13 @@ public final class ScenarioReader {
                 e.containsKey("hopLimit") ? (int) number(e.get("hopLimit"), 0, 255) : null, payload);
     }
 
-    private ExpectedCall expected(Node c) throws ScenarioException {
+    private ExpectedCall expected(DocNode c) throws ScenarioException {
         String primitive;
-        Node params = null;
-        if (c instanceof Node.Scalar s) {
+        DocNode params = null;
+        if (c instanceof DocNode.Scalar s) {
             primitive = text(s);
-        } else if (c instanceof Node.Mapping m && m.entries().size() == 1) {
-            Map.Entry<String, Node> only = m.entries().entrySet().iterator().next();
+        } else if (c instanceof DocNode.Mapping m && m.entries().size() == 1) {
+            Map.Entry<String, DocNode> only = m.entries().entrySet().iterator().next();
             primitive = only.getKey();
             params = only.getValue();
         } else {
@@ -290,12 +290,12 @@ public final class ScenarioReader {
         }
         checkPrimitive(c, primitive);
         Map<String, String> out = new LinkedHashMap<>();
-        if (params != null && !(params instanceof Node.Scalar s && s.text() == null)) {
+        if (params != null && !(params instanceof DocNode.Scalar s && s.text() == null)) {
             Set<String> known = new LinkedHashSet<>(CALL_PARAMS.getOrDefault(primitive, Set.of()));
             known.add("at");
             known.add("outcome");
-            Node.Mapping pm = mapping(params, known);
-            for (Map.Entry<String, Node> p : pm.entries().entrySet()) {
+            DocNode.Mapping pm = mapping(params, known);
+            for (Map.Entry<String, DocNode> p : pm.entries().entrySet()) {
                 out.put(p.getKey(), callParam(p.getKey(), p.getValue()));
             }
         }
@@ -303,7 +303,7 @@ public final class ScenarioReader {
     }
 
     /** A parameter of an expected call, normalised as {@link ActualCall} writes it. */
-    private String callParam(String name, Node v) throws ScenarioException {
+    private String callParam(String name, DocNode v) throws ScenarioException {
         return switch (name) {
             case "type" -> Integer.toString(Byte.toUnsignedInt(type(v)));
             case "id" -> Long.toString(number(v, Long.MIN_VALUE, Long.MAX_VALUE));
@@ -332,12 +332,12 @@ public final class ScenarioReader {
 
     // ------------------------------------------------------------------ values
 
-    private static Node.Mapping mapping(Node n, Set<String> known) throws ScenarioException {
-        if (!(n instanceof Node.Mapping m)) {
+    private static DocNode.Mapping mapping(DocNode n, Set<String> known) throws ScenarioException {
+        if (!(n instanceof DocNode.Mapping m)) {
             throw n.where().error("expected a mapping, got " + n.kind());
         }
         if (known != null) {
-            for (Map.Entry<String, Node> e : m.entries().entrySet()) {
+            for (Map.Entry<String, DocNode> e : m.entries().entrySet()) {
                 if (!known.contains(e.getKey())) {
                     throw e.getValue().where().error("unknown field (known: " + String.join(", ", known) + ")");
                 }
@@ -346,34 +346,34 @@ public final class ScenarioReader {
         return m;
     }
 
-    private static Node.Sequence sequence(Node n) throws ScenarioException {
-        if (!(n instanceof Node.Sequence s)) {
+    private static DocNode.Sequence sequence(DocNode n) throws ScenarioException {
+        if (!(n instanceof DocNode.Sequence s)) {
             throw n.where().error("expected a list, got " + n.kind());
         }
         return s;
     }
 
     /** A list, or a single value taken as a list of one. */
-    private static List<Node> list(Node n) {
-        return n instanceof Node.Sequence s ? s.items() : List.of(n);
+    private static List<DocNode> list(DocNode n) {
+        return n instanceof DocNode.Sequence s ? s.items() : List.of(n);
     }
 
-    private static Node required(Node.Mapping m, String key) throws ScenarioException {
-        Node n = m.entries().get(key);
+    private static DocNode required(DocNode.Mapping m, String key) throws ScenarioException {
+        DocNode n = m.entries().get(key);
         if (n == null) {
             throw m.where().error("missing required field '" + key + "'");
         }
         return n;
     }
 
-    private static String text(Node n) throws ScenarioException {
-        if (!(n instanceof Node.Scalar s) || s.text() == null) {
+    private static String text(DocNode n) throws ScenarioException {
+        if (!(n instanceof DocNode.Scalar s) || s.text() == null) {
             throw n.where().error("expected a value, got " + n.kind());
         }
         return s.text();
     }
 
-    private static long number(Node n, long min, long max) throws ScenarioException {
+    private static long number(DocNode n, long min, long max) throws ScenarioException {
         try {
             return AttributeValues.longValue(text(n), min, max, "the value");
         } catch (IllegalArgumentException e) {
@@ -381,7 +381,7 @@ public final class ScenarioReader {
         }
     }
 
-    private static boolean bool(Node n) throws ScenarioException {
+    private static boolean bool(DocNode n) throws ScenarioException {
         String t = text(n);
         return switch (t) {
             case "true" -> true;
@@ -390,7 +390,7 @@ public final class ScenarioReader {
         };
     }
 
-    private static byte type(Node n) throws ScenarioException {
+    private static byte type(DocNode n) throws ScenarioException {
         String t = text(n);
         if (t.equals("data")) {
             return io.statecast.overlay.message.FsmExtension.PAYLOAD_TYPE;
@@ -402,7 +402,7 @@ public final class ScenarioReader {
         }
     }
 
-    private static DeliveryMode mode(Node n) throws ScenarioException {
+    private static DeliveryMode mode(DocNode n) throws ScenarioException {
         try {
             return AttributeValues.deliveryMode(text(n));
         } catch (IllegalArgumentException e) {
@@ -411,7 +411,7 @@ public final class ScenarioReader {
     }
 
     /** A duration: whole milliseconds ({@code 500}) or with a unit ({@code 500ms}, {@code 1.5s}, {@code 2m}, {@code 1h}). */
-    static long duration(Node n) throws ScenarioException {
+    static long duration(DocNode n) throws ScenarioException {
         String t = text(n).strip();
         Matcher m = DURATION.matcher(t);
         if (!m.matches()) {
@@ -436,11 +436,11 @@ public final class ScenarioReader {
         return whole;
     }
 
-    private LogicalAddress optional(Node n) throws ScenarioException {
+    private LogicalAddress optional(DocNode n) throws ScenarioException {
         return n == null ? null : address(n, false);
     }
 
-    private LogicalAddress address(Node n, boolean keyOnly) throws ScenarioException {
+    private LogicalAddress address(DocNode n, boolean keyOnly) throws ScenarioException {
         String t = text(n);
         if (!keyOnly && t.equals(AttributeValues.LOCAL)) {
             return self;
@@ -452,19 +452,19 @@ public final class ScenarioReader {
         }
     }
 
-    private LogicalAddress optionalAddress(Node n) throws ScenarioException {
-        if (n instanceof Node.Scalar s && (s.text() == null || s.text().equals("none"))) {
+    private LogicalAddress optionalAddress(DocNode n) throws ScenarioException {
+        if (n instanceof DocNode.Scalar s && (s.text() == null || s.text().equals("none"))) {
             return null;
         }
         return address(n, false);
     }
 
-    private List<LogicalAddress> addresses(Node n) throws ScenarioException {
-        if (n instanceof Node.Scalar s && s.text() == null) {
+    private List<LogicalAddress> addresses(DocNode n) throws ScenarioException {
+        if (n instanceof DocNode.Scalar s && s.text() == null) {
             return List.of();
         }
         List<LogicalAddress> out = new ArrayList<>();
-        for (Node a : sequence(n).items()) {
+        for (DocNode a : sequence(n).items()) {
             out.add(address(a, false));
         }
         return out;
@@ -478,9 +478,9 @@ public final class ScenarioReader {
         return "[" + String.join(" ", parts) + "]";
     }
 
-    private Set<String> primitives(Node n) throws ScenarioException {
+    private Set<String> primitives(DocNode n) throws ScenarioException {
         Set<String> out = new TreeSet<>();
-        for (Node p : list(n)) {
+        for (DocNode p : list(n)) {
             String name = text(p);
             checkPrimitive(p, name);
             out.add(name);
@@ -488,7 +488,7 @@ public final class ScenarioReader {
         return out;
     }
 
-    private static void checkPrimitive(Node at, String name) throws ScenarioException {
+    private static void checkPrimitive(DocNode at, String name) throws ScenarioException {
         if (Primitive.ofSpecName(name) == null) {
             List<String> names = new ArrayList<>();
             for (Primitive p : Primitive.values()) {
@@ -498,13 +498,13 @@ public final class ScenarioReader {
         }
     }
 
-    private Set<String> states(Node n) throws ScenarioException {
+    private Set<String> states(DocNode n) throws ScenarioException {
         Set<String> ids = new TreeSet<>();
         for (SpecStructure.StateInfo s : spec.structure().states()) {
             ids.add(s.id());
         }
         Set<String> out = new TreeSet<>();
-        for (Node s : list(n)) {
+        for (DocNode s : list(n)) {
             String id = text(s);
             if (!ids.contains(id)) {
                 throw s.where().error("the spec has no state '" + id + "' (states: " + String.join(", ", ids) + ")");
@@ -515,11 +515,11 @@ public final class ScenarioReader {
     }
 
     /** A timer named by its number or by the timer event that waits for exactly it, as {@link #timerName} writes it. */
-    private String canonicalTimer(Node n) throws ScenarioException {
+    private String canonicalTimer(DocNode n) throws ScenarioException {
         return timerName(spec, timerId(n));
     }
 
-    private int timerId(Node n) throws ScenarioException {
+    private int timerId(DocNode n) throws ScenarioException {
         String t = text(n);
         if (t.matches("[0-9]{1,10}")) {
             return (int) number(n, 0, Integer.MAX_VALUE);

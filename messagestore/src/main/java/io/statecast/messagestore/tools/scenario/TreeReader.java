@@ -15,7 +15,7 @@ import java.util.Map;
 import org.yaml.snakeyaml.LoaderOptions;
 
 /**
- * Reads a YAML or JSON document into {@link Node}s with positions, bounded: at most
+ * Reads a YAML or JSON document into {@link DocNode}s with positions, bounded: at most
  * {@link ScenarioLimits#maxBytes()} characters, {@link ScenarioLimits#maxNodes()} nodes, nested at
  * most {@value #MAX_DEPTH} deep, no YAML aliases of collections beyond a handful, no duplicate
  * keys. Jackson's streaming parser is used rather than data binding because data binding loses
@@ -35,7 +35,7 @@ final class TreeReader {
     }
 
     /** Parses {@code text}; {@code json} chooses the syntax. */
-    static Node read(String text, boolean json, String source, ScenarioLimits limits) throws ScenarioException {
+    static DocNode read(String text, boolean json, String source, ScenarioLimits limits) throws ScenarioException {
         if (text.length() > limits.maxBytes()) {
             throw new ScenarioException(source + ": larger than " + limits.maxBytes() + " characters", 0);
         }
@@ -59,7 +59,7 @@ final class TreeReader {
             if (t == null) {
                 throw new ScenarioException(source + ": the document is empty", 0);
             }
-            Node root = r.value(p, new Node.Where(source, line(p), column(p), ""), 0);
+            DocNode root = r.value(p, new DocNode.Where(source, line(p), column(p), ""), 0);
             if (p.nextToken() != null) {
                 throw new ScenarioException(source + ":" + line(p) + ": only one document is allowed", line(p));
             }
@@ -82,7 +82,7 @@ final class TreeReader {
         }
     }
 
-    private Node value(JsonParser p, Node.Where where, int depth) throws IOException, ScenarioException {
+    private DocNode value(JsonParser p, DocNode.Where where, int depth) throws IOException, ScenarioException {
         if (++nodes > limits.maxNodes()) {
             throw where.error("the document has more than " + limits.maxNodes() + " values");
         }
@@ -92,30 +92,30 @@ final class TreeReader {
         JsonToken t = p.currentToken();
         switch (t) {
             case START_OBJECT -> {
-                Map<String, Node> entries = new LinkedHashMap<>();
+                Map<String, DocNode> entries = new LinkedHashMap<>();
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String key = p.currentName();
-                    Node.Where kw = where.child(key, line(p), column(p));
+                    DocNode.Where kw = where.child(key, line(p), column(p));
                     if (entries.containsKey(key)) {
                         throw kw.error("duplicate key");
                     }
                     p.nextToken();
                     entries.put(key, value(p, kw, depth + 1));
                 }
-                return new Node.Mapping(where, entries);
+                return new DocNode.Mapping(where, entries);
             }
             case START_ARRAY -> {
-                List<Node> items = new ArrayList<>();
+                List<DocNode> items = new ArrayList<>();
                 while (p.nextToken() != JsonToken.END_ARRAY) {
                     items.add(value(p, where.element(items.size(), line(p), column(p)), depth + 1));
                 }
-                return new Node.Sequence(where, items);
+                return new DocNode.Sequence(where, items);
             }
             case VALUE_NULL -> {
-                return new Node.Scalar(where, null);
+                return new DocNode.Scalar(where, null);
             }
             case VALUE_STRING, VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT, VALUE_TRUE, VALUE_FALSE -> {
-                return new Node.Scalar(where, p.getText());
+                return new DocNode.Scalar(where, p.getText());
             }
             default -> throw where.error("unexpected " + t);
         }

@@ -8,7 +8,7 @@ import java.util.Map;
  * with the position it starts at and the path that leads to it (for error messages). Every
  * scalar is kept as text; the reader decides what it must be.
  */
-sealed interface Node {
+sealed interface DocNode {
 
     /** Where the node starts and how it is reached from the root ({@code steps[2].receive}). */
     Where where();
@@ -34,15 +34,15 @@ sealed interface Node {
     }
 
     /** A mapping; keys in document order. */
-    record Mapping(Where where, Map<String, Node> entries) implements Node {
+    record Mapping(Where where, Map<String, DocNode> entries) implements DocNode {
     }
 
     /** A sequence. */
-    record Sequence(Where where, List<Node> items) implements Node {
+    record Sequence(Where where, List<DocNode> items) implements DocNode {
     }
 
     /** A scalar; {@code text} is {@code null} for a YAML/JSON null. */
-    record Scalar(Where where, String text) implements Node {
+    record Scalar(Where where, String text) implements DocNode {
     }
 
     /** What kind of node this is, for messages. */
