@@ -242,6 +242,9 @@ public final class ScenarioReader {
             if (mi.source() == null) {
                 throw v.where().error("a message needs a source (here or in defaults)");
             }
+            if (mi.mode() == DeliveryMode.UNICAST && mi.destination() == null) {
+                throw v.where().error("a unicast message needs a destination (here or in defaults)");
+            }
         }
         return new Step.Receive(out);
     }

@@ -93,6 +93,8 @@ class ScenarioReaderTest {
         assertTrue(error(head + "  - advance: 5\n    fire: retry").contains(
                 "steps[0].fire: a step has one input: advance or fire, not both"));
         assertTrue(error(head + "  - receive: {id: 3}").contains("steps[0].receive: a message needs a source"));
+        assertTrue(error(head + "  - receive: {source: 1, mode: unicast}").contains(
+                "steps[0].receive: a unicast message needs a destination"));
         assertTrue(error(head + "  - receive: {source: 1, type: 300}").contains(
                 "steps[0].receive.type: a message type is one byte (-128..255 or 0x00..0xff), got 300 or 'data'"));
         assertTrue(error(head + "  - receive: {source: 1, mode: 3}").contains("numeric codes are refused"));
