@@ -1,21 +1,26 @@
 package io.statecast.specserver;
 
 import java.util.List;
+import java.util.function.Function;
 
 /**
- * The human-readable page at {@code /}: a table of the stored services, no scripts, no external
- * assets. Every value from a spec is escaped, names included (they come from uploaded documents).
+ * The human-readable page at {@code /}: a table of the stored services and each one's state
+ * diagram (inline SVG from {@link DiagramCache}), no scripts, no external assets. Every value from
+ * a spec is escaped, names included (they come from uploaded documents); the SVG is written by
+ * {@code spec render}, which escapes every text it takes from the spec and writes no scripts,
+ * styles or references.
  */
 final class IndexPage {
 
     private IndexPage() {
     }
 
-    static String render(List<StoredSpec> services) {
+    static String render(List<StoredSpec> services, Function<StoredSpec, DiagramCache.Diagram> diagrams) {
         StringBuilder b = new StringBuilder(512 + services.size() * 256);
         b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Statecast spec server</title>")
                 .append("<style>body{font-family:sans-serif;margin:2em}td,th{padding:.2em .8em;text-align:left}"
-                        + "code{font-size:.85em}</style></head><body>\n")
+                        + "code{font-size:.85em}"
+                        + ".diagram svg{max-width:100%;height:auto}.note{color:#666;font-style:italic}</style></head><body>\n")
                 .append("<h1>Statecast spec server</h1>\n<p>")
                 .append(services.size()).append(services.size() == 1 ? " service" : " services")
                 .append(". JSON: <a href=\"/services\">/services</a>, <a href=\"/health\">/health</a>.</p>\n");
@@ -32,6 +37,17 @@ final class IndexPage {
                         .append(escape(s.sha256())).append("</code></td></tr>\n");
             }
             b.append("</tbody></table>\n");
+            for (StoredSpec s : services) {
+                String id = Integer.toString(s.serviceId());
+                b.append("<h2 id=\"service-").append(escape(id)).append("\">").append(escape(s.metadata().name()))
+                        .append(" (ServiceID ").append(escape(id)).append(")</h2>\n");
+                DiagramCache.Diagram d = diagrams.apply(s);
+                if (d.svg() != null) {
+                    b.append("<div class=\"diagram\">").append(d.svg()).append("</div>\n");
+                } else {
+                    b.append("<p class=\"note\">").append(escape(d.note())).append("</p>\n");
+                }
+            }
         }
         return b.append("</body></html>\n").toString();
     }

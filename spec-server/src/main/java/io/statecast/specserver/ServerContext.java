@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
  * @param metrics counters
  * @param workers bounded executor for validation and disk work
  * @param problemLog rate-limited WARN log for misbehaving connections
+ * @param diagrams the state diagrams of the index page
  */
 record ServerContext(
         SpecStore store,
@@ -22,5 +23,6 @@ record ServerContext(
         Responses responses,
         SpecServerMetrics metrics,
         ExecutorService workers,
-        RateLimitedLog problemLog) {
+        RateLimitedLog problemLog,
+        DiagramCache diagrams) {
 }

@@ -179,7 +179,12 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             return;
         }
         if (route instanceof Route.Index) {
-            exchange.respond(responses.html(IndexPage.render(context.store().list())));
+            // rendering diagrams takes time: never on the event loop
+            exchange.respondFromWorker(() -> {
+                DiagramCache.Budget budget = context.diagrams().budget();
+                return responses.html(IndexPage.render(context.store().list(),
+                        s -> context.diagrams().diagram(context.store(), s.serviceId(), budget)));
+            });
         } else if (route instanceof Route.Health) {
             ObjectNode body = responses.json().createObjectNode();
             body.put("status", "ok");

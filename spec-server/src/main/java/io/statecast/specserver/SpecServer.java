@@ -79,9 +79,12 @@ public final class SpecServer implements AutoCloseable {
     private final Channel serverChannel;
     private final InetSocketAddress address;
     private final CountDownLatch closed = new CountDownLatch(1);
+    private final DiagramCache diagrams;
 
     private SpecServer(SpecServerConfig config, SpecStore store, SpecServerMetrics metrics, ThreadPoolExecutor workers,
-                       EventLoopGroup bossGroup, EventLoopGroup ioGroup, ServerBootstrap bootstrap) throws InterruptedException {
+                       EventLoopGroup bossGroup, EventLoopGroup ioGroup, ServerBootstrap bootstrap, DiagramCache diagrams)
+            throws InterruptedException {
+        this.diagrams = diagrams;
         this.config = config;
         this.store = store;
         this.metrics = metrics;
@@ -113,9 +116,10 @@ public final class SpecServer implements AutoCloseable {
         ThreadPoolExecutor workers = new ThreadPoolExecutor(limits.workerThreads(), limits.workerThreads(),
                 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(limits.workerQueue()),
                 new DefaultThreadFactory("spec-server-worker", true), new ThreadPoolExecutor.AbortPolicy());
+        DiagramCache diagrams = new DiagramCache(limits.maxSpecBytes());
         ServerContext context = new ServerContext(store, check, limits, new BearerAuth(config.token()),
                 new Responses(new ObjectMapper()), metrics, workers,
-                new RateLimitedLog(LOG, 10, 10, TimeUnit.SECONDS));
+                new RateLimitedLog(LOG, 10, 10, TimeUnit.SECONDS), diagrams);
         EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("spec-server-accept", true));
         EventLoopGroup io = new NioEventLoopGroup(2, new DefaultThreadFactory("spec-server-io", true));
         AtomicInteger open = new AtomicInteger();
@@ -126,7 +130,7 @@ public final class SpecServer implements AutoCloseable {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new Initializer(context, open));
         try {
-            SpecServer server = new SpecServer(config, store, metrics, workers, boss, io, bootstrap);
+            SpecServer server = new SpecServer(config, store, metrics, workers, boss, io, bootstrap, diagrams);
             if (config.insecure()) {
                 LOG.warn("spec server on {} is INSECURE: anyone who can reach it can replace or delete specs", server.address);
             }
@@ -134,6 +138,7 @@ public final class SpecServer implements AutoCloseable {
             return server;
         } catch (Exception e) {
             shutdown(boss, io, workers);
+            diagrams.close();
             try {
                 store.close();
             } catch (IOException suppressed) {
@@ -258,6 +263,7 @@ public final class SpecServer implements AutoCloseable {
             try {
                 serverChannel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
                 shutdown(bossGroup, ioGroup, workers);
+                diagrams.close();
                 try {
                     store.close();
                 } catch (IOException e) {

@@ -1,0 +1,35 @@
+package io.statecast.messagestore.tools.scenario;
+
+import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.message.OverlayMessage;
+
+/**
+ * What the harness saw an instance do through the overlay and its timers, in order; matched to
+ * the instance's action records to describe each primitive call with its parameters.
+ */
+sealed interface Effect {
+
+    /** sendDataMessage. */
+    record SendData(long messageId, byte[] payload, Route route) implements Effect {
+    }
+
+    /** sendControlMessage. */
+    record SendControl(byte type, long messageId, Route route) implements Effect {
+    }
+
+    /** forwardMessage. */
+    record Forward(OverlayMessage message) implements Effect {
+    }
+
+    /** toApplication. */
+    record ToApplication(OverlayMessage message) implements Effect {
+    }
+
+    /** A timer scheduled (setTimer). */
+    record Schedule(int timerId, long delayMillis) implements Effect {
+    }
+
+    /** A pending timer cancelled (cancelTimer, a re-set, or the end of the instance). */
+    record Cancel(int timerId) implements Effect {
+    }
+}

@@ -1,0 +1,153 @@
+package io.statecast.messagestore.tools.scenario;
+
+import io.statecast.messagestore.event.EvaluationGuard;
+import io.statecast.messagestore.event.QueryEvaluator;
+import io.statecast.messagestore.instance.EndCause;
+import io.statecast.messagestore.instance.InstanceEnvironment;
+import io.statecast.messagestore.instance.InstanceLimits;
+import io.statecast.messagestore.instance.ServiceInstance;
+import io.statecast.messagestore.instance.ServiceRuntime;
+import io.statecast.messagestore.metrics.Counters;
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.substrate.TimerService;
+import io.statecast.overlay.substrate.VirtualTimerService;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The node a scenario's instance runs on: overlay primitives that record instead of sending, a
+ * virtual clock, and the instance environment a shard would give. Single-threaded: timers fire
+ * on the thread that advances the clock.
+ */
+final class ScenarioNode implements OverlayContext, InstanceEnvironment {
+
+    final VirtualTimerService clock = new VirtualTimerService(0);
+    final List<Effect> effects = new ArrayList<>();
+    /** Due time (virtual nanoseconds) of each pending timer, by timer id. */
+    final Map<Integer, Long> due = new HashMap<>();
+    private final LogicalAddress self;
+    private final InstanceLimits limits;
+    private final QueryEvaluator evaluator = new QueryEvaluator(EvaluationGuard.NONE);
+    private final Counters counters = new Counters();
+    private Topology topology;
+    private long nextMessageId = 1_000_000;
+    EndCause endedBy;
+    String quarantined;
+
+    ScenarioNode(NodeSetup node, InstanceLimits limits) {
+        this.self = node.address();
+        this.limits = limits;
+        this.topology = new ScenarioTopology(node, 1);
+    }
+
+    void topology(NodeSetup node) {
+        topology = new ScenarioTopology(node, topology.version() + 1);
+    }
+
+    // ------------------------------------------------------------------ OverlayContext
+
+    @Override
+    public LogicalAddress localAddress() {
+        return self;
+    }
+
+    @Override
+    public Topology topology() {
+        return topology;
+    }
+
+    @Override
+    public TimerService timers() {
+        return clock;
+    }
+
+    @Override
+    public long newMessageId() {
+        return nextMessageId++;
+    }
+
+    @Override
+    public int sendDataMessage(int serviceId, long messageId, byte[] payload, Route route) {
+        effects.add(new Effect.SendData(messageId, payload, route));
+        return 1;
+    }
+
+    @Override
+    public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
+        effects.add(new Effect.SendControl(messageType, messageId, route));
+        return 1;
+    }
+
+    @Override
+    public int forwardMessage(OverlayMessage message) {
+        effects.add(new Effect.Forward(message));
+        return 1;
+    }
+
+    @Override
+    public boolean toApplication(OverlayMessage message) {
+        effects.add(new Effect.ToApplication(message));
+        return true;
+    }
+
+    // ------------------------------------------------------------------ InstanceEnvironment
+
+    @Override
+    public OverlayContext overlay() {
+        return this;
+    }
+
+    @Override
+    public QueryEvaluator evaluator() {
+        return evaluator;
+    }
+
+    @Override
+    public InstanceLimits limits() {
+        return limits;
+    }
+
+    @Override
+    public Counters nodeCounters() {
+        return counters;
+    }
+
+    @Override
+    public TimerService.Timer schedule(ServiceInstance instance, int timerId, long generation, long delayMillis) {
+        effects.add(new Effect.Schedule(timerId, delayMillis));
+        long dueAt = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
+        due.put(timerId, dueAt);
+        TimerService.Timer t = clock.schedule(delayMillis, TimeUnit.MILLISECONDS, () -> {
+            if (due.get(timerId) != null && due.get(timerId) == dueAt) {
+                due.remove(timerId);
+            }
+            instance.onTimer(timerId, generation);
+        });
+        return () -> {
+            boolean cancelled = t.cancel();
+            if (cancelled) {
+                effects.add(new Effect.Cancel(timerId));
+                due.remove(timerId);
+            }
+            return cancelled;
+        };
+    }
+
+    @Override
+    public void ended(ServiceInstance instance, EndCause cause) {
+        endedBy = cause;
+    }
+
+    @Override
+    public void quarantine(ServiceRuntime service, String reason) {
+        quarantined = reason;
+        service.quarantine(reason);
+    }
+}
