@@ -9,12 +9,13 @@ import picocli.CommandLine.Command;
  */
 @Command(
         name = "spec",
-        description = "Check, inspect, lint and draw executable specifications (SCXML service specs).",
+        description = "Check, inspect, lint, draw and model-check executable specifications (SCXML service specs).",
         subcommands = {
             SpecValidateCommand.class,
             SpecInfoCommand.class,
             SpecLintCommand.class,
             SpecRenderCommand.class,
+            SpecCheckCommand.class,
         })
 public final class SpecCommand implements Runnable {
 
