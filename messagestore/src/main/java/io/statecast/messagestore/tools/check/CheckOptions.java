@@ -22,7 +22,7 @@ public record CheckOptions(int depth, int peers, int historyCap, int maxStates, 
     /** Default number of peers. */
     public static final int DEFAULT_PEERS = 3;
     /** Default history cap. */
-    public static final int DEFAULT_HISTORY_CAP = 2;
+    public static final int DEFAULT_HISTORY_CAP = 1;
     /** Default state bound. */
     public static final int DEFAULT_MAX_STATES = 200_000;
     /** Largest depth accepted. */

@@ -67,6 +67,7 @@ final class Simulator implements ActionSink, ActionContext {
     private final Map<String, TriggerEvent[]> triggers = new HashMap<>();
     private final ArrayDeque<ActionTemplate> pending = new ArrayDeque<>();
     private final Map<CompiledPath, FastPath> fastPaths = new IdentityHashMap<>();
+    private final Map<ActionTemplate, FieldValue[]> fieldIndexes = new IdentityHashMap<>();
 
     private History history;
     private TreeMap<Integer, Snapshot.PendingTimer> timers;
@@ -92,6 +93,7 @@ final class Simulator implements ActionSink, ActionContext {
             }
         }
         for (ActionTemplate a : spec.actions()) {
+            fieldIndexes.put(a, PrimitiveExecutor.fieldIndex(a));
             for (FieldAssignment f : a.assignments()) {
                 if (f.value() instanceof FieldValue.HistoryQuery q) {
                     FastPath p = FastPath.of(q.path().text());
@@ -362,7 +364,8 @@ final class Simulator implements ActionSink, ActionContext {
             current = a;
             lastTimerTouched = -1;
             try {
-                PrimitiveExecutor.execute(a, this);
+                FieldValue[] fields = fieldIndexes.get(a);
+                PrimitiveExecutor.execute(a, fields != null ? fields : PrimitiveExecutor.fieldIndex(a), this);
                 calls.add(new Outcome.Call(a.primitive(), a.line(), lastTimerTouched, overlay.takeLastCall()));
             } catch (ActionException | EvaluationException | RuntimeException e) {
                 overlay.takeLastCall();
