@@ -48,8 +48,10 @@ import org.apache.commons.scxml.model.TransitionTarget;
  * states and no invokes, so that set is the engine's whole state), the history by re-appending the
  * entries, the timers from the snapshot.
  *
- * <p>Measured on the test specs: restoring and taking one step costs about as much as the step
- * itself, while replaying a path from a fresh executor costs one step per input of the path.
+ * <p>Why snapshots rather than replaying each run from the start: measured on the blueprint's
+ * hop-to-hop spec and a full hop-to-hop service at depth 8 (warm JVM, loaded 2-core machine),
+ * restoring and stepping cost 9–21 µs per explored transition, replaying the run to the state
+ * and then stepping 78–88 µs.
  *
  * <p>Not modelled: the primitive rate limit, {@code timersPerInstance} and the idle timeout (the
  * runtime's safety nets, not the spec's behaviour); a check must find what they would hide.
