@@ -68,8 +68,9 @@ public final class AbstractNode implements Topology {
     private final List<Peer> peers;
     private final Set<LogicalAddress> neighbours;
     private final LogicalAddress remote;
+    private final LogicalAddress far;
 
-    private AbstractNode(LogicalAddress self, List<Peer> peers, LogicalAddress remote) {
+    private AbstractNode(LogicalAddress self, List<Peer> peers, LogicalAddress remote, LogicalAddress far) {
         this.self = self;
         this.peers = List.copyOf(peers);
         Set<LogicalAddress> n = new LinkedHashSet<>();
@@ -78,6 +79,7 @@ public final class AbstractNode implements Topology {
         }
         this.neighbours = Collections.unmodifiableSet(n);
         this.remote = remote;
+        this.far = far;
     }
 
     /**
@@ -98,7 +100,7 @@ public final class AbstractNode implements Topology {
         if (k >= 4) {
             peers.add(new Peer("neighbour", Role.NEIGHBOUR, address(family, 30)));
         }
-        return new AbstractNode(address(family, 5), peers, address(family, 90));
+        return new AbstractNode(address(family, 5), peers, address(family, 90), address(family, 91));
     }
 
     private static LogicalAddress address(LogicalAddress.Family family, int n) {
@@ -115,6 +117,11 @@ public final class AbstractNode implements Topology {
         return remote;
     }
 
+    /** A node beyond the peers that unicasts relayed by this node are addressed to. */
+    public LogicalAddress far() {
+        return far;
+    }
+
     /** How traces name an address: a peer's name, {@code self}, {@code remote}, or the address. */
     public String nameOf(LogicalAddress a) {
         if (a == null) {
@@ -125,6 +132,9 @@ public final class AbstractNode implements Topology {
         }
         if (a.equals(remote)) {
             return "remote";
+        }
+        if (a.equals(far)) {
+            return "far";
         }
         for (Peer p : peers) {
             if (p.address().equals(a)) {

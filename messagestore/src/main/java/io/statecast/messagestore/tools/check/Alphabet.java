@@ -1,6 +1,7 @@
 package io.statecast.messagestore.tools.check;
 
 import io.statecast.messagestore.event.AttributeTest;
+import io.statecast.messagestore.event.MessageAttribute;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.spec.ServiceSpec;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -29,8 +31,14 @@ import java.util.TreeSet;
  *       otherwise the message comes from each abstract peer (previous hop the peer; source the peer
  *       in message scope, one remote node for every message in flow scope, since a flow-scope
  *       instance only sees one source).</li>
- *   <li>A unicast from a peer is addressed to this node unless the filter names a destination.</li>
- *   <li>Delivery mode: the filter's, else each mode the service declares.</li>
+ *   <li>A unicast from a peer is addressed to this node unless the filter names a destination.
+ *       When the service processes intermediate unicasts (the metaop, default true) and some
+ *       filter tests the destination (so a relayed unicast can fire other events than one for
+ *       this node), the unicast from the parent addressed to a node beyond this one
+ *       ({@code far}) is an input too: one peer only, to keep the alphabet small.</li>
+ *   <li>Delivery mode: the filter's; else, for a payload message, each mode the service
+ *       declares; for a control message (acknowledgements, requests: usually hop to hop) unicast
+ *       if declared, else the first declared mode.</li>
  *   <li>Type and payload: the filter's type; {@code MessageKind=data} or no type at all gives a
  *       payload message (type 0x80); a control kind without a type gets type 1.</li>
  *   <li>MessageID: the filter's, else one identifier shared by every message (one instance).</li>
@@ -84,33 +92,56 @@ final class Alphabet {
             c.add(t, node.self());
         }
         List<DeliveryMode> modes = new ArrayList<>();
+        TreeSet<DeliveryMode> declared = new TreeSet<>(spec.service().deliveryModes());
         if (c.mode != null) {
             modes.add(c.mode);
+        } else if (c.carriesPayload()) {
+            modes.addAll(declared);
         } else {
-            modes.addAll(new TreeSet<>(spec.service().deliveryModes()));
+            modes.add(declared.contains(DeliveryMode.UNICAST) ? DeliveryMode.UNICAST : declared.first());
         }
         Map<String, OverlayMessage> out = new LinkedHashMap<>();
         boolean local = node.self().equals(c.source);
+        boolean transit = spec.metaops().processIntermediateUnicastMessage() && testsDestination(spec);
         for (DeliveryMode mode : modes) {
+            String how = modes.size() > 1 ? " (" + mode.name().toLowerCase(Locale.ROOT) + ")" : "";
             if (local) {
                 if (mode == DeliveryMode.UNICAST && c.destination == null) {
                     for (Peer p : node.peers()) {
-                        put(out, "local to " + p.name(), c.build(spec, mode, node.self(), p.address(), node.self()));
+                        put(out, "local to " + p.name() + how, c.build(spec, mode, node.self(), p.address(),
+                                node.self()));
                     }
                 } else {
-                    put(out, "local", c.build(spec, mode, node.self(), c.destination, node.self()));
+                    put(out, "local" + how, c.build(spec, mode, node.self(), c.destination, node.self()));
                 }
                 continue;
             }
             for (Peer p : node.peers()) {
                 LogicalAddress source = c.source != null ? c.source
                         : spec.service().scope() == Scope.FLOW ? node.remote() : p.address();
-                LogicalAddress destination = c.destination != null ? c.destination
-                        : mode == DeliveryMode.UNICAST ? node.self() : null;
-                put(out, p.name(), c.build(spec, mode, source, destination, p.address()));
+                if (mode != DeliveryMode.UNICAST || c.destination != null) {
+                    put(out, p.name() + how, c.build(spec, mode, source, c.destination, p.address()));
+                    continue;
+                }
+                put(out, p.name() + how, c.build(spec, mode, source, node.self(), p.address()));
+                if (transit && p == node.peers().get(0)) { // a unicast this node relays: addressed beyond it
+                    put(out, p.name() + " to far" + how, c.build(spec, mode, source, node.far(), p.address()));
+                }
             }
         }
         return out;
+    }
+
+    /** Whether some filter tests the destination (so a relayed unicast may fire other events). */
+    private static boolean testsDestination(ServiceSpec spec) {
+        for (MessageEventDefinition d : spec.messageEvents()) {
+            for (AttributeTest t : d.filter().tests()) {
+                if (t instanceof AttributeTest.AddressIs a && a.attribute() == MessageAttribute.DESTINATION_ADDRESS) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static void put(Map<String, OverlayMessage> out, String origin, OverlayMessage m) {
@@ -157,10 +188,14 @@ final class Alphabet {
             }
         }
 
+        boolean carriesPayload() {
+            return data != null ? data : type == null || type == FsmExtension.PAYLOAD_TYPE;
+        }
+
         /** The message, or {@code null} when the filter cannot be met with these addresses. */
         OverlayMessage build(ServiceSpec spec, DeliveryMode m, LogicalAddress src, LogicalAddress dst,
                 LogicalAddress prev) {
-            boolean payload = data != null ? data : type == null || type == FsmExtension.PAYLOAD_TYPE;
+            boolean payload = carriesPayload();
             byte t = type != null ? type : payload ? FsmExtension.PAYLOAD_TYPE : 1;
             int sid = serviceId != null ? serviceId : spec.service().serviceId();
             long mid = messageId != null ? messageId : MESSAGE_ID;

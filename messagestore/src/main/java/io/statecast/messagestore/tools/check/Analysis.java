@@ -130,9 +130,11 @@ final class Analysis {
                 message = "state " + states + " leaks: after the trace below no sequence of inputs leads to a "
                         + "terminate or a top-level <final>, so the instance never ends";
             }
-            StateInfo s = graph.state(node.snapshot.configuration().get(0));
-            findings.add(CheckFinding.of(CheckRule.LEAKING_STATE, file, s.line(), text.column(s.line(), element(s)),
-                    message, trace(node.path(), -1)));
+            List<String> config = node.snapshot.configuration();
+            StateInfo s = config.isEmpty() ? null : graph.state(config.get(0));
+            int line = s == null ? 0 : s.line();
+            findings.add(CheckFinding.of(CheckRule.LEAKING_STATE, file, line,
+                    s == null ? 0 : text.column(line, element(s)), message, trace(node.path(), -1)));
         }
     }
 
@@ -385,11 +387,28 @@ final class Analysis {
                 List<Edge> path = new ArrayList<>(node.path());
                 path.add(e);
                 int line = t == null ? 0 : t.line();
+                String why = waitsForComposite(node.snapshot.configuration(), names)
+                        ? ", where only a composite event it triggers is waited for, and that is false then"
+                        : ", where no transition reacts to it";
                 findings.add(CheckFinding.of(CheckRule.UNHANDLED_TIMER, file, line, text.column(line, "create"),
                         "timer " + x.timerId() + " (" + events + ") can expire in " + node.snapshot.describeStates()
-                                + ", where no transition reacts to it: the expiry is silently lost", trace(path, -1)));
+                                + why + ": the expiry is silently lost", trace(path, -1)));
             }
         }
+    }
+
+    /** Whether a composite event triggered by one of {@code events} is handled in the configuration. */
+    private boolean waitsForComposite(List<String> configuration, List<String> events) {
+        for (String ev : events) {
+            for (CompositeEventDefinition c : spec.compositesTriggeredBy(ev)) {
+                for (String state : configuration) {
+                    if (graph.handles(state, c.name())) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private void neverHandled() {

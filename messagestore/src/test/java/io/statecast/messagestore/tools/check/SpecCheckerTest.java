@@ -148,7 +148,7 @@ class SpecCheckerTest {
                 "timer 4 (maxacktimeout)", "timer 5 (msgtimeout)", "timer 8 (maxnacktimeout)"), warned, r.format());
         CheckFinding ack = r.findings().stream().filter(f -> f.message().startsWith("timer 3 ")).findFirst()
                 .orElseThrow();
-        assertEquals(List.of("payloadmessage from parent", "resetmessage from parent", "timer 3 expires"),
+        assertEquals(List.of("payloadmessage from parent (unicast)", "resetmessage from parent", "timer 3 expires"),
                 ack.trace().inputs());
         assertEquals(List.of("init", "waitack", "reset", "reset"), ack.trace().states());
         assertTrue(r.stats().states() > 100, r.summary());
