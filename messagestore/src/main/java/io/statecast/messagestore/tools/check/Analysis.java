@@ -441,8 +441,9 @@ final class Analysis {
             List<Integer> lines = waitedFor.get(c.name());
             if (lines != null && !firedAtAll.contains(c.name())) {
                 findings.add(CheckFinding.of(CheckRule.COMPOSITE_NEVER_TRUE, file, c.line(),
-                        text.column(c.line(), "Event"), "composite event " + c.name() + " never becomes true in any "
-                                + "reachable state, so the transitions at line" + plural(lines) + " are never taken",
+                        text.column(c.line(), "Event"), "composite event " + c.name() + " never becomes true in a reachable "
+                                + "state that waits for it, so the transitions at line" + plural(lines)
+                                + " are never taken (if it counts identical inputs, try a higher --history-cap)",
                         null));
             }
         }

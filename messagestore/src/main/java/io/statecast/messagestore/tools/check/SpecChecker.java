@@ -92,8 +92,8 @@ public final class SpecChecker {
         AbstractNode node = AbstractNode.of(options.peers(), Alphabet.family(spec));
         List<Input.Arrival> alphabet = Alphabet.of(spec, node);
         Simulator sim = new Simulator(spec, graph, node);
-        StateSpace space = StateSpace.explore(sim, new StateKey(spec, graph, alphabet, options.historyCap()), alphabet,
-                options);
+        StateKey keys = new StateKey(spec, graph, alphabet, options.historyCap(), options.depth());
+        StateSpace space = StateSpace.explore(sim, keys, alphabet, options);
         Analysis analysis = new Analysis(spec, graph, space, text, file);
         List<CheckFinding> findings = analysis.run();
         int expanded = 0;

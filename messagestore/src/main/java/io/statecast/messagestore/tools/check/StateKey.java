@@ -47,26 +47,38 @@ import java.util.TreeMap;
  *   <li>Node records count, capped, while any expression is live. Other entries do not count.</li>
  * </ul>
  *
+ * <p>Events read by a query that may count ({@code count(…)}, {@code sum(…)}) are counted
+ * exactly up to {@code exactCap} (the depth bound), since any cap below it could hide the very
+ * count the query waits for.
+ *
  * <p>Forgotten: times, the order of entries beyond first and last, counts above the cap, the
  * senders of events only actions read. Two instances differing only there are merged and the one
  * reached first (by a shortest path) is explored, with its concrete history. A query that counts
- * more than {@code cap} identical inputs, or compares times, can therefore be misjudged; raise
- * the cap ({@code --history-cap}) for such specs.
+ * identical inputs without {@code count(…)} or {@code sum(…)} (positional predicates such as
+ * {@code [3]}), or compares times, can therefore be misjudged; raise the cap
+ * ({@code --history-cap}) for such specs.
  */
 final class StateKey {
 
     private final ServiceSpec spec;
     private final Map<OverlayMessage, Integer> inputIndex = new IdentityHashMap<>();
     private final int cap;
+    /** Events some counting query reads: counted exactly, up to {@link #exactCap}. */
+    private final HistoryReads counted;
+    private final int exactCap;
     private final SpecGraph graph;
     private final Map<String, Live> live = new HashMap<>();
 
-    StateKey(ServiceSpec spec, SpecGraph graph, List<Input.Arrival> alphabet, int cap) {
+    StateKey(ServiceSpec spec, SpecGraph graph, List<Input.Arrival> alphabet, int cap, int exactCap) {
         this.spec = spec;
         this.graph = graph;
         List<String> texts = new ArrayList<>();
+        HistoryReads counted = HistoryReads.NONE;
         for (CompositeEventDefinition c : spec.compositeEvents()) {
             texts.add(c.query().text());
+            if (counts(c.query().text())) {
+                counted = counted.union(c.query().reads());
+            }
         }
         for (ActionTemplate a : spec.actions()) {
             if (controlsTimers(a)) {
@@ -84,6 +96,13 @@ final class StateKey {
             inputIndex.put(a.message(), classes.computeIfAbsent(projection, k -> classes.size()));
         }
         this.cap = cap;
+        this.counted = counted;
+        this.exactCap = Math.max(cap, exactCap);
+    }
+
+    /** Whether a query may count entries (then the cap would hide what it looks for). */
+    private static boolean counts(String text) {
+        return text.contains("count(") || text.contains("sum(");
     }
 
     private static boolean controlsTimers(ActionTemplate a) {
@@ -224,7 +243,8 @@ final class StateKey {
             if (!fine && !live.presence().reads(name)) {
                 continue;
             }
-            summaries.computeIfAbsent(name, k -> new Summary()).add(fine ? origin : 0, fine ? cap : 1);
+            int limit = !fine ? 1 : counted.reads(name) ? exactCap : cap;
+            summaries.computeIfAbsent(name, k -> new Summary()).add(fine ? origin : 0, limit);
         }
         for (Map.Entry<String, Summary> e : summaries.entrySet()) {
             sb.append(e.getKey()).append(e.getValue()).append(';');

@@ -214,6 +214,17 @@ class SpecCheckerTest {
     }
 
     @Test
+    void shouldCountExactlyWhatACountingQueryReads() {
+        String counting = new String(bytes("check/counting.scxml"), StandardCharsets.UTF_8)
+                .replace("exists(/HistoryOfEvents/Event[@name='hello'][3])",
+                        "count(/HistoryOfEvents/Event[@name='hello']) ge 3");
+        CheckReport r = checker.check(counting.getBytes(StandardCharsets.UTF_8), "count",
+                CheckOptions.defaults().withPeers(1));
+        assertEquals(List.of(), r.findings(), r.format());
+        assertTrue(r.stats().complete(), r.summary());
+    }
+
+    @Test
     void shouldRefuseASpecThatDoesNotLoad() {
         CheckReport r = checker.check("<scxml/>".getBytes(StandardCharsets.UTF_8), "bad.scxml",
                 CheckOptions.defaults());
