@@ -9,13 +9,14 @@ import picocli.CommandLine.Command;
  */
 @Command(
         name = "spec",
-        description = "Check, inspect, lint, draw and test executable specifications (SCXML service specs).",
+        description = "Check, inspect, lint, draw, test and model-check executable specifications (SCXML service specs).",
         subcommands = {
             SpecValidateCommand.class,
             SpecInfoCommand.class,
             SpecLintCommand.class,
             SpecRenderCommand.class,
             SpecTestCommand.class,
+            SpecCheckCommand.class,
         })
 public final class SpecCommand implements Runnable {
 

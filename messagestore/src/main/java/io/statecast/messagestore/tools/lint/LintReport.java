@@ -73,8 +73,8 @@ public record LintReport(int files, List<Finding> findings) {
         return sb.toString();
     }
 
-    /** A JSON string literal. */
-    static String quote(String s) {
+    /** A JSON string literal (also used by {@code spec check}). */
+    public static String quote(String s) {
         StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

@@ -1,0 +1,219 @@
+package io.statecast.messagestore.tools.check;
+
+import io.statecast.messagestore.event.AttributeTest;
+import io.statecast.messagestore.event.MessageAttribute;
+import io.statecast.messagestore.event.MessageEventDefinition;
+import io.statecast.messagestore.spec.Scope;
+import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.messagestore.tools.check.AbstractNode.Peer;
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.Extension;
+import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.message.PayloadExtension;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The messages the checker feeds an instance, made from the spec's message filters: for each
+ * message event, one concrete message per origin that satisfies every test of its filter.
+ *
+ * <ul>
+ *   <li>Origin: a filter with {@code SourceAddress=local} describes a message of the node's own
+ *       application (source and previous hop this node; a unicast goes to each peer in turn, so a
+ *       query comparing an acknowledgement's source with the destination can become true);
+ *       otherwise the message comes from each abstract peer (previous hop the peer; source the peer
+ *       in message scope, one remote node for every message in flow scope, since a flow-scope
+ *       instance only sees one source).</li>
+ *   <li>A unicast from a peer is addressed to this node unless the filter names a destination.
+ *       When the service processes intermediate unicasts (the metaop, default true) and some
+ *       filter tests the destination (so a relayed unicast can fire other events than one for
+ *       this node), the unicast from the parent addressed to a node beyond this one
+ *       ({@code far}) is an input too: one peer only, to keep the alphabet small.</li>
+ *   <li>Delivery mode: the filter's; else, for a payload message, each mode the service
+ *       declares; for a control message (acknowledgements, requests: usually hop to hop) unicast
+ *       if declared, else the first declared mode.</li>
+ *   <li>Type and payload: the filter's type; {@code MessageKind=data} or no type at all gives a
+ *       payload message (type 0x80); a control kind without a type gets type 1.</li>
+ *   <li>MessageID: the filter's, else one identifier shared by every message (one instance).</li>
+ * </ul>
+ * A message then fires whatever {@link ServiceSpec#matchMessage} says (possibly several events,
+ * as at run time). Identical messages are kept once.
+ */
+final class Alphabet {
+
+    /** The MessageID of the checked instance. */
+    static final long MESSAGE_ID = 4242;
+    private static final byte[] PAYLOAD = "statecast-check".getBytes(StandardCharsets.US_ASCII);
+
+    private Alphabet() {
+    }
+
+    /** The arrivals for {@code spec} on {@code node}, in spec order of the events that made them. */
+    static List<Input.Arrival> of(ServiceSpec spec, AbstractNode node) {
+        Map<OverlayMessage, String> messages = new LinkedHashMap<>();
+        for (MessageEventDefinition d : spec.messageEvents()) {
+            for (Map.Entry<String, OverlayMessage> e : instantiate(spec, node, d).entrySet()) {
+                messages.putIfAbsent(e.getValue(), e.getKey());
+            }
+        }
+        List<Input.Arrival> out = new ArrayList<>();
+        for (Map.Entry<OverlayMessage, String> e : messages.entrySet()) {
+            List<MessageEventDefinition> fires = spec.matchMessage(e.getKey(), node.self());
+            if (!fires.isEmpty()) {
+                out.add(new Input.Arrival(out.size(), e.getValue(), e.getKey(), fires));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** The address family of the filters' literal addresses (tree when they name none). */
+    static LogicalAddress.Family family(ServiceSpec spec) {
+        for (MessageEventDefinition d : spec.messageEvents()) {
+            for (AttributeTest t : d.filter().tests()) {
+                if (t instanceof AttributeTest.AddressIs a && a.address() != null) {
+                    return a.address().family();
+                }
+            }
+        }
+        return LogicalAddress.Family.TREE;
+    }
+
+    private static Map<String, OverlayMessage> instantiate(ServiceSpec spec, AbstractNode node,
+            MessageEventDefinition d) {
+        Constraints c = new Constraints();
+        for (AttributeTest t : d.filter().tests()) {
+            c.add(t, node.self());
+        }
+        List<DeliveryMode> modes = new ArrayList<>();
+        TreeSet<DeliveryMode> declared = new TreeSet<>(spec.service().deliveryModes());
+        if (c.mode != null) {
+            modes.add(c.mode);
+        } else if (c.carriesPayload()) {
+            modes.addAll(declared);
+        } else {
+            modes.add(declared.contains(DeliveryMode.UNICAST) ? DeliveryMode.UNICAST : declared.first());
+        }
+        Map<String, OverlayMessage> out = new LinkedHashMap<>();
+        boolean local = node.self().equals(c.source);
+        boolean transit = spec.metaops().processIntermediateUnicastMessage() && testsDestination(spec);
+        for (DeliveryMode mode : modes) {
+            String how = modes.size() > 1 ? " (" + mode.name().toLowerCase(Locale.ROOT) + ")" : "";
+            if (local) {
+                if (mode == DeliveryMode.UNICAST && c.destination == null) {
+                    for (Peer p : node.peers()) {
+                        put(out, "local to " + p.name() + how, c.build(spec, mode, node.self(), p.address(),
+                                node.self()));
+                    }
+                } else {
+                    put(out, "local" + how, c.build(spec, mode, node.self(), c.destination, node.self()));
+                }
+                continue;
+            }
+            for (Peer p : node.peers()) {
+                LogicalAddress source = c.source != null ? c.source
+                        : spec.service().scope() == Scope.FLOW ? node.remote() : p.address();
+                if (mode != DeliveryMode.UNICAST || c.destination != null) {
+                    put(out, p.name() + how, c.build(spec, mode, source, c.destination, p.address()));
+                    continue;
+                }
+                put(out, p.name() + how, c.build(spec, mode, source, node.self(), p.address()));
+                if (transit && p == node.peers().get(0)) { // a unicast this node relays: addressed beyond it
+                    put(out, p.name() + " to far" + how, c.build(spec, mode, source, node.far(), p.address()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Whether some filter tests the destination (so a relayed unicast may fire other events). */
+    private static boolean testsDestination(ServiceSpec spec) {
+        for (MessageEventDefinition d : spec.messageEvents()) {
+            for (AttributeTest t : d.filter().tests()) {
+                if (t instanceof AttributeTest.AddressIs a && a.attribute() == MessageAttribute.DESTINATION_ADDRESS) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static void put(Map<String, OverlayMessage> out, String origin, OverlayMessage m) {
+        if (m != null) {
+            out.putIfAbsent(origin, m);
+        }
+    }
+
+    /** What one filter pins down. */
+    private static final class Constraints {
+        DeliveryMode mode;
+        Integer hopLimit;
+        Long messageId;
+        Integer serviceId;
+        Byte type;
+        Boolean data;
+        LogicalAddress source;
+        LogicalAddress destination;
+        LogicalAddress previousHop;
+        LogicalAddress root;
+
+        void add(AttributeTest t, LogicalAddress self) {
+            if (t instanceof AttributeTest.MessageIdIs m) {
+                messageId = m.id();
+            } else if (t instanceof AttributeTest.ServiceIdIs s) {
+                serviceId = s.id();
+            } else if (t instanceof AttributeTest.MessageTypeIs m) {
+                type = m.type();
+            } else if (t instanceof AttributeTest.DeliveryModeIs m) {
+                mode = m.mode();
+            } else if (t instanceof AttributeTest.HopLimitIs h) {
+                hopLimit = h.hopLimit();
+            } else if (t instanceof AttributeTest.KindIs k) {
+                data = k.data();
+            } else if (t instanceof AttributeTest.AddressIs a) {
+                LogicalAddress v = a.address() == null ? self : a.address();
+                switch (a.attribute()) {
+                    case SOURCE_ADDRESS -> source = v;
+                    case DESTINATION_ADDRESS -> destination = v;
+                    case PREVIOUS_HOP_ADDRESS -> previousHop = v;
+                    case ROOT_ADDRESS -> root = v;
+                    default -> throw new AssertionError(a.attribute());
+                }
+            }
+        }
+
+        boolean carriesPayload() {
+            return data != null ? data : type == null || type == FsmExtension.PAYLOAD_TYPE;
+        }
+
+        /** The message, or {@code null} when the filter cannot be met with these addresses. */
+        OverlayMessage build(ServiceSpec spec, DeliveryMode m, LogicalAddress src, LogicalAddress dst,
+                LogicalAddress prev) {
+            boolean payload = carriesPayload();
+            byte t = type != null ? type : payload ? FsmExtension.PAYLOAD_TYPE : 1;
+            int sid = serviceId != null ? serviceId : spec.service().serviceId();
+            long mid = messageId != null ? messageId : MESSAGE_ID;
+            List<Extension> ext = new ArrayList<>(2);
+            ext.add(new FsmExtension(sid, t, mid));
+            if (payload) {
+                ext.add(new PayloadExtension(PAYLOAD.clone()));
+            }
+            LogicalAddress destination = m == DeliveryMode.UNICAST ? dst : null;
+            if (m == DeliveryMode.UNICAST && destination == null) {
+                return null;
+            }
+            try {
+                return new OverlayMessage(m, hopLimit != null ? hopLimit : 16, src, destination,
+                        previousHop != null ? previousHop : prev, root, ext);
+            } catch (IllegalArgumentException e) {
+                return null; // addresses of two families: no such message exists
+            }
+        }
+    }
+}
