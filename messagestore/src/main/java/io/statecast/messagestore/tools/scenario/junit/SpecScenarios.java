@@ -37,7 +37,8 @@ import org.junit.jupiter.api.DynamicTest;
  * }
  * }</pre>
  *
- * <p>JUnit is an optional dependency of the messagestore library: a project that uses this class
+ * <p>{@link SpecScenarioTest} does the same with an annotation. JUnit is an optional dependency of
+ * the messagestore library: a project that uses this class
  * has {@code junit-jupiter-api} on its test class path already.
  */
 public final class SpecScenarios {
