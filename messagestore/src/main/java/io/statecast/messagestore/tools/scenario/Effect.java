@@ -17,12 +17,15 @@ sealed interface Effect {
     record SendControl(byte type, long messageId, Route route) implements Effect {
     }
 
-    /** forwardMessage. */
-    record Forward(OverlayMessage message) implements Effect {
+    /**
+     * One message forwarded by forwardMessage; {@code action} is the index of the action record
+     * being executed (one call may select several messages).
+     */
+    record Forward(OverlayMessage message, long action) implements Effect {
     }
 
-    /** toApplication. */
-    record ToApplication(OverlayMessage message) implements Effect {
+    /** One message delivered by toApplication; {@code action} as for {@link Forward}. */
+    record ToApplication(OverlayMessage message, long action) implements Effect {
     }
 
     /** A timer scheduled (setTimer). */

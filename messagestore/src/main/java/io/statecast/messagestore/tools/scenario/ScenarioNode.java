@@ -1,5 +1,6 @@
 package io.statecast.messagestore.tools.scenario;
 
+import io.statecast.messagestore.action.ActionOutcome;
 import io.statecast.messagestore.event.EvaluationGuard;
 import io.statecast.messagestore.event.QueryEvaluator;
 import io.statecast.messagestore.instance.EndCause;
@@ -8,6 +9,7 @@ import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.metrics.Counters;
+import io.statecast.messagestore.metrics.CountersSnapshot;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
@@ -87,14 +89,28 @@ final class ScenarioNode implements OverlayContext, InstanceEnvironment {
 
     @Override
     public int forwardMessage(OverlayMessage message) {
-        effects.add(new Effect.Forward(message));
+        effects.add(new Effect.Forward(message, actionsRecorded()));
         return 1;
     }
 
     @Override
     public boolean toApplication(OverlayMessage message) {
-        effects.add(new Effect.ToApplication(message));
+        effects.add(new Effect.ToApplication(message, actionsRecorded()));
         return true;
+    }
+
+    /**
+     * How many action records the instance has made: the instance records an action (and counts
+     * it here) after executing it, so during an action this is that action's index. A scenario
+     * runs one instance on this node, so the node's count is the instance's.
+     */
+    private long actionsRecorded() {
+        CountersSnapshot s = counters.snapshot();
+        long n = 0;
+        for (ActionOutcome o : ActionOutcome.values()) {
+            n += s.actions(o);
+        }
+        return n;
     }
 
     // ------------------------------------------------------------------ InstanceEnvironment

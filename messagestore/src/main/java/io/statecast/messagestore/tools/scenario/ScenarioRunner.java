@@ -233,7 +233,8 @@ public final class ScenarioRunner {
                 return List.of();
             }
             List<ActionRecord> all = instance.actionHistory();
-            List<ActionRecord> fresh = all.subList(Math.min(recordsSeen, all.size()), all.size());
+            int first = (int) Math.min(recordsSeen, all.size());
+            List<ActionRecord> fresh = all.subList(first, all.size());
             recordsSeen = all.size();
             callsMade += fresh.size();
             List<Effect> effects = node.effects.subList(effectsBefore, node.effects.size());
@@ -242,8 +243,11 @@ public final class ScenarioRunner {
                     == Primitive.UPDATE_NODE_INFO && r.outcome() == ActionOutcome.EXECUTED).count());
             int nodeIndex = 0;
             List<ActualCall> out = new ArrayList<>(fresh.size());
-            for (ActionRecord r : fresh) {
+            for (int index = 0; index < fresh.size(); index++) {
+                ActionRecord r = fresh.get(index);
                 Map<String, String> p = new LinkedHashMap<>();
+                // forwardMessage and toApplication act once per selected message: one call each
+                List<OverlayMessage> messages = List.of();
                 boolean executed = r.outcome() == ActionOutcome.EXECUTED;
                 switch (r.primitive()) {
                     case SEND_DATA_MESSAGE -> {
@@ -260,14 +264,9 @@ public final class ScenarioRunner {
                             route(c.route(), p);
                         }
                     }
-                    case FORWARD_MESSAGE -> {
-                        if (executed && take(effects, used, Effect.Forward.class) instanceof Effect.Forward f) {
-                            message(f.message(), p);
-                        }
-                    }
-                    case TO_APPLICATION -> {
-                        if (executed && take(effects, used, Effect.ToApplication.class) instanceof Effect.ToApplication t) {
-                            message(t.message(), p);
+                    case FORWARD_MESSAGE, TO_APPLICATION -> {
+                        if (executed) {
+                            messages = takeMessages(effects, used, first + index);
                         }
                     }
                     case SET_TIMER -> {
@@ -303,7 +302,31 @@ public final class ScenarioRunner {
                 if (!r.detail().isEmpty() && !(r.primitive() == Primitive.CANCEL_TIMER && executed)) {
                     p.put("detail", r.detail());
                 }
-                out.add(new ActualCall(r.primitive().specName(), p));
+                if (messages.isEmpty()) {
+                    out.add(new ActualCall(r.primitive().specName(), p));
+                }
+                for (OverlayMessage m : messages) {
+                    Map<String, String> one = new LinkedHashMap<>();
+                    message(m, one);
+                    one.putAll(p);
+                    out.add(new ActualCall(r.primitive().specName(), one));
+                }
+            }
+            return out;
+        }
+
+        /** The messages the action record with index {@code action} forwarded or delivered, in order. */
+        private static List<OverlayMessage> takeMessages(List<Effect> effects, boolean[] used, long action) {
+            List<OverlayMessage> out = new ArrayList<>();
+            for (int i = 0; i < effects.size(); i++) {
+                Effect e = effects.get(i);
+                if (!used[i] && e instanceof Effect.Forward f && f.action() == action) {
+                    used[i] = true;
+                    out.add(f.message());
+                } else if (!used[i] && e instanceof Effect.ToApplication t && t.action() == action) {
+                    used[i] = true;
+                    out.add(t.message());
+                }
             }
             return out;
         }

@@ -62,6 +62,56 @@ class ScenarioRunnerTest {
     }
 
     @Test
+    void shouldReportEveryMessageOfACallThatSelectsSeveral() throws Exception {
+        // one toApplication and one forwardMessage whose XPath selects every held message, newest first
+        ServiceSpec batch = Specs.parse("""
+                <scxml version="1.0" xmlns="http://www.w3.org/2005/07/scxml"
+                       xmlns:action="http://my.custom-actions.domain/action" initialstate="s">
+                  <datamodel>
+                    <data name="service">
+                      <ServiceName>batch</ServiceName><ServiceID>89</ServiceID>
+                      <DeliveryMode>multicast</DeliveryMode><Scope>flow</Scope>
+                    </data>
+                    <data name="metaops"><messageStoreWillForwardMessage>true</messageStoreWillForwardMessage></data>
+                    <data name="events"><Basic>
+                      <Event name="msg"><Message><MessageType>0x80</MessageType></Message></Event>
+                      <Event name="flush"><Message><MessageType>1</MessageType></Message></Event>
+                    </Basic></data>
+                  </datamodel>
+                  <state id="s">
+                    <transition event="flush">
+                      <action:create name="toApplication"/>
+                      <action:set name="toApplication" field="Message" xpath="reverse(//Event[@name='msg']/Message)"/>
+                      <action:execute name="toApplication"/>
+                      <action:create name="toApplication"/>
+                      <action:set name="toApplication" field="Message" xpath="//Event[@name='msg'][1]/Message"/>
+                      <action:execute name="toApplication"/>
+                      <action:create name="forwardMessage"/>
+                      <action:set name="forwardMessage" field="Message" xpath="//Event[@name='msg']/Message"/>
+                      <action:execute name="forwardMessage"/>
+                    </transition>
+                  </state>
+                </scxml>
+                """);
+        ScenarioResult r = run(batch, """
+                scenario: one call, several messages
+                defaults: {source: 5}
+                steps:
+                  - receive: [{id: 1, payload: a}, {id: 2, payload: b}]
+                    expect: []
+                  - receive: {type: 1, id: 3}
+                    expect:
+                      - toApplication: {id: 2, payload: b}
+                      - toApplication: {id: 1, payload: a}
+                      - toApplication: {id: 1, payload: a}
+                      - forwardMessage: {id: 1}
+                      - forwardMessage: {id: 2}
+                """);
+        assertTrue(r.passed(), ScenarioReport.format(r, true));
+        assertEquals(5, r.steps().get(1).calls().size());
+    }
+
+    @Test
     void shouldDropWhatANodeWouldDropAndSaySo() throws Exception {
         ScenarioResult r = run(ACK, """
                 scenario: inputs a shard would not give this instance

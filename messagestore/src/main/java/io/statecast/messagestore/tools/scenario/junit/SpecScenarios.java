@@ -1,6 +1,5 @@
 package io.statecast.messagestore.tools.scenario.junit;
 
-import io.statecast.messagestore.spec.SpecException;
 import io.statecast.messagestore.tools.scenario.ScenarioException;
 import io.statecast.messagestore.tools.scenario.ScenarioReport;
 import io.statecast.messagestore.tools.scenario.ScenarioResult;
@@ -38,7 +37,8 @@ import org.junit.jupiter.api.DynamicTest;
  * }
  * }</pre>
  *
- * <p>JUnit is an optional dependency of the messagestore library: a project that uses this class
+ * <p>{@link SpecScenarioTest} does the same with an annotation. JUnit is an optional dependency of
+ * the messagestore library: a project that uses this class
  * has {@code junit-jupiter-api} on its test class path already.
  */
 public final class SpecScenarios {
@@ -70,9 +70,9 @@ public final class SpecScenarios {
      * every shipped service's scenarios from one test.
      */
     public static Stream<DynamicNode> byDirectory(Path specDir, Path scenarioRoot) {
-        List<Path> dirs = new ArrayList<>();
-        try (Stream<Path> s = Files.list(scenarioRoot)) {
-            s.filter(Files::isDirectory).sorted().forEach(dirs::add);
+        List<Path> dirs;
+        try {
+            dirs = scenarioDirectories(scenarioRoot);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -80,7 +80,7 @@ public final class SpecScenarios {
             String name = d.getFileName().toString();
             Path spec = specDir.resolve(name + ".scxml");
             if (!Files.isRegularFile(spec)) {
-                return DynamicTest.dynamicTest(name, () -> Assertions.fail("scenarios in " + d + " but no spec " + spec));
+                return DynamicTest.dynamicTest(name, () -> Assertions.fail(noSpec(d, spec)));
             }
             return DynamicContainer.dynamicContainer(name, d.toUri(), of(spec, d));
         });
@@ -92,14 +92,24 @@ public final class SpecScenarios {
      * @return the result, for further checks
      */
     public static ScenarioResult assertPasses(Path spec, Path scenario) {
-        try {
-            return check(ScenarioSuite.load(spec), scenario);
-        } catch (SpecException e) {
-            return Assertions.fail(spec + ": the spec does not load: " + e.getMessage());
-        }
+        return check(new LazySuite(spec).get(), scenario);
     }
 
-    private static ScenarioResult check(ScenarioSuite suite, Path scenario) {
+    /** The subdirectories of {@code root}, sorted: one per spec in {@link #byDirectory}. */
+    static List<Path> scenarioDirectories(Path root) throws IOException {
+        List<Path> dirs = new ArrayList<>();
+        try (Stream<Path> s = Files.list(root)) {
+            s.filter(Files::isDirectory).sorted().forEach(dirs::add);
+        }
+        return dirs;
+    }
+
+    static String noSpec(Path scenarioDir, Path spec) {
+        return "scenarios in " + scenarioDir + " but no spec " + spec;
+    }
+
+    /** Runs one scenario of a loaded spec; fails with the report unless every step passed. */
+    static ScenarioResult check(ScenarioSuite suite, Path scenario) {
         ScenarioResult r;
         try {
             r = suite.run(scenario);
@@ -110,30 +120,5 @@ public final class SpecScenarios {
             Assertions.fail("\n" + ScenarioReport.format(r, false));
         }
         return r;
-    }
-
-    /** Loads the spec on first use, so that building the test tree does no work. */
-    private static final class LazySuite {
-        private final Path spec;
-        private ScenarioSuite suite;
-        private String error;
-
-        LazySuite(Path spec) {
-            this.spec = spec;
-        }
-
-        synchronized ScenarioSuite get() {
-            if (suite == null && error == null) {
-                try {
-                    suite = ScenarioSuite.load(spec);
-                } catch (SpecException e) {
-                    error = spec + ": the spec does not load: " + e.getMessage();
-                }
-            }
-            if (error != null) {
-                Assertions.fail(error);
-            }
-            return suite;
-        }
     }
 }
