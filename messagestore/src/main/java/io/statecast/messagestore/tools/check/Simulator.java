@@ -434,6 +434,12 @@ final class Simulator implements ActionSink, ActionContext {
     }
 
     @Override
+    public int forget(CompiledPath path) throws EvaluationException {
+        // forgetEvents changes the history the state key is built from, so it runs for real here too.
+        return history.forget(evaluator.selectNodes(runtime, path, runtime.bindings(), history));
+    }
+
+    @Override
     public void recordNode(NodeSnapshot node) {
         history.addNodeRecord(node, clock);
     }
