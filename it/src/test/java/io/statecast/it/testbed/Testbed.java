@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -39,6 +40,8 @@ final class Testbed {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Tries of a run whose nodes failed to start ({@link #nodeFailedToStart}). */
+    private static final int START_ATTEMPTS = 3;
 
     private final Chain chain;
     private final Launcher launcher;
@@ -63,6 +66,46 @@ final class Testbed {
      * @throws IOException if a process cannot be started or its files written
      */
     RunResult run(Experiment e) throws IOException, InterruptedException {
+        return run(e, settings.messageStoreYaml());
+    }
+
+    /**
+     * Runs one experiment with {@code messageStoreYaml} as every node's {@code messageStore}
+     * section (when the experiment has a service): each service loads its own spec.
+     *
+     * @throws IOException if a process cannot be started or its files written
+     */
+    RunResult run(Experiment e, String messageStoreYaml) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            RunResult r = runOnce(e, messageStoreYaml);
+            if (attempt >= START_ATTEMPTS || !nodeFailedToStart(r)) {
+                return r;
+            }
+            // keep the failed attempt's logs beside the next one's
+            for (int i = 1; i <= e.hops() + 1; i++) {
+                Path logFile = r.dir().resolve("n" + i + ".log");
+                if (Files.exists(logFile)) {
+                    Files.move(logFile, r.dir().resolve("n" + i + ".attempt" + attempt + ".log"), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            log.printf(Locale.ROOT, "testbed: %s: a node failed before any data was sent (%s); starting it again (attempt %d of %d)%n",
+                    e.name(), r.verdict(), attempt + 1, START_ATTEMPTS);
+        }
+    }
+
+    /**
+     * Whether a run failed before it measured anything because a node process could not start:
+     * the sender sent nothing and a receiver ended with an error (status 1) without a report. On
+     * the shared cores a node's spec load can overrun the MessageStore's load deadline while five
+     * other JVMs start; that says nothing about the rate under test, so such a run is repeated.
+     */
+    static boolean nodeFailedToStart(RunResult r) {
+        boolean nothingSent = r.sender() == null || r.sender().path("sent").asInt(0) == 0;
+        boolean receiverError = r.receivers().stream().anyMatch(rc -> rc.exit() == 1 && rc.summary() == null);
+        return nothingSent && receiverError;
+    }
+
+    private RunResult runOnce(Experiment e, String messageStoreYaml) throws IOException, InterruptedException {
         if (chain.nodes() < e.hops() + 1) {
             throw new IllegalStateException("chain has " + chain.nodes() + " nodes; " + e.hops() + " hops need " + (e.hops() + 1));
         }
@@ -70,7 +113,7 @@ final class Testbed {
         Files.createDirectories(dir);
         for (int i = 1; i <= e.hops() + 1; i++) {
             Files.deleteIfExists(dir.resolve("n" + i + ".json"));
-            NodeConfigs.write(dir, i, settings.node(), e.serviceId() == null ? null : settings.messageStoreYaml());
+            NodeConfigs.write(dir, i, settings.node(), e.serviceId() == null ? null : messageStoreYaml);
         }
         log.printf(Locale.ROOT, "testbed: %s: %d hop(s), %s Mbit/s (%.0f msgs/s), %d x %d B, service %s, loss %d%%%n",
                 e.name(), e.hops(), e.rateLabel(), e.messagesPerSecond(), e.count(), e.size(), e.service(), e.lossPercent());
