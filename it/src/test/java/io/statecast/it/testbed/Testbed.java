@@ -95,14 +95,15 @@ final class Testbed {
 
     /**
      * Whether a run failed before it measured anything because a node process could not start:
-     * the sender sent nothing and a receiver ended with an error (status 1) without a report. On
+     * the sender sent nothing, and it or a receiver ended with an error (status 1) without a report. On
      * the shared cores a node's spec load can overrun the MessageStore's load deadline while five
      * other JVMs start; that says nothing about the rate under test, so such a run is repeated.
      */
     static boolean nodeFailedToStart(RunResult r) {
         boolean nothingSent = r.sender() == null || r.sender().path("sent").asInt(0) == 0;
+        boolean senderError = r.senderExit() == 1 && r.sender() == null;
         boolean receiverError = r.receivers().stream().anyMatch(rc -> rc.exit() == 1 && rc.summary() == null);
-        return nothingSent && receiverError;
+        return nothingSent && (senderError || receiverError);
     }
 
     private RunResult runOnce(Experiment e, String messageStoreYaml) throws IOException, InterruptedException {

@@ -20,7 +20,7 @@ import picocli.CommandLine;
  * {@code statecast.testbed.args} (default: the blueprint's set, best-effort);</li>
  * <li>the loss run: 5 hops with 5 % random drop on every link, {@code h2h-ack}, every receiver
  * must get every message. System properties {@code statecast.testbed.loss.count} (default
- * 10,000), {@code .size} (1,024), {@code .rateMbps} (2), {@code .service} (h2h-ack).</li>
+ * 10,000), {@code .size} (1,024), {@code .rateMbps} (1), {@code .service} (h2h-ack).</li>
  * </ul>
  */
 @Tag("testbed")
@@ -46,7 +46,7 @@ class TestbedExperimentsTest {
         assertEquals(null, why, "the testbed profile needs root and iproute2");
         int count = Integer.getInteger("statecast.testbed.loss.count", 10_000);
         int size = Integer.getInteger("statecast.testbed.loss.size", 1_024);
-        double rate = Double.parseDouble(System.getProperty("statecast.testbed.loss.rateMbps", "2"));
+        double rate = Double.parseDouble(System.getProperty("statecast.testbed.loss.rateMbps", "1"));
         ShippedService service = ShippedService.byName(System.getProperty("statecast.testbed.loss.service", "h2h-ack"));
         int hops = 5;
         int loss = 5;

@@ -153,10 +153,12 @@ class TestbedLogicTest {
         ObjectNode nothingSent = JSON.createObjectNode().put("sent", 0);
         RunResult startFailure = new RunResult(e, Path.of("."), 3, nothingSent, List.of(new RunResult.Receiver(2, 1, null)), false, "", 1);
         RunResult noSenderReport = new RunResult(e, Path.of("."), 1, null, List.of(new RunResult.Receiver(2, 1, null)), false, "", 1);
+        RunResult senderFailed = new RunResult(e, Path.of("."), 1, null, List.of(new RunResult.Receiver(2, -1, null)), false, "", 1);
         RunResult lossy = result(e, 1_220, receiver(9_000, 1_000, 0));
         RunResult receiverTimedOut = new RunResult(e, Path.of("."), 3, nothingSent, List.of(new RunResult.Receiver(2, -1, null)), false, "", 1);
         assertTrue(Testbed.nodeFailedToStart(startFailure));
         assertTrue(Testbed.nodeFailedToStart(noSenderReport));
+        assertTrue(Testbed.nodeFailedToStart(senderFailed));
         assertFalse(Testbed.nodeFailedToStart(lossy));
         assertFalse(Testbed.nodeFailedToStart(receiverTimedOut));
     }
