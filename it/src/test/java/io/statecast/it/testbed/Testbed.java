@@ -42,6 +42,8 @@ final class Testbed {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Tries of a run whose nodes failed to start ({@link #nodeFailedToStart}). */
     private static final int START_ATTEMPTS = 3;
+    /** Longest wait for one node process with a service to load it ({@link #awaitStarted}). */
+    private static final long START_WAIT_SECONDS = 30;
 
     private final Chain chain;
     private final Launcher launcher;
@@ -131,6 +133,9 @@ final class Testbed {
                         "--count", String.valueOf(e.count()), "--idle", num(settings.idleSeconds()),
                         "--linger", num(settings.lingerSeconds()), "--start-timeout", String.valueOf(deadlineSeconds),
                         "--json", dir.resolve("n" + i + ".json").toString())));
+                if (e.serviceId() != null) {
+                    awaitStarted(receivers.get(receivers.size() - 1), dir.resolve("n" + i + ".log"));
+                }
             }
             List<String> send = new ArrayList<>(List.of("ttcp", "send", "--config", dir.resolve("n1.yaml").toString(),
                     "--count", String.valueOf(e.count()), "--size", String.valueOf(e.size()),
@@ -197,6 +202,23 @@ final class Testbed {
         Process p = pb.start();
         live.add(p);
         return p;
+    }
+
+    /**
+     * Waits until a node process with a service has loaded it (or joined, or ended), at most
+     * {@link #START_WAIT_SECONDS}. Node processes with a MessageStore are started one after the
+     * other: the store compiles its spec under a fixed 5-second deadline, which six JVMs
+     * starting at once on two shared cores overrun.
+     */
+    private static void awaitStarted(Process p, Path logFile) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_WAIT_SECONDS);
+        while (p.isAlive() && System.nanoTime() < deadline) {
+            String text = Files.readString(logFile);
+            if (text.contains("loaded service") || text.contains("joined as")) {
+                return;
+            }
+            p.waitFor(100, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** Waits for {@code p} until {@code deadline}; a process still running then is stopped and gets -1. */
