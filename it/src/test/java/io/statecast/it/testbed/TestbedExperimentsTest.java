@@ -17,7 +17,7 @@ import picocli.CommandLine;
  * class path:
  * <ul>
  * <li>{@link TestbedRunner} with the arguments in the system property
- * {@code statecast.testbed.args} (default: the blueprint's set, best-effort);</li>
+ * {@code statecast.testbed.args} (default: the blueprint's set: best-effort, h2h-ack and e2e-ack);</li>
  * <li>the loss run: 5 hops with 5 % random drop on every link, {@code h2h-ack}, every receiver
  * must get every message. System properties {@code statecast.testbed.loss.count} (default
  * 10,000), {@code .size} (1,024), {@code .rateMbps} (1), {@code .service} (h2h-ack).</li>

@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
         description = "Runs the blueprint's testbed experiments with real statecast processes in network namespaces (root).")
 public final class TestbedRunner implements Callable<Integer> {
 
-    @Option(names = "--services", split = ",", defaultValue = "none",
+    @Option(names = "--services", split = ",", defaultValue = "none,h2h-ack,e2e-ack",
             description = "services to measure: none (best-effort), a shipped service by name (h2h-ack, e2e-ack: its spec from the "
                     + "class path services/NAME.scxml), or a ServiceID with --message-store (default: ${DEFAULT-VALUE})")
     List<String> services;
@@ -74,7 +74,8 @@ public final class TestbedRunner implements Callable<Integer> {
     @Option(names = "--loss-hops", defaultValue = "5", description = "hops of the loss run (default: ${DEFAULT-VALUE})")
     int lossHops;
 
-    @Option(names = "--loss-rate-mbps", defaultValue = "5", description = "send rate of the loss run (default: ${DEFAULT-VALUE})")
+    @Option(names = "--loss-rate-mbps", defaultValue = "1",
+            description = "send rate of the loss run, Mbit/s: below what the services sustain at 5 hops here (default: ${DEFAULT-VALUE})")
     double lossRate;
 
     @Option(names = "--link-rate", defaultValue = "100mbit", description = "tbf rate of every link (default: ${DEFAULT-VALUE})")
