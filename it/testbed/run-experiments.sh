@@ -7,8 +7,8 @@
 #
 # Builds what it needs (the launcher jar and the runner's classes), then runs
 # io.statecast.it.testbed.TestbedRunner. Useful options (all: --help):
-#   --services none            best-effort (until the MessageStore runtime and services land;
-#                              then a ServiceID with --message-store FILE)
+#   --services none,h2h-ack,e2e-ack   best-effort and/or shipped services by name (spec from the
+#                              class path services/NAME.scxml), or a ServiceID with --message-store FILE
 #   --hops 1,2,5               hop counts
 #   --rates 10,25,50,75,95     ladder of send rates in Mbit/s, then --refine bisection steps
 #   --count 10000 --size 1024  the blueprint's run

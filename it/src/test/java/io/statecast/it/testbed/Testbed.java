@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -39,6 +40,10 @@ final class Testbed {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Tries of a run whose nodes failed to start ({@link #nodeFailedToStart}). */
+    private static final int START_ATTEMPTS = 3;
+    /** Longest wait for one node process with a service to load it ({@link #awaitStarted}). */
+    private static final long START_WAIT_SECONDS = 30;
 
     private final Chain chain;
     private final Launcher launcher;
@@ -63,6 +68,47 @@ final class Testbed {
      * @throws IOException if a process cannot be started or its files written
      */
     RunResult run(Experiment e) throws IOException, InterruptedException {
+        return run(e, settings.messageStoreYaml());
+    }
+
+    /**
+     * Runs one experiment with {@code messageStoreYaml} as every node's {@code messageStore}
+     * section (when the experiment has a service): each service loads its own spec.
+     *
+     * @throws IOException if a process cannot be started or its files written
+     */
+    RunResult run(Experiment e, String messageStoreYaml) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            RunResult r = runOnce(e, messageStoreYaml);
+            if (attempt >= START_ATTEMPTS || !nodeFailedToStart(r)) {
+                return r;
+            }
+            // keep the failed attempt's logs beside the next one's
+            for (int i = 1; i <= e.hops() + 1; i++) {
+                Path logFile = r.dir().resolve("n" + i + ".log");
+                if (Files.exists(logFile)) {
+                    Files.move(logFile, r.dir().resolve("n" + i + ".attempt" + attempt + ".log"), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            log.printf(Locale.ROOT, "testbed: %s: a node failed before any data was sent (%s); starting it again (attempt %d of %d)%n",
+                    e.name(), r.verdict(), attempt + 1, START_ATTEMPTS);
+        }
+    }
+
+    /**
+     * Whether a run failed before it measured anything because a node process could not start:
+     * the sender sent nothing, and it or a receiver ended with an error (status 1) without a report. On
+     * the shared cores a node's spec load can overrun the MessageStore's load deadline while five
+     * other JVMs start; that says nothing about the rate under test, so such a run is repeated.
+     */
+    static boolean nodeFailedToStart(RunResult r) {
+        boolean nothingSent = r.sender() == null || r.sender().path("sent").asInt(0) == 0;
+        boolean senderError = r.senderExit() == 1 && r.sender() == null;
+        boolean receiverError = r.receivers().stream().anyMatch(rc -> rc.exit() == 1 && rc.summary() == null);
+        return nothingSent && (senderError || receiverError);
+    }
+
+    private RunResult runOnce(Experiment e, String messageStoreYaml) throws IOException, InterruptedException {
         if (chain.nodes() < e.hops() + 1) {
             throw new IllegalStateException("chain has " + chain.nodes() + " nodes; " + e.hops() + " hops need " + (e.hops() + 1));
         }
@@ -70,7 +116,7 @@ final class Testbed {
         Files.createDirectories(dir);
         for (int i = 1; i <= e.hops() + 1; i++) {
             Files.deleteIfExists(dir.resolve("n" + i + ".json"));
-            NodeConfigs.write(dir, i, settings.node(), e.serviceId() == null ? null : settings.messageStoreYaml());
+            NodeConfigs.write(dir, i, settings.node(), e.serviceId() == null ? null : messageStoreYaml);
         }
         log.printf(Locale.ROOT, "testbed: %s: %d hop(s), %s Mbit/s (%.0f msgs/s), %d x %d B, service %s, loss %d%%%n",
                 e.name(), e.hops(), e.rateLabel(), e.messagesPerSecond(), e.count(), e.size(), e.service(), e.lossPercent());
@@ -87,6 +133,9 @@ final class Testbed {
                         "--count", String.valueOf(e.count()), "--idle", num(settings.idleSeconds()),
                         "--linger", num(settings.lingerSeconds()), "--start-timeout", String.valueOf(deadlineSeconds),
                         "--json", dir.resolve("n" + i + ".json").toString())));
+                if (e.serviceId() != null) {
+                    awaitStarted(receivers.get(receivers.size() - 1), dir.resolve("n" + i + ".log"));
+                }
             }
             List<String> send = new ArrayList<>(List.of("ttcp", "send", "--config", dir.resolve("n1.yaml").toString(),
                     "--count", String.valueOf(e.count()), "--size", String.valueOf(e.size()),
@@ -153,6 +202,23 @@ final class Testbed {
         Process p = pb.start();
         live.add(p);
         return p;
+    }
+
+    /**
+     * Waits until a node process with a service has loaded it (or joined, or ended), at most
+     * {@link #START_WAIT_SECONDS}. Node processes with a MessageStore are started one after the
+     * other: the store compiles its spec under a fixed 5-second deadline, which six JVMs
+     * starting at once on two shared cores overrun.
+     */
+    private static void awaitStarted(Process p, Path logFile) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_WAIT_SECONDS);
+        while (p.isAlive() && System.nanoTime() < deadline) {
+            String text = Files.readString(logFile);
+            if (text.contains("loaded service") || text.contains("joined as")) {
+                return;
+            }
+            p.waitFor(100, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** Waits for {@code p} until {@code deadline}; a process still running then is stopped and gets -1. */

@@ -3,10 +3,14 @@ package io.statecast.it.testbed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statecast.messagestore.deploy.MessageStoreSettings;
+import io.statecast.overlay.socket.OverlayConfig;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -116,5 +120,46 @@ class TestbedLogicTest {
         assertTrue(third.contains("  messageStore:\n    shards: 2\n"), third);
         // every generated configuration is one the socket accepts
         assertEquals("statecast-testbed", io.statecast.overlay.socket.OverlayConfig.parse(first).id());
+    }
+
+    @Test
+    void shippedServicesShouldBeFoundByNameWithTheirServiceIdAndAStoreSectionThatLoadsThem() throws Exception {
+        ShippedService h2h = ShippedService.byName("h2h-ack");
+        ShippedService e2e = ShippedService.byName("E2E-ACK");
+        assertEquals(new ShippedService("h2h-ack", 1, "services/h2h-ack.scxml"), h2h);
+        assertEquals(new ShippedService("e2e-ack", 2, "services/e2e-ack.scxml"), e2e);
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> ShippedService.byName("no-such-service"));
+        assertTrue(unknown.getMessage().contains("services/no-such-service.scxml"), unknown.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ShippedService.byName("../h2h-ack"));
+
+        TestbedRunner.Service svc = TestbedRunner.Service.parse("h2h-ack", null, 11_000);
+        assertEquals(1, svc.id());
+        assertEquals("none", TestbedRunner.Service.parse("none", null, 11_000).name());
+        assertNull(TestbedRunner.Service.parse("none", null, 11_000).messageStoreYaml());
+        assertEquals("shards: 2", TestbedRunner.Service.parse("e2e-ack", "shards: 2", 11_000).messageStoreYaml());
+        assertThrows(IllegalArgumentException.class, () -> TestbedRunner.Service.parse("7", null, 11_000));
+
+        // the generated section is one the MessageStore accepts, and it loads the named spec
+        String config = Files.readString(NodeConfigs.write(dir, 2, "TREE", svc.messageStoreYaml()));
+        MessageStoreSettings ms = MessageStoreSettings.parse(OverlayConfig.parse(config).messageStore());
+        assertEquals(List.of(URI.create("classpath:services/h2h-ack.scxml")),
+                ms.services().stream().map(MessageStoreSettings.ServiceSource::uri).toList());
+        assertEquals(11_000, ms.config().dataQueueCapacity());
+    }
+
+    @Test
+    void aRunIsRepeatedOnlyWhenANodeFailedBeforeAnythingWasSent() {
+        Experiment e = at(10);
+        ObjectNode nothingSent = JSON.createObjectNode().put("sent", 0);
+        RunResult startFailure = new RunResult(e, Path.of("."), 3, nothingSent, List.of(new RunResult.Receiver(2, 1, null)), false, "", 1);
+        RunResult noSenderReport = new RunResult(e, Path.of("."), 1, null, List.of(new RunResult.Receiver(2, 1, null)), false, "", 1);
+        RunResult senderFailed = new RunResult(e, Path.of("."), 1, null, List.of(new RunResult.Receiver(2, -1, null)), false, "", 1);
+        RunResult lossy = result(e, 1_220, receiver(9_000, 1_000, 0));
+        RunResult receiverTimedOut = new RunResult(e, Path.of("."), 3, nothingSent, List.of(new RunResult.Receiver(2, -1, null)), false, "", 1);
+        assertTrue(Testbed.nodeFailedToStart(startFailure));
+        assertTrue(Testbed.nodeFailedToStart(noSenderReport));
+        assertTrue(Testbed.nodeFailedToStart(senderFailed));
+        assertFalse(Testbed.nodeFailedToStart(lossy));
+        assertFalse(Testbed.nodeFailedToStart(receiverTimedOut));
     }
 }

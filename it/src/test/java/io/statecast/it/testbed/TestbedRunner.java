@@ -26,12 +26,14 @@ import picocli.CommandLine.Option;
         description = "Runs the blueprint's testbed experiments with real statecast processes in network namespaces (root).")
 public final class TestbedRunner implements Callable<Integer> {
 
-    @Option(names = "--services", split = ",", defaultValue = "none",
-            description = "services to measure: none (best-effort), or a ServiceID with --message-store (default: ${DEFAULT-VALUE})")
+    @Option(names = "--services", split = ",", defaultValue = "none,h2h-ack,e2e-ack",
+            description = "services to measure: none (best-effort), a shipped service by name (h2h-ack, e2e-ack: its spec from the "
+                    + "class path services/NAME.scxml), or a ServiceID with --message-store (default: ${DEFAULT-VALUE})")
     List<String> services;
 
     @Option(names = "--message-store", paramLabel = "FILE",
-            description = "YAML of the overlay.messageStore section used for runs with a ServiceID")
+            description = "YAML of the overlay.messageStore section for runs with a ServiceID (with a service name: replaces the "
+                    + "generated section, which loads the spec with one shard and queues sized to the run)")
     Path messageStore;
 
     @Option(names = "--hops", split = ",", defaultValue = "1,2,5", description = "hop counts (default: ${DEFAULT-VALUE})")
@@ -72,7 +74,8 @@ public final class TestbedRunner implements Callable<Integer> {
     @Option(names = "--loss-hops", defaultValue = "5", description = "hops of the loss run (default: ${DEFAULT-VALUE})")
     int lossHops;
 
-    @Option(names = "--loss-rate-mbps", defaultValue = "5", description = "send rate of the loss run (default: ${DEFAULT-VALUE})")
+    @Option(names = "--loss-rate-mbps", defaultValue = "1",
+            description = "send rate of the loss run, Mbit/s: below what the services sustain at 5 hops here (default: ${DEFAULT-VALUE})")
     double lossRate;
 
     @Option(names = "--link-rate", defaultValue = "100mbit", description = "tbf rate of every link (default: ${DEFAULT-VALUE})")
@@ -132,7 +135,7 @@ public final class TestbedRunner implements Callable<Integer> {
         List<Service> svc = new ArrayList<>();
         try {
             for (String s : services) {
-                svc.add(Service.parse(s.trim(), storeYaml));
+                svc.add(Service.parse(s.trim(), storeYaml, count + warmup));
             }
         } catch (IllegalArgumentException e) {
             System.err.println("testbed: " + e.getMessage());
@@ -164,7 +167,7 @@ public final class TestbedRunner implements Callable<Integer> {
             for (Service s : svc) {
                 for (int h : hops) {
                     SustainableSearch.Outcome o = search.search(h, s.name(),
-                            rate -> bed.run(new Experiment(h, rate, count, size, s.name(), s.id(), 0, warmup)));
+                            rate -> bed.run(new Experiment(h, rate, count, size, s.name(), s.id(), 0, warmup), s.messageStoreYaml()));
                     outcomes.add(o);
                     log.printf(Locale.ROOT, "testbed: %s, %d hop(s): sustainable %s Mbit/s%n", s.name(), h,
                             o.sustainableMbps() == null ? "none found" : String.format(Locale.ROOT, "%.2f", o.sustainableMbps()));
@@ -175,7 +178,7 @@ public final class TestbedRunner implements Callable<Integer> {
                 chain.loss(loss);
                 try {
                     for (Service s : svc) {
-                        lossRuns.add(bed.run(new Experiment(lossHops, lossRate, count, size, s.name(), s.id(), loss, warmup)));
+                        lossRuns.add(bed.run(new Experiment(lossHops, lossRate, count, size, s.name(), s.id(), loss, warmup), s.messageStoreYaml()));
                     }
                 } finally {
                     chain.loss(0);
@@ -225,23 +228,34 @@ public final class TestbedRunner implements Callable<Integer> {
         return String.join(" ", args);
     }
 
-    /** A service to measure: best-effort, or a ServiceID with a MessageStore section. */
-    record Service(String name, Integer id) {
+    /**
+     * A service to measure: best-effort, a shipped service by name, or a ServiceID with a
+     * MessageStore section.
+     *
+     * @param name             as the tables print it
+     * @param id               the ServiceID sent, or {@code null} for best-effort
+     * @param messageStoreYaml every node's {@code overlay.messageStore} section, or {@code null}
+     */
+    record Service(String name, Integer id, String messageStoreYaml) {
 
-        static Service parse(String text, String storeYaml) {
+        /**
+         * @param text      {@code none}, a shipped service's name ({@code h2h-ack}), or a ServiceID
+         * @param storeYaml the {@code --message-store} file's content: required with a ServiceID,
+         *                  and used instead of the generated section with a name when given
+         * @param messages  messages per run, warm-up included (sizes the generated section)
+         */
+        static Service parse(String text, String storeYaml, int messages) {
             if (text.equalsIgnoreCase("none")) {
-                return new Service("none", null);
+                return new Service("none", null, null);
             }
             if (text.matches("\\d{1,9}")) {
                 if (storeYaml == null) {
                     throw new IllegalArgumentException("service " + text + " needs --message-store FILE (the overlay.messageStore section)");
                 }
-                return new Service("service-" + text, Integer.parseInt(text));
+                return new Service("service-" + text, Integer.parseInt(text), storeYaml);
             }
-            throw new IllegalArgumentException(
-                    "service '" + text + "' is not available by name in this build: the MessageStore runtime and the "
-                            + "shipped services (h2h-ack, e2e-ack) are not merged yet. Use 'none' (best-effort), or a "
-                            + "ServiceID with --message-store FILE");
+            ShippedService shipped = ShippedService.byName(text);
+            return new Service(shipped.name(), shipped.id(), storeYaml != null ? storeYaml : shipped.messageStoreYaml(messages));
         }
     }
 

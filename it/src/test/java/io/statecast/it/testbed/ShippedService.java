@@ -1,0 +1,80 @@
+package io.statecast.it.testbed;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A delivery service of the services module, named as it is shipped ({@code h2h-ack},
+ * {@code e2e-ack}, …): its spec is the class-path resource {@code services/NAME.scxml} (on every
+ * node's class path through the examples module), its ServiceID is the one the spec declares, and
+ * {@link #messageStoreYaml} is the {@code overlay.messageStore} section that loads it on every node.
+ *
+ * @param name     the service's name
+ * @param id       the ServiceID its spec declares
+ * @param resource the class-path resource of the spec
+ */
+record ShippedService(String name, int id, String resource) {
+
+    /** Names are file names of the services module: lower case, digits and dashes. */
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
+    private static final Pattern SERVICE_ID = Pattern.compile("<ServiceID>\\s*(\\d{1,9})\\s*</ServiceID>");
+    /** The MessageStore's own default limit of a spec document. */
+    private static final int MAX_SPEC_BYTES = 262_144;
+
+    /**
+     * Finds the shipped service {@code name} on this class path.
+     *
+     * @throws IllegalArgumentException if the name is malformed, no such spec is shipped, or the
+     *                                  spec declares no ServiceID
+     */
+    static ShippedService byName(String name) {
+        String n = name.trim().toLowerCase(Locale.ROOT);
+        if (!NAME.matcher(n).matches()) {
+            throw new IllegalArgumentException("service '" + name + "' is not a service name ([a-z0-9-], at most 64 characters)");
+        }
+        String resource = "services/" + n + ".scxml";
+        String spec;
+        try (InputStream in = ShippedService.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalArgumentException("service '" + name + "': no " + resource
+                        + " on the class path (the services module ships h2h-ack, e2e-ack, dup-elim, …)");
+            }
+            byte[] bytes = in.readNBytes(MAX_SPEC_BYTES + 1);
+            if (bytes.length > MAX_SPEC_BYTES) {
+                throw new IllegalArgumentException(resource + " is larger than " + MAX_SPEC_BYTES + " bytes");
+            }
+            spec = new String(bytes, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + resource + ": " + e.getMessage(), e);
+        }
+        Matcher m = SERVICE_ID.matcher(spec);
+        if (!m.find()) {
+            throw new IllegalArgumentException(resource + " declares no <ServiceID>");
+        }
+        return new ShippedService(n, Integer.parseInt(m.group(1)), resource);
+    }
+
+    /**
+     * The {@code overlay.messageStore} section (unindented) that loads this service on a node of a
+     * run of {@code messages} messages (warm-up included). One shard: six node JVMs share two
+     * cores, and a second shard thread per node only adds context switches. Queues hold a whole
+     * run, so a node descheduled by the shared CPU does not drop at its store's door. The live
+     * instance limit covers every message of a run being alive at once: message-scope services keep
+     * a finished instance for seconds (h2h-ack's TimeoutMsg, 6 s) to answer late requests.
+     */
+    String messageStoreYaml(int messages) {
+        int queue = Math.max(10_000, Math.min(1_000_000, messages));
+        int live = Math.max(50_000, Math.min(1_000_000, 2 * messages));
+        return String.format(Locale.ROOT, """
+                shards: 1
+                dataQueueCapacity: %d
+                controlQueueCapacity: %d
+                instances: { maxLive: %d, tombstones: %d }
+                services: [ "classpath:%s" ]
+                """, queue, queue, live, live, resource);
+    }
+}
