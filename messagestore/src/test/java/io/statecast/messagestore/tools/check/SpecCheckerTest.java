@@ -250,4 +250,13 @@ class SpecCheckerTest {
         assertTrue(r.summary().contains("stopped early (states limit)"), r.summary());
         assertTrue(r.stats().states() <= 50 + 64, r.summary());
     }
+
+    @Test
+    void shouldExploreOrderingLogicOfAFlowWithSeveralMessageIds() {
+        // one MessageID per flow made "next" and "hole" composite-never-true; a flow now gets three
+        CheckReport r = check("check/flow-ordering.scxml");
+        assertTrue(r.stats().complete(), r.summary());
+        assertEquals(List.of(), r.findings(), r.format());
+        assertEquals(9, r.stats().inputs(), "three peers times three MessageIDs: " + r.summary());
+    }
 }
