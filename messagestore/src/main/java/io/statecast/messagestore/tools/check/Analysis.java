@@ -466,9 +466,9 @@ final class Analysis {
                 if (spec.parameters().get(name).type() == ParameterType.INTEGER && q.contains("$" + name)
                         && spec.parameters().longValue(name) >= longest) {
                     return "it counts up to parameter " + name + " = " + spec.parameters().value(name)
-                            + ", beyond the " + longest + " inputs of the longest explored path: a limit of the "
-                            + "check, not necessarily of the spec; check with a smaller " + name
-                            + " or a greater --depth";
+                            + ", beyond what the bounded check reaches (its longest path has " + longest
+                            + " inputs): a limit of the check, not necessarily of the spec; check with a smaller "
+                            + "one (-P " + name + "=…) or a greater --depth";
                 }
             }
         }

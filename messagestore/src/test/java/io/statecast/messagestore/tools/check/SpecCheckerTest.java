@@ -259,4 +259,20 @@ class SpecCheckerTest {
         assertEquals(List.of(), r.findings(), r.format());
         assertEquals(9, r.stats().inputs(), "three peers times three MessageIDs: " + r.summary());
     }
+
+    @Test
+    void shouldNameACountingParameterBeyondTheDepthAndCheckWithASmallerOne() {
+        String resource = "check/count-threshold.scxml";
+        CheckReport byDefault = check(resource);
+        CheckFinding f = only(byDefault);
+        assertEquals(CheckRule.COMPOSITE_NEVER_TRUE, f.rule());
+        assertTrue(f.message().contains("parameter Threshold = 20") && f.message().contains("-P Threshold="),
+                f.message());
+        CheckReport smaller = checker.check(bytes(resource), resource, CheckOptions.defaults(),
+                java.util.Map.of("Threshold", "3"));
+        assertEquals(List.of(), smaller.findings(), smaller.format());
+        CheckReport unknown = checker.check(bytes(resource), resource, CheckOptions.defaults(),
+                java.util.Map.of("Nope", "3"));
+        assertEquals(CheckRule.INVALID, only(unknown).rule(), unknown.format());
+    }
 }
