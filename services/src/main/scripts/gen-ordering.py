@@ -46,10 +46,11 @@ def cancel(tid, ind="      "):
             f'{ind}<action:set name="cancelTimer" field="Timer/TimerIdentifier" value="{tid}"/>\n'
             f'{ind}<action:execute name="cancelTimer"/>')
 
-QUIET = f'''    <transition event="quiet">
+REARM = f'''    <transition event="quiet">
 {timer(2, "Idle")}
 {act("forgetEvents", "Events", "/HistoryOfEvents/Event[@name='quiet'][position() lt last()]")}
-    </transition>
+    </transition>'''
+QUIET = f'''{REARM}
     <transition event="silent" target="ended"/>'''
 
 doc = f'''<?xml version="1.0" encoding="UTF-8"?>
@@ -209,6 +210,9 @@ doc = f'''<?xml version="1.0" encoding="UTF-8"?>
 {deliver(FLUSH, FORGET_FLUSH)}
     </transition>
     <transition event="drained" target="inorder"/>
+    <!-- Idle may run out while messages wait (the hole appeared late in it): a flow that holds
+         messages is not idle, so check again later; without this the expiry would be lost -->
+{REARM}
   </state>
 
   <final id="ended"/>

@@ -7,7 +7,9 @@ import io.statecast.messagestore.tools.check.SpecChecker;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -15,7 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code statecast spec check FILE… [--depth N] [--peers K] [--json]}: bounded model checking
+ * {@code statecast spec check FILE… [--depth N] [--peers K] [-P NAME=VALUE]… [--json]}: bounded model checking
  * ({@link SpecChecker}). Exit status 0 without errors, 1 with errors (or warnings, with
  * {@code --warnings-as-errors}), 2 when a spec cannot be checked (does not load).
  */
@@ -48,6 +50,11 @@ final class SpecCheckCommand implements Callable<Integer> {
             description = "Stop exploring after this many states (default: ${DEFAULT-VALUE}).")
     private int maxStates = CheckOptions.DEFAULT_MAX_STATES;
 
+    @Option(names = {"-P", "--param"}, paramLabel = "NAME=VALUE",
+            description = "Check with this parameter value instead of the spec's default (repeatable), e.g. a count "
+                    + "threshold larger than the depth.")
+    private Map<String, String> parameters = new LinkedHashMap<>();
+
     @Option(names = {"-W", "--warnings-as-errors"}, description = "Exit with status 1 on warnings too.")
     private boolean warningsAsErrors;
 
@@ -71,7 +78,7 @@ final class SpecCheckCommand implements Callable<Integer> {
         try (SpecLoader loader = new SpecLoader()) {
             SpecChecker checker = new SpecChecker(loader);
             for (Path f : files) {
-                CheckReport r = checker.check(f, options);
+                CheckReport r = checker.check(f, options, parameters);
                 reports.add(r);
                 if (!json) {
                     out.print(r.format());

@@ -17,7 +17,9 @@ import java.util.Objects;
  *                            text (Saxon's parser recurses); default {@value #DEFAULT_MAX_NESTING_DEPTH}
  * @param maxRangeSize        largest literal range {@code a to b} accepted (a literal-bounded
  *                            loop is the cheapest way to burn CPU); default {@value #DEFAULT_MAX_RANGE_SIZE}
- * @param compileTimeout      how long one compilation may take; default 5 s
+ * @param compileTimeout      how much CPU time one compilation may use; default 5 s. Measured on
+ *                            the compiling thread, so a loaded machine does not refuse good
+ *                            expressions; {@link #compileWallBackstop()} bounds the wall-clock time
  * @param evaluationTimeout   how long one evaluation may take at run time; default 100 ms, well
  *                            above the microseconds a predicate over a small history needs
  * @param workerStackBytes    stack size of the worker threads; default 16 MiB, so that deep but
@@ -48,6 +50,18 @@ public record QueryLimits(
             Duration.ofSeconds(5),
             Duration.ofMillis(100),
             DEFAULT_WORKER_STACK_BYTES);
+
+    /** The wall-clock backstop is this many times {@link #compileTimeout}. */
+    public static final int WALL_BACKSTOP_FACTOR = 12;
+
+    /**
+     * Wall-clock time after which a compilation is abandoned whatever CPU time it used:
+     * {@value #WALL_BACKSTOP_FACTOR} times {@link #compileTimeout} (60 s with the defaults), room for
+     * a machine several times oversubscribed, yet finite for a task that never gets the CPU.
+     */
+    public Duration compileWallBackstop() {
+        return compileTimeout.multipliedBy(WALL_BACKSTOP_FACTOR);
+    }
 
     /** Checks every bound is positive. */
     public QueryLimits {

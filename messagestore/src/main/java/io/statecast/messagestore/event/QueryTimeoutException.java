@@ -14,4 +14,13 @@ public final class QueryTimeoutException extends Exception {
     public QueryTimeoutException(String what, Duration limit) {
         super(what + " did not finish within " + limit.toMillis() + " ms");
     }
+
+    private QueryTimeoutException(String message) {
+        super(message);
+    }
+
+    /** {@code what} used more than {@code limit} of CPU time. */
+    public static QueryTimeoutException cpu(String what, Duration limit) {
+        return new QueryTimeoutException(what + " used more than " + limit.toMillis() + " ms of CPU time");
+    }
 }

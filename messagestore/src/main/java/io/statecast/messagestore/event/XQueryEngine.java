@@ -129,6 +129,15 @@ public final class XQueryEngine implements AutoCloseable {
         return processor;
     }
 
+    /**
+     * CPU time spent compiling on this engine's compile worker so far, in nanoseconds. The spec
+     * loader charges the difference over a load to that load's CPU budget (compilations of
+     * concurrent loads on the same engine are charged to each: conservative, never lenient).
+     */
+    public long compileCpuNanos() {
+        return compileWorker.cpuNanosUsed();
+    }
+
     /** A worker for run-time evaluation, with this engine's stack size. The caller closes it. */
     public BoundedWorker newEvaluationWorker(String name) {
         return new BoundedWorker(name, limits.workerStackBytes());
@@ -235,7 +244,7 @@ public final class XQueryEngine implements AutoCloseable {
 
     private <T> T onCompileWorker(CompileTask<T> task, String what) throws QueryException {
         try {
-            return compileWorker.call(task::run, limits.compileTimeout(), what);
+            return compileWorker.callCpuBounded(task::run, limits.compileTimeout(), limits.compileWallBackstop(), what);
         } catch (QueryTimeoutException e) {
             throw new QueryException(e.getMessage(), 0, 0);
         } catch (InterruptedException e) {

@@ -12,8 +12,11 @@ import java.util.Objects;
  *                     about 50 times the blueprint's hop-to-hop spec)
  * @param maxElements  most elements accepted; default {@value #DEFAULT_MAX_ELEMENTS}
  * @param maxDepth     deepest element nesting accepted; default {@value #DEFAULT_MAX_DEPTH}
- * @param loadTimeout  deadline for parsing and checking the XML (XQuery compilation has its own
- *                     bound in {@link QueryLimits}); default 5 s
+ * @param loadTimeout  CPU time a load may use: parsing and checking the XML on the loading
+ *                     thread plus compiling its XQuery and XPath on the engine's compile worker
+ *                     (each compilation also has its own bound in {@link QueryLimits}); default
+ *                     5 s. CPU time, so that a loaded machine does not refuse good specs;
+ *                     {@link #loadWallBackstop()} bounds the wall-clock time
  * @param queries      bounds on the spec's XQuery and XPath
  */
 public record SpecLimits(int maxBytes, int maxElements, int maxDepth, Duration loadTimeout, QueryLimits queries) {
@@ -37,6 +40,14 @@ public record SpecLimits(int maxBytes, int maxElements, int maxDepth, Duration l
             throw new IllegalArgumentException("spec limits must be positive: maxBytes=" + maxBytes + ", maxElements="
                     + maxElements + ", maxDepth=" + maxDepth + ", loadTimeout=" + loadTimeout);
         }
+    }
+
+    /**
+     * Wall-clock time after which a load gives up whatever CPU time it used:
+     * {@link QueryLimits#WALL_BACKSTOP_FACTOR} times {@link #loadTimeout} (60 s with the defaults).
+     */
+    public Duration loadWallBackstop() {
+        return loadTimeout.multipliedBy(QueryLimits.WALL_BACKSTOP_FACTOR);
     }
 
     /** These limits with another maximum document size. */

@@ -137,7 +137,8 @@ public final class SpecLoader implements AutoCloseable {
 
     private ServiceSpec run(byte[] bytes, String source, List<Problem> problems) {
         try {
-            Deadline deadline = Deadline.after(limits.loadTimeout());
+            Deadline deadline = Deadline.after(limits.loadTimeout(), limits.loadWallBackstop(),
+                    engine::compileCpuNanos);
             SpecParser.Parsed parsed = SpecParser.parse(bytes, limits, deadline, problems);
             if (parsed == null) {
                 return null;

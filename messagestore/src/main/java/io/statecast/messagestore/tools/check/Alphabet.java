@@ -41,7 +41,12 @@ import java.util.TreeSet;
  *       if declared, else the first declared mode.</li>
  *   <li>Type and payload: the filter's type; {@code MessageKind=data} or no type at all gives a
  *       payload message (type 0x80); a control kind without a type gets type 1.</li>
- *   <li>MessageID: the filter's, else one identifier shared by every message (one instance).</li>
+ *   <li>MessageID: the filter's; else, in message scope, one identifier shared by every message
+ *       (one instance); in flow scope, where one instance sees every message of its source,
+ *       {@value #FLOW_IDS} consecutive identifiers from the flow's first ({@link #MESSAGE_ID},
+ *       {@code +1}, {@code +2}): enough for a query to see a successor, a hole and a duplicate,
+ *       so ordering and counting logic can fire. The state abstraction tells them apart only
+ *       where a query reads the MessageIdentifier ({@link StateKey}).</li>
  * </ul>
  * A message then fires whatever {@link ServiceSpec#matchMessage} says (possibly several events,
  * as at run time). Identical messages are kept once.
@@ -50,6 +55,8 @@ final class Alphabet {
 
     /** The MessageID of the checked instance. */
     static final long MESSAGE_ID = 4242;
+    /** How many distinct MessageIDs a flow-scope instance is fed: a successor and a hole need three. */
+    static final int FLOW_IDS = 3;
     private static final byte[] PAYLOAD = "statecast-check".getBytes(StandardCharsets.US_ASCII);
 
     private Alphabet() {
@@ -101,18 +108,29 @@ final class Alphabet {
             modes.add(declared.contains(DeliveryMode.UNICAST) ? DeliveryMode.UNICAST : declared.first());
         }
         Map<String, OverlayMessage> out = new LinkedHashMap<>();
+        int ids = c.messageId == null && spec.service().scope() == Scope.FLOW ? FLOW_IDS : 1;
+        for (int k = 0; k < ids; k++) {
+            long id = c.messageId != null ? c.messageId : MESSAGE_ID + k;
+            String suffix = k == 0 ? "" : " (id first+" + k + ")";
+            instantiate(spec, node, c, modes, id, suffix, out);
+        }
+        return out;
+    }
+
+    private static void instantiate(ServiceSpec spec, AbstractNode node, Constraints c, List<DeliveryMode> modes,
+            long id, String suffix, Map<String, OverlayMessage> out) {
         boolean local = node.self().equals(c.source);
         boolean transit = spec.metaops().processIntermediateUnicastMessage() && testsDestination(spec);
         for (DeliveryMode mode : modes) {
-            String how = modes.size() > 1 ? " (" + mode.name().toLowerCase(Locale.ROOT) + ")" : "";
+            String how = (modes.size() > 1 ? " (" + mode.name().toLowerCase(Locale.ROOT) + ")" : "") + suffix;
             if (local) {
                 if (mode == DeliveryMode.UNICAST && c.destination == null) {
                     for (Peer p : node.peers()) {
-                        put(out, "local to " + p.name() + how, c.build(spec, mode, node.self(), p.address(),
+                        put(out, "local to " + p.name() + how, c.build(spec, id, mode, node.self(), p.address(),
                                 node.self()));
                     }
                 } else {
-                    put(out, "local" + how, c.build(spec, mode, node.self(), c.destination, node.self()));
+                    put(out, "local" + how, c.build(spec, id, mode, node.self(), c.destination, node.self()));
                 }
                 continue;
             }
@@ -120,16 +138,15 @@ final class Alphabet {
                 LogicalAddress source = c.source != null ? c.source
                         : spec.service().scope() == Scope.FLOW ? node.remote() : p.address();
                 if (mode != DeliveryMode.UNICAST || c.destination != null) {
-                    put(out, p.name() + how, c.build(spec, mode, source, c.destination, p.address()));
+                    put(out, p.name() + how, c.build(spec, id, mode, source, c.destination, p.address()));
                     continue;
                 }
-                put(out, p.name() + how, c.build(spec, mode, source, node.self(), p.address()));
+                put(out, p.name() + how, c.build(spec, id, mode, source, node.self(), p.address()));
                 if (transit && p == node.peers().get(0)) { // a unicast this node relays: addressed beyond it
-                    put(out, p.name() + " to far" + how, c.build(spec, mode, source, node.far(), p.address()));
+                    put(out, p.name() + " to far" + how, c.build(spec, id, mode, source, node.far(), p.address()));
                 }
             }
         }
-        return out;
     }
 
     /** Whether some filter tests the destination (so a relayed unicast may fire other events). */
@@ -193,12 +210,11 @@ final class Alphabet {
         }
 
         /** The message, or {@code null} when the filter cannot be met with these addresses. */
-        OverlayMessage build(ServiceSpec spec, DeliveryMode m, LogicalAddress src, LogicalAddress dst,
+        OverlayMessage build(ServiceSpec spec, long mid, DeliveryMode m, LogicalAddress src, LogicalAddress dst,
                 LogicalAddress prev) {
             boolean payload = carriesPayload();
             byte t = type != null ? type : payload ? FsmExtension.PAYLOAD_TYPE : 1;
             int sid = serviceId != null ? serviceId : spec.service().serviceId();
-            long mid = messageId != null ? messageId : MESSAGE_ID;
             List<Extension> ext = new ArrayList<>(2);
             ext.add(new FsmExtension(sid, t, mid));
             if (payload) {

@@ -3,6 +3,7 @@ package io.statecast.messagestore.tools.check;
 import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.TimerEventDefinition;
+import io.statecast.messagestore.spec.ParameterType;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecStructure.StateInfo;
 import io.statecast.messagestore.spec.SpecStructure.TransitionInfo;
@@ -443,10 +444,35 @@ final class Analysis {
                 findings.add(CheckFinding.of(CheckRule.COMPOSITE_NEVER_TRUE, file, c.line(),
                         text.column(c.line(), "Event"), "composite event " + c.name() + " never becomes true in a reachable "
                                 + "state that waits for it, so the transitions at line" + plural(lines)
-                                + " are never taken (if it counts identical inputs, try a higher --history-cap)",
+                                + " are never taken (" + neverTrueHint(c) + ")",
                         null));
             }
         }
+    }
+
+    /**
+     * Why a composite may never have become true. A query that counts up to an integer parameter
+     * larger than the longest explored path cannot become true within the bound: the finding is
+     * then a limit of the check, and the hint says which parameter to lower for it.
+     */
+    private String neverTrueHint(CompositeEventDefinition c) {
+        String q = c.query().text();
+        int longest = 0;
+        for (Node n : space.nodes) {
+            longest = Math.max(longest, n.depth);
+        }
+        if (q.contains("count(") || q.contains("sum(")) {
+            for (String name : spec.parameters().names()) {
+                if (spec.parameters().get(name).type() == ParameterType.INTEGER && q.contains("$" + name)
+                        && spec.parameters().longValue(name) >= longest) {
+                    return "it counts up to parameter " + name + " = " + spec.parameters().value(name)
+                            + ", beyond what the bounded check reaches (its longest path has " + longest
+                            + " inputs): a limit of the check, not necessarily of the spec; check with a smaller "
+                            + "one (-P " + name + "=…) or a greater --depth";
+                }
+            }
+        }
+        return "if it counts identical inputs, try a higher --history-cap";
     }
 
     private static String plural(List<Integer> lines) {

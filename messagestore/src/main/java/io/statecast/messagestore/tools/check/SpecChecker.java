@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -48,6 +49,14 @@ public final class SpecChecker {
 
     /** Checks a file, reading at most one byte more than the loader's size limit. */
     public CheckReport check(Path file, CheckOptions options) {
+        return check(file, options, Map.of());
+    }
+
+    /**
+     * Checks a file with some of its parameters changed ({@link ServiceSpec#withParameters}): for a
+     * default beyond what a bounded check reaches, such as a count threshold above the depth.
+     */
+    public CheckReport check(Path file, CheckOptions options, Map<String, String> parameters) {
         byte[] bytes;
         try (InputStream in = Files.newInputStream(file)) {
             bytes = in.readNBytes(loader.limits().maxBytes() + 1);
@@ -55,7 +64,7 @@ public final class SpecChecker {
             return new CheckReport(file.toString(), options, List.of(CheckFinding.of(CheckRule.INVALID,
                     file.toString(), 0, 0, "cannot read spec: " + e, null)), null);
         }
-        return check(bytes, file.toString(), options);
+        return check(bytes, file.toString(), options, parameters);
     }
 
     /**
@@ -65,10 +74,21 @@ public final class SpecChecker {
      * @param file  names it in findings
      */
     public CheckReport check(byte[] bytes, String file, CheckOptions options) {
+        return check(bytes, file, options, Map.of());
+    }
+
+    /**
+     * {@link #check(byte[], String, CheckOptions)} with some parameters changed; an unknown name or
+     * a value of the wrong type is an {@link CheckRule#INVALID} finding.
+     */
+    public CheckReport check(byte[] bytes, String file, CheckOptions options, Map<String, String> parameters) {
         SourceText text = SourceText.of(bytes);
         ServiceSpec spec;
         try {
             spec = loader.load(bytes, file);
+            if (!parameters.isEmpty()) {
+                spec = spec.withParameters(parameters);
+            }
         } catch (SpecException e) {
             List<CheckFinding> out = new ArrayList<>();
             for (Problem p : e.problems()) {

@@ -34,6 +34,20 @@ class AlphabetTest {
     }
 
     @Test
+    void shouldFeedAFlowThreeConsecutiveMessageIdsAndAMessageInstanceOne() {
+        ServiceSpec flow = Specs.load("specs/flow-counter.scxml");
+        List<Input.Arrival> in = Alphabet.of(flow, AbstractNode.of(3, Alphabet.family(flow)));
+        assertEquals(List.of(Alphabet.MESSAGE_ID, Alphabet.MESSAGE_ID + 1, Alphabet.MESSAGE_ID + 2),
+                in.stream().map(a -> a.message().fsm().messageId()).distinct().sorted().toList(),
+                labels(flow, 3).toString());
+        assertTrue(labels(flow, 3).contains("msg from child1 (id first+2)"), labels(flow, 3).toString());
+        assertEquals(3 * 3, in.size(), "three peers, three identifiers: " + labels(flow, 3));
+        ServiceSpec ack = Specs.load("check/clean-ack.scxml");
+        assertEquals(List.of(Alphabet.MESSAGE_ID), Alphabet.of(ack, AbstractNode.of(3, Alphabet.family(ack))).stream()
+                .map(a -> a.message().fsm().messageId()).distinct().toList(), "message scope: one instance, one id");
+    }
+
+    @Test
     void shouldMakeTheLocalApplicationsUnicastOncePerDestinationPeer() {
         ServiceSpec ack = Specs.load("check/clean-ack.scxml");
         List<String> in = labels(ack, 3);

@@ -250,4 +250,29 @@ class SpecCheckerTest {
         assertTrue(r.summary().contains("stopped early (states limit)"), r.summary());
         assertTrue(r.stats().states() <= 50 + 64, r.summary());
     }
+
+    @Test
+    void shouldExploreOrderingLogicOfAFlowWithSeveralMessageIds() {
+        // one MessageID per flow made "next" and "hole" composite-never-true; a flow now gets three
+        CheckReport r = check("check/flow-ordering.scxml");
+        assertTrue(r.stats().complete(), r.summary());
+        assertEquals(List.of(), r.findings(), r.format());
+        assertEquals(9, r.stats().inputs(), "three peers times three MessageIDs: " + r.summary());
+    }
+
+    @Test
+    void shouldNameACountingParameterBeyondTheDepthAndCheckWithASmallerOne() {
+        String resource = "check/count-threshold.scxml";
+        CheckReport byDefault = check(resource);
+        CheckFinding f = only(byDefault);
+        assertEquals(CheckRule.COMPOSITE_NEVER_TRUE, f.rule());
+        assertTrue(f.message().contains("parameter Threshold = 20") && f.message().contains("-P Threshold="),
+                f.message());
+        CheckReport smaller = checker.check(bytes(resource), resource, CheckOptions.defaults(),
+                java.util.Map.of("Threshold", "3"));
+        assertEquals(List.of(), smaller.findings(), smaller.format());
+        CheckReport unknown = checker.check(bytes(resource), resource, CheckOptions.defaults(),
+                java.util.Map.of("Nope", "3"));
+        assertEquals(CheckRule.INVALID, only(unknown).rule(), unknown.format());
+    }
 }
