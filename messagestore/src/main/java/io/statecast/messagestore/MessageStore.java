@@ -223,9 +223,10 @@ public final class MessageStore implements MessageStorePort {
         synchronized (quarantinedSpecs) {
             quarantinedSpecs.remove(id);
         }
-        LOG.info("loaded {} from {} ({}{}; {} of its action XPaths on the fast path)", runtime, spec.source(),
-                spec.service().scope().name().toLowerCase(java.util.Locale.ROOT) + " scope",
-                old == null ? "" : ", replacing " + old.spec().source(), runtime.fastPathCount());
+        LOG.info("loaded {} from {} ({}{}; {} of its action XPaths and {} of its {} composite queries on the fast path)",
+                runtime, spec.source(), spec.service().scope().name().toLowerCase(java.util.Locale.ROOT) + " scope",
+                old == null ? "" : ", replacing " + old.spec().source(), runtime.fastPathCount(),
+                runtime.compositeFastPathCount(), spec.compositeEvents().size());
         for (PendingMessages.Held h : pending.release(id)) {
             if (!accept(runtime, h.message(), h.arrival())) {
                 LOG.debug("held message of {} dropped on release", runtime);
