@@ -568,6 +568,14 @@ public final class MessageStore implements MessageStorePort {
 
     // ------------------------------------------------------------------ metrics
 
+    /**
+     * Data messages waiting for a shard now — {@code metrics().dataBacklog()} without building the
+     * snapshot, cheap enough for a sender to read before every message (ttcp's backpressure).
+     */
+    public int dataBacklog() {
+        return dataBacklog.get();
+    }
+
     /** A snapshot of the node's and every loaded service's metrics. */
     public MessageStoreMetrics metrics() {
         List<ServiceMetrics> services = new ArrayList<>();
