@@ -31,7 +31,7 @@ class E2eAckTest {
     static final byte PARTIAL_ACK = 6;
     private static final boolean SOAK = Boolean.getBoolean("statecast.soak");
     /** Longest life of an instance with the spec's defaults (maxACK + Msg, maxNACK + maxRST), with margin. */
-    private static final Duration DRAIN = Duration.ofSeconds(60);
+    private static final Duration DRAIN = Duration.ofSeconds(90);
 
     @Test
     void chainSourceShouldGetAFullAckForEveryMessageAt5PercentLoss() throws Exception {
@@ -42,7 +42,7 @@ class E2eAckTest {
 
     @Test
     void dtSourceShouldGetAFullAckForEveryMessageAt5PercentLoss() throws Exception {
-        try (SimCluster c = SimCluster.dt(50).service("e2e-ack").trace(false).build()) {
+        try (SimCluster c = SimCluster.dt(50).service("e2e-ack").build()) {
             runFullAcks(c, new Random(c.seed()).nextInt(c.size()), SOAK ? 10_000 : 200, 0.05);
         }
     }
@@ -54,7 +54,7 @@ class E2eAckTest {
             c.blackhole(5);
             int n = 10;
             Traffic.Sent sent = Traffic.send(c, SERVICE, 0, DeliveryMode.MULTICAST, null, n);
-            c.await(() -> reports(c, 0, RESET).size() == n, Duration.ofSeconds(30), () -> "a Reset report per message");
+            c.await(() -> reports(c, 0, RESET).size() == n, Duration.ofSeconds(45), () -> "a Reset report per message");
             Map<Long, Integer> partial = reports(c, 0, PARTIAL_ACK);
             Map<Long, Integer> resets = reports(c, 0, RESET);
             for (long id : sent.hashes().keySet()) {
@@ -69,7 +69,7 @@ class E2eAckTest {
             for (int i = 1; i < 5; i++) {
                 Traffic.assertExactlyOnce(c, i, 0, sent);
             }
-            H2hAckTest.assertDrains(c, SERVICE);
+            H2hAckTest.assertDrains(c, SERVICE, DRAIN);
             for (int i = 0; i < 5; i++) {
                 CountersSnapshot s = c.metrics(i).service(SERVICE).counters();
                 assertEquals(n, s.terminated(), "node " + i + " ends every instance on the reset path; " + c.describe());
@@ -97,7 +97,7 @@ class E2eAckTest {
                 assertEquals(1, forwards, () -> "the first send only, no retransmission; " + c.describe());
             }
             assertEquals(0, c.deliveries(1).size() + c.deliveries(2).size(), c.describe());
-            H2hAckTest.assertDrains(c, SERVICE);
+            H2hAckTest.assertDrains(c, SERVICE, DRAIN);
         }
     }
 
@@ -105,11 +105,15 @@ class E2eAckTest {
 
     private static void runFullAcks(SimCluster c, int source, int n, double loss) {
         c.faultsEverywhere(FaultConfig.loss(loss));
+        Map<Integer, List<Integer>> tree = c.tree(source);
         Traffic.Sent sent = Traffic.send(c, SERVICE, source, DeliveryMode.MULTICAST, null, n);
         c.await(() -> reports(c, source, FULL_ACK).size() + reports(c, source, RESET).size() == n,
                 Duration.ofSeconds(60), () -> "a report for each of " + n + " messages at the source");
         Map<Long, Integer> full = reports(c, source, FULL_ACK);
-        assertEquals(Map.of(), reports(c, source, RESET), () -> "no message was reset; " + c.describe());
+        assertEquals(Map.of(), reports(c, source, RESET), () -> "no message was reset; the source (n" + source + ", "
+                + tree.get(source).size() + " children) reset " + resetTimes(c, source) + "; tree unchanged: "
+                + tree.equals(c.tree(source)) + "; evictions per node: " + evictions(c) + "\n" + story(c, tree,
+                resetTimes(c, source).keySet()) + c.describe());
         assertEquals(sent.hashes().keySet(), full.keySet(), () -> "a Full ACK for every message; " + c.describe());
         assertTrue(full.values().stream().allMatch(v -> v == 1), () -> "exactly one Full ACK each; " + c.describe());
         for (int i = 0; i < c.size(); i++) {
@@ -117,9 +121,50 @@ class E2eAckTest {
                 Traffic.assertExactlyOnce(c, i, source, sent);
             }
         }
-        H2hAckTest.assertDrains(c, SERVICE);
+        H2hAckTest.assertDrains(c, SERVICE, DRAIN);
         System.out.printf("e2e-ack: %d nodes, %d multicasts of 1 KB at %.0f%% loss: a Full ACK for each at the source, "
                 + "every receiver delivered each once; seed %d%n", c.size(), n, loss * 100, c.seed());
+    }
+
+    private static Map<Long, Long> resetTimes(SimCluster c, int node) {
+        Map<Long, Long> out = new HashMap<>();
+        for (SimCluster.Delivery d : c.deliveries(node)) {
+            if (d.messageType() == RESET) {
+                out.put(d.messageId(), d.atNanos() / 1_000_000);
+            }
+        }
+        return out;
+    }
+
+    /** What crossed each store for the first of {@code ids} (for a failure message), with the tree. */
+    private static String story(SimCluster c, Map<Integer, List<Integer>> tree, java.util.Set<Long> ids) {
+        if (ids.isEmpty()) {
+            return "";
+        }
+        long id = ids.iterator().next();
+        StringBuilder b = new StringBuilder("message " + id + ", tree " + tree + ":\n");
+        for (int i = 0; i < c.size(); i++) {
+            b.append("  n").append(i).append(':');
+            for (SimCluster.Traced t : c.trace(i)) {
+                if (t.messageId() == id) {
+                    b.append(' ').append(t.atNanos() / 1_000_000).append(t.direction().name().charAt(0))
+                            .append(t.messageType() & 0xff).append('@').append(c.indexOf(t.peer()));
+                }
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    private static Map<Integer, Long> evictions(SimCluster c) {
+        Map<Integer, Long> out = new HashMap<>();
+        for (int i = 0; i < c.size(); i++) {
+            long e = c.metrics(i).service(SERVICE).counters().historyEvicted();
+            if (e > 0) {
+                out.put(i, e);
+            }
+        }
+        return out;
     }
 
     /** Control messages of {@code type} node {@code node}'s application got: MessageID → count. */

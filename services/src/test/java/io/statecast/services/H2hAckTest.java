@@ -186,12 +186,12 @@ class H2hAckTest {
 
     /** Once the Msg/RST timers have run, no instance is left anywhere, and nothing failed on the way. */
     static void assertDrains(SimCluster c) {
-        assertDrains(c, SERVICE);
+        assertDrains(c, SERVICE, DRAIN);
     }
 
-    /** As {@link #assertDrains(SimCluster)} for {@code service}. */
-    static void assertDrains(SimCluster c, int service) {
-        c.await(() -> c.liveInstances() == 0, DRAIN, () -> "every instance to end");
+    /** As {@link #assertDrains(SimCluster)} for {@code service}, waiting at most {@code within}. */
+    static void assertDrains(SimCluster c, int service, Duration within) {
+        c.await(() -> c.liveInstances() == 0, within, () -> "every instance to end");
         for (int i = 0; i < c.size(); i++) {
             CountersSnapshot s = c.metrics(i).service(service).counters();
             int node = i;

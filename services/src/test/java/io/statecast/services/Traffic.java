@@ -57,7 +57,7 @@ final class Traffic {
             assertEquals(null, before, () -> "node " + node + " delivered " + d.messageId() + " twice; " + c.describe());
             assertEquals(sent.hashes().get(d.messageId()), d.payloadHash(),
                     () -> "node " + node + " delivered " + d.messageId() + " intact; " + c.describe());
-            assertEquals(1024, d.payloadLength());
+            assertEquals(1024, d.payloadLength(), () -> "node " + node + " delivered a payload; " + c.describe());
             assertEquals(c.address(source), d.source(), () -> "the original source is kept; " + c.describe());
         }
         assertEquals(sent.hashes().keySet(), seen.keySet(), () -> "node " + node + " got every message; " + c.describe());

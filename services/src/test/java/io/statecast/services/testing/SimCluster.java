@@ -4,9 +4,11 @@ import io.statecast.messagestore.MessageStore;
 import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.deploy.ServiceLoadException;
 import io.statecast.messagestore.deploy.SpecResolver;
+import io.statecast.messagestore.event.QueryLimits;
 import io.statecast.messagestore.metrics.MessageStoreMetrics;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
+import io.statecast.messagestore.spec.SpecLimits;
 import io.statecast.messagestore.spec.SpecLoader;
 import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.address.LogicalAddress;
@@ -56,8 +58,10 @@ import java.util.function.UnaryOperator;
  * (the approach of the messagestore's {@code StoreOverSocketsTest}). No real thread does any of
  * the work, so a seed reproduces a run exactly, and virtual seconds of protocol cost only the CPU
  * they use. (A store's warm start, when it installs a spec, does use a worker thread; it is over
- * before the cluster returns from {@link Builder#build()}.) Tests therefore never sleep: they
- * {@link #await} a condition on the virtual clock with a virtual deadline.
+ * before the cluster returns from {@link Builder#build()}; its wall-clock bounds, and those on
+ * loading a spec, are raised to a minute so that a loaded machine does not fail a test on speed.)
+ * Tests therefore never sleep: they {@link #await} a condition on the virtual clock with a virtual
+ * deadline.
  *
  * <h2>Shapes</h2>
  * <ul>
@@ -175,6 +179,8 @@ public final class SimCluster implements AutoCloseable {
 
     /** Builds a {@link SimCluster}. */
     public static final class Builder {
+        /** Wall-clock bound on loading, compiling and warming a spec in the cluster's stores. */
+        static final Duration LOAD_BOUND = Duration.ofSeconds(60);
         private final NodeType type;
         private final int n;
         private long seed = seedFromProperty();
@@ -212,7 +218,7 @@ public final class SimCluster implements AutoCloseable {
 
         /**
          * Adjusts each store's configuration (default: {@link MessageStoreConfig#defaults()} with one
-         * shard and clock threading; keep the clock threading).
+         * shard, clock threading and {@link #LOAD_BOUND} on loading; keep the clock threading).
          */
         public Builder storeConfig(UnaryOperator<MessageStoreConfig> adjust) {
             this.storeConfig = Objects.requireNonNull(adjust, "adjust");
@@ -256,8 +262,7 @@ public final class SimCluster implements AutoCloseable {
             VirtualTimerService clock = new VirtualTimerService();
             MemNetwork net = new MemNetwork(clock, new FaultModel(seed), MemNetworkConfig.defaults());
             Random random = new Random(seed);
-            MessageStoreConfig msc = storeConfig.apply(MessageStoreConfig.defaults().withShards(1)
-                    .withThreading(MessageStoreConfig.Threading.CLOCK));
+            MessageStoreConfig msc = storeConfig.apply(baseStoreConfig());
             Map<String, ServiceSpec> loaded = new LinkedHashMap<>();
             SpecLoader loader = new SpecLoader(msc.specLimits());
             SimCluster cluster = null;
@@ -304,6 +309,24 @@ public final class SimCluster implements AutoCloseable {
                 }
                 throw e;
             }
+        }
+
+        /**
+         * The defaults with one shard, clock threading, and the wall-clock bounds on loading a spec
+         * (load, query compilation, warm start; 5 s each by default) raised to
+         * {@link #LOAD_BOUND}: a cold JVM on a loaded two-core machine must not fail a test on
+         * speed. The run-time evaluation limit is CPU time and stays as it is.
+         */
+        private static MessageStoreConfig baseStoreConfig() {
+            MessageStoreConfig d = MessageStoreConfig.defaults();
+            SpecLimits l = d.specLimits();
+            QueryLimits q = l.queries();
+            SpecLimits relaxed = new SpecLimits(l.maxBytes(), l.maxElements(), l.maxDepth(), LOAD_BOUND,
+                    new QueryLimits(q.maxQueryChars(), q.maxNestingDepth(), q.maxRangeSize(), LOAD_BOUND,
+                            q.evaluationTimeout(), q.workerStackBytes()));
+            return new MessageStoreConfig(1, MessageStoreConfig.Threading.CLOCK, d.dataQueueCapacity(),
+                    d.controlQueueCapacity(), d.instances(), d.unknownServiceMessages(), d.unknownServiceHold(),
+                    relaxed, d.warmStart(), LOAD_BOUND);
         }
 
         private List<SubstrateAddress> buddies(int i, Random random) {
