@@ -223,9 +223,10 @@ public final class MessageStore implements MessageStorePort {
         synchronized (quarantinedSpecs) {
             quarantinedSpecs.remove(id);
         }
-        LOG.info("loaded {} from {} ({}{}; {} of its action XPaths on the fast path)", runtime, spec.source(),
-                spec.service().scope().name().toLowerCase(java.util.Locale.ROOT) + " scope",
-                old == null ? "" : ", replacing " + old.spec().source(), runtime.fastPathCount());
+        LOG.info("loaded {} from {} ({}{}; {} of its action XPaths and {} of its {} composite queries on the fast path)",
+                runtime, spec.source(), spec.service().scope().name().toLowerCase(java.util.Locale.ROOT) + " scope",
+                old == null ? "" : ", replacing " + old.spec().source(), runtime.fastPathCount(),
+                runtime.compositeFastPathCount(), spec.compositeEvents().size());
         for (PendingMessages.Held h : pending.release(id)) {
             if (!accept(runtime, h.message(), h.arrival())) {
                 LOG.debug("held message of {} dropped on release", runtime);
@@ -566,6 +567,14 @@ public final class MessageStore implements MessageStorePort {
     }
 
     // ------------------------------------------------------------------ metrics
+
+    /**
+     * Data messages waiting for a shard now — {@code metrics().dataBacklog()} without building the
+     * snapshot, cheap enough for a sender to read before every message (ttcp's backpressure).
+     */
+    public int dataBacklog() {
+        return dataBacklog.get();
+    }
 
     /** A snapshot of the node's and every loaded service's metrics. */
     public MessageStoreMetrics metrics() {

@@ -14,6 +14,7 @@ import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.metrics.Counters;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
+import io.statecast.messagestore.spec.SpecLimits;
 import io.statecast.messagestore.spec.SpecLoader;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
@@ -33,6 +34,7 @@ import io.statecast.overlay.substrate.VirtualTimerService;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,6 +44,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -84,6 +87,14 @@ public class MessageStoreBenchmark {
     /** The live instance of {@code event} takes millions of events; the rate bound would throttle it. */
     private static final InstanceLimits UNTHROTTLED = InstanceLimits.DEFAULTS.withPrimitiveRate(1_000_000, 1e12);
 
+    /**
+     * The hop-to-hop spec: the blueprint's reconstructed listing (its composite query builds
+     * {@code <out>} elements, evaluated by Saxon) or the shipped {@code h2h-ack} (whose query the
+     * runtime answers in Java, {@code AckQueryFastPath}).
+     */
+    @Param({"blueprint-h2h.scxml", "h2h-ack.scxml"})
+    public String spec;
+
     private SpecLoader loader;
     private ServiceRuntime runtime;
     private Node sender;
@@ -98,8 +109,12 @@ public class MessageStoreBenchmark {
     /** Loads the spec and prepares both nodes. */
     @Setup(Level.Trial)
     public void setUp() throws SpecException {
-        loader = new SpecLoader();
-        ServiceSpec spec = loader.load(resource("blueprint-h2h.scxml"), "blueprint-h2h.scxml");
+        // a fresh JVM on a loaded machine can take longer than the default 5 s to parse and compile
+        SpecLimits d = SpecLimits.DEFAULTS;
+        loader = new SpecLoader(new SpecLimits(d.maxBytes(), d.maxElements(), d.maxDepth(), Duration.ofMinutes(2),
+                d.queries()));
+        ServiceSpec spec = loader.load(resource(this.spec.equals("h2h-ack.scxml") ? "/services/h2h-ack.scxml" : this.spec),
+                this.spec);
         runtime = new ServiceRuntime(spec);
         sender = new Node(SOURCE, new FixedTopology(SOURCE, null, List.of(CHILD)));
         receiver = new Node(CHILD, new FixedTopology(CHILD, SOURCE, List.of()));

@@ -82,7 +82,7 @@ final class TtcpSendCommand implements Callable<Integer> {
             description = "sampling period of heap, queues and MessageStore metrics (default: ${DEFAULT-VALUE})")
     private long sampleMs;
 
-    @Option(names = "--no-backpressure", description = "do not wait while the substrate toward a child is not writable")
+    @Option(names = "--no-backpressure", description = "do not wait while the substrate toward a child is not writable or the own MessageStore's data queue is half full")
     private boolean noBackpressure;
 
     @Option(names = "--json", paramLabel = "FILE", description = "write the report here")

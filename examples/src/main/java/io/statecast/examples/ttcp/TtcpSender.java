@@ -20,8 +20,9 @@ import java.util.concurrent.locks.LockSupport;
  * reliable service can still repair losses — and finally sends FIN.
  *
  * <p>Backpressure ({@link BackpressureGate}): before each send the sender waits (up to a second)
- * while the substrate toward any of its children in its own multicast tree is not writable, as
- * TTCP's blocking write does on TCP; the report shows how long it waited. Intermediate nodes do
+ * while the substrate toward any of its children in its own multicast tree is not writable, or
+ * while its own MessageStore has half a data queue waiting, as TTCP's blocking write does on TCP;
+ * the report shows how long it waited. Intermediate nodes do
  * not push back: what they cannot forward they drop, and count.
  */
 public final class TtcpSender {

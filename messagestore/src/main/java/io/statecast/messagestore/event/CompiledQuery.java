@@ -18,15 +18,23 @@ import net.sf.saxon.s9api.XdmValue;
  * @param executable the compiled query
  * @param reads      which events' XML forms the query may read
  * @param parameters the spec parameters the query declares as external variables
+ * @param fastPath   the Java evaluation of the query, or {@code null} when Saxon evaluates it
+ *                   ({@link AckQueryFastPath})
  */
-public record CompiledQuery(String text, XQueryExecutable executable, HistoryReads reads, Set<String> parameters) {
+public record CompiledQuery(String text, XQueryExecutable executable, HistoryReads reads, Set<String> parameters,
+        AckQueryFastPath fastPath) {
 
-    /** Requires every component. */
+    /** Requires every component but the fast path. */
     public CompiledQuery {
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(executable, "executable");
         Objects.requireNonNull(reads, "reads");
         parameters = Set.copyOf(parameters);
+    }
+
+    /** A compiled query with the fast path its text has, if any. */
+    public CompiledQuery(String text, XQueryExecutable executable, HistoryReads reads, Set<String> parameters) {
+        this(text, executable, reads, parameters, AckQueryFastPath.of(text));
     }
 
     /**

@@ -160,6 +160,11 @@ public final class History {
         return Collections.unmodifiableList(entries);
     }
 
+    /** Whether entry {@code index} of {@link #entries()} has an XML form (queries can see it). */
+    public boolean hasXml(int index) {
+        return elements.get(index) != null;
+    }
+
     /** Number of entries held. */
     public int size() {
         return entries.size();

@@ -163,6 +163,9 @@ public final class QueryEvaluator {
         if (doc == null) {
             return false;
         }
+        if (query.fastPath() != null) {
+            return query.fastPath().evaluate(history);
+        }
         Map<Object, Object> cache = loaded.computeIfAbsent(owner, k -> new IdentityHashMap<>());
         XQueryEvaluator evaluator = (XQueryEvaluator) cache.get(query);
         boolean first = evaluator == null;

@@ -138,6 +138,17 @@ public final class ServiceRuntime {
         return fastPaths.size();
     }
 
+    /** How many of the spec's composite-event queries are answered without Saxon ({@code AckQueryFastPath}). */
+    public int compositeFastPathCount() {
+        int n = 0;
+        for (CompositeEventDefinition c : spec.compositeEvents()) {
+            if (c.query().fastPath() != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** The parameters as query variables. */
     public QueryBindings bindings() {
         return bindings;
