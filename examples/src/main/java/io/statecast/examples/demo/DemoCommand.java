@@ -45,7 +45,7 @@ public final class DemoCommand implements Callable<Integer> {
                     + "best-effort (default: ${DEFAULT-VALUE})")
     private String service;
 
-    @Option(names = "--rate", defaultValue = "200", paramLabel = "MSGS_PER_S", description = "send rate (default: ${DEFAULT-VALUE})")
+    @Option(names = "--rate", defaultValue = "500", paramLabel = "MSGS_PER_S", description = "send rate (default: ${DEFAULT-VALUE})")
     private double rate;
 
     @Option(names = "--idle", defaultValue = "20", paramLabel = "S",

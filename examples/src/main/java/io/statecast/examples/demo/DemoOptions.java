@@ -14,7 +14,7 @@ import java.util.Objects;
  * @param loss     probability that a node's input drops a frame, 0..0.5 (default 0.05)
  * @param service  {@code h2h-ack} (default): a service name, a {@code .scxml} path, a URI, or
  *                 {@code none} for best-effort delivery
- * @param rate     send rate in messages per second, &gt; 0 (default 200)
+ * @param rate     send rate in messages per second, &gt; 0 (default 500)
  * @param seed     seeds loss and addresses
  * @param idleMs   a receiver that has heard no data this long gives up on the rest, 100..3,600,000
  *                 (default 20,000: longer than any repair of the services shipped)
