@@ -2,16 +2,12 @@ package io.statecast.examples.bench;
 
 import io.statecast.messagestore.MessageStore;
 import io.statecast.messagestore.MessageStoreConfig;
-import io.statecast.messagestore.deploy.SpecResolver;
-import io.statecast.messagestore.event.EvaluationGuard;
-import io.statecast.messagestore.event.QueryEvaluator;
 import io.statecast.messagestore.instance.EndCause;
-import io.statecast.messagestore.instance.InstanceEnvironment;
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
-import io.statecast.messagestore.metrics.Counters;
+import io.statecast.messagestore.instance.StandaloneEnvironment;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
 import io.statecast.messagestore.spec.SpecLimits;
@@ -231,43 +227,9 @@ public class MessageStoreBenchmark {
     }
 
     /** The instance environment of the direct benchmarks: timers on a clock that never moves. */
-    private static final class Env implements InstanceEnvironment {
-        private final OverlayContext overlay;
-        private final QueryEvaluator evaluator = new QueryEvaluator(EvaluationGuard.NONE);
-        private final Counters counters = new Counters();
-
+    private static final class Env extends StandaloneEnvironment {
         Env(OverlayContext overlay) {
-            this.overlay = overlay;
-        }
-
-        @Override
-        public OverlayContext overlay() {
-            return overlay;
-        }
-
-        @Override
-        public QueryEvaluator evaluator() {
-            return evaluator;
-        }
-
-        @Override
-        public InstanceLimits limits() {
-            return UNTHROTTLED;
-        }
-
-        @Override
-        public Counters nodeCounters() {
-            return counters;
-        }
-
-        @Override
-        public TimerService.Timer schedule(ServiceInstance instance, int timerId, long generation, long delayMillis) {
-            return overlay.timers().schedule(delayMillis, TimeUnit.MILLISECONDS,
-                    () -> instance.onTimer(timerId, generation));
-        }
-
-        @Override
-        public void ended(ServiceInstance instance, EndCause cause) {
+            super(overlay, UNTHROTTLED);
         }
 
         @Override

@@ -3,17 +3,14 @@ package io.statecast.messagestore.deploy;
 import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.event.AttributeTest;
 import io.statecast.messagestore.event.BoundedWorker;
-import io.statecast.messagestore.event.EvaluationGuard;
 import io.statecast.messagestore.event.MessageEventDefinition;
-import io.statecast.messagestore.event.QueryEvaluator;
 import io.statecast.messagestore.event.QueryTimeoutException;
 import io.statecast.messagestore.instance.EndCause;
-import io.statecast.messagestore.instance.InstanceEnvironment;
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
-import io.statecast.messagestore.metrics.Counters;
+import io.statecast.messagestore.instance.StandaloneEnvironment;
 import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.overlay.address.DtAddress;
@@ -197,53 +194,18 @@ public final class WarmStart implements AutoCloseable {
         worker.close();
     }
 
-    /** The environment of the throw-away instances. */
-    private static final class Env implements InstanceEnvironment {
-        private final OverlayContext overlay;
-        private final InstanceLimits limits;
-        private final QueryEvaluator evaluator = new QueryEvaluator(EvaluationGuard.NONE);
-        private final Counters counters = new Counters();
+    /** The environment of the throw-away instances: remembers why the service was quarantined. */
+    private static final class Env extends StandaloneEnvironment {
         private String quarantined;
 
         Env(OverlayContext overlay, InstanceLimits limits) {
-            this.overlay = overlay;
-            this.limits = limits;
-        }
-
-        @Override
-        public OverlayContext overlay() {
-            return overlay;
-        }
-
-        @Override
-        public QueryEvaluator evaluator() {
-            return evaluator;
-        }
-
-        @Override
-        public InstanceLimits limits() {
-            return limits;
-        }
-
-        @Override
-        public Counters nodeCounters() {
-            return counters;
-        }
-
-        @Override
-        public TimerService.Timer schedule(ServiceInstance instance, int timerId, long generation, long delayMillis) {
-            return overlay.timers().schedule(delayMillis, TimeUnit.MILLISECONDS,
-                    () -> instance.onTimer(timerId, generation));
-        }
-
-        @Override
-        public void ended(ServiceInstance instance, EndCause cause) {
+            super(overlay, limits);
         }
 
         @Override
         public void quarantine(ServiceRuntime service, String reason) {
             quarantined = reason;
-            service.quarantine(reason);
+            super.quarantine(service, reason);
         }
     }
 
