@@ -1,5 +1,6 @@
 package io.statecast.examples.cli;
 
+import io.statecast.examples.demo.DemoCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -34,12 +35,18 @@ public final class StatecastCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
+    private static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+
     /**
      * Runs the launcher.
      *
      * @param args command line
      */
     public static void main(String[] args) {
+        // slf4j-simple reads its level once, when the first logger is made; a user's -D setting wins.
+        if (DemoCommand.wantsQuietLogs(args) && System.getProperty(LOG_LEVEL) == null) {
+            System.setProperty(LOG_LEVEL, "warn");
+        }
         System.exit(newCommandLine().execute(args));
     }
 

@@ -61,6 +61,21 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--charts", paramLabel = "DIR", description = "where the PNG charts go (default: beside the report)")
     private Path charts;
 
+    @Option(names = "--verbose", description = "also print the nodes' and the spec server's INFO log lines (default: "
+            + "warnings and errors only, so the progress bar and the table stay readable)")
+    private boolean verbose; // read by StatecastCommand.main, before the first logger exists
+
+    /**
+     * Whether a command line runs the demo without {@code --verbose}: the demo prints its own account
+     * of every step, and the library's INFO lines would repeat it between the progress bar's lines.
+     *
+     * @param args the process's arguments
+     * @return whether to log warnings and errors only
+     */
+    public static boolean wantsQuietLogs(String[] args) {
+        return args.length > 0 && args[0].equals("demo") && !java.util.Arrays.asList(args).contains("--verbose");
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();

@@ -53,6 +53,14 @@ class DemoCommandTest {
     }
 
     @Test
+    void onlyTheDemoWithoutVerboseAsksForQuietLogs() {
+        assertTrue(DemoCommand.wantsQuietLogs(new String[] {"demo", "--rate", "9"}));
+        assertFalse(DemoCommand.wantsQuietLogs(new String[] {"demo", "--verbose"}));
+        assertFalse(DemoCommand.wantsQuietLogs(new String[] {"node", "--config", "x"}));
+        assertFalse(DemoCommand.wantsQuietLogs(new String[0]));
+    }
+
+    @Test
     void theDefaultServiceRunShouldReportEveryNodeAndDrawTheCharts() throws Exception {
         Run run = demo("--loss", "0.05", "--idle", "10");
         String ctx = run.context();

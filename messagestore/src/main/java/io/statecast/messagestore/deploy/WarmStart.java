@@ -3,6 +3,7 @@ package io.statecast.messagestore.deploy;
 import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.event.AttributeTest;
 import io.statecast.messagestore.event.BoundedWorker;
+import io.statecast.messagestore.event.FilterPins;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.QueryTimeoutException;
 import io.statecast.messagestore.instance.EndCause;
@@ -20,10 +21,7 @@ import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;
-import io.statecast.overlay.message.Extension;
-import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
-import io.statecast.overlay.message.PayloadExtension;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.TimerService;
@@ -132,61 +130,21 @@ public final class WarmStart implements AutoCloseable {
     /** A message that satisfies {@code d}'s filter where it can (conflicting tests simply do not match). */
     static OverlayMessage synthesize(ServiceSpec spec, MessageEventDefinition d, LogicalAddress self,
             LogicalAddress other, long messageId) {
-        DeliveryMode mode = DeliveryMode.MULTICAST;
-        int hops = 8;
-        long id = messageId;
-        int serviceId = spec.service().serviceId();
-        Byte type = null;
-        Boolean data = null;
-        LogicalAddress source = other;
-        LogicalAddress destination = null;
-        LogicalAddress previous = other;
-        LogicalAddress root = null;
-        for (AttributeTest t : d.filter().tests()) {
-            if (t instanceof AttributeTest.MessageIdIs x) {
-                id = x.id();
-            } else if (t instanceof AttributeTest.ServiceIdIs x) {
-                serviceId = x.id();
-            } else if (t instanceof AttributeTest.MessageTypeIs x) {
-                type = x.type();
-            } else if (t instanceof AttributeTest.DeliveryModeIs x) {
-                mode = x.mode();
-            } else if (t instanceof AttributeTest.HopLimitIs x) {
-                hops = x.hopLimit();
-            } else if (t instanceof AttributeTest.KindIs x) {
-                data = x.data();
-            } else if (t instanceof AttributeTest.AddressIs x) {
-                LogicalAddress a = x.address() == null ? self : x.address();
-                if (a.family() != self.family()) {
-                    continue;
-                }
-                switch (x.attribute()) {
-                    case SOURCE_ADDRESS -> source = a;
-                    case DESTINATION_ADDRESS -> destination = a;
-                    case PREVIOUS_HOP_ADDRESS -> previous = a;
-                    case ROOT_ADDRESS -> root = a;
-                    default -> { }
-                }
-            }
-        }
-        if (mode == DeliveryMode.UNICAST && destination == null) {
-            destination = self;
-        }
+        FilterPins pins = FilterPins.of(d.filter(), self);
+        LogicalAddress.Family family = self.family();
+        DeliveryMode mode = pins.mode() != null ? pins.mode() : DeliveryMode.MULTICAST;
+        LogicalAddress source = FilterPins.ofFamily(family, pins.source());
+        LogicalAddress previous = FilterPins.ofFamily(family, pins.previousHop());
+        LogicalAddress destination = FilterPins.ofFamily(family, pins.destination());
         if (mode != DeliveryMode.UNICAST) {
             destination = null;
+        } else if (destination == null) {
+            destination = self;
         }
-        if (type == null) {
-            type = Boolean.FALSE.equals(data) ? (byte) 1 : FsmExtension.PAYLOAD_TYPE;
-        }
-        if (data == null) {
-            data = type == FsmExtension.PAYLOAD_TYPE;
-        }
-        List<Extension> ext = new ArrayList<>(2);
-        ext.add(new FsmExtension(serviceId, type, id));
-        if (data) {
-            ext.add(new PayloadExtension(new byte[256]));
-        }
-        return new OverlayMessage(mode, hops, source, destination, previous, root, ext);
+        long id = pins.messageId() != null ? pins.messageId() : messageId;
+        return new OverlayMessage(mode, pins.hopLimit() != null ? pins.hopLimit() : 8,
+                source != null ? source : other, destination, previous != null ? previous : other,
+                FilterPins.ofFamily(family, pins.root()), pins.extensions(spec.service().serviceId(), id, new byte[256]));
     }
 
     @Override

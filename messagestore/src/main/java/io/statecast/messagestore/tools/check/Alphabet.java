@@ -1,6 +1,7 @@
 package io.statecast.messagestore.tools.check;
 
 import io.statecast.messagestore.event.AttributeTest;
+import io.statecast.messagestore.event.FilterPins;
 import io.statecast.messagestore.event.MessageAttribute;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.spec.Scope;
@@ -8,10 +9,7 @@ import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.tools.check.AbstractNode.Peer;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.DeliveryMode;
-import io.statecast.overlay.message.Extension;
-import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
-import io.statecast.overlay.message.PayloadExtension;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -94,56 +92,53 @@ final class Alphabet {
 
     private static Map<String, OverlayMessage> instantiate(ServiceSpec spec, AbstractNode node,
             MessageEventDefinition d) {
-        Constraints c = new Constraints();
-        for (AttributeTest t : d.filter().tests()) {
-            c.add(t, node.self());
-        }
+        FilterPins c = FilterPins.of(d.filter(), node.self());
         List<DeliveryMode> modes = new ArrayList<>();
         TreeSet<DeliveryMode> declared = new TreeSet<>(spec.service().deliveryModes());
-        if (c.mode != null) {
-            modes.add(c.mode);
+        if (c.mode() != null) {
+            modes.add(c.mode());
         } else if (c.carriesPayload()) {
             modes.addAll(declared);
         } else {
             modes.add(declared.contains(DeliveryMode.UNICAST) ? DeliveryMode.UNICAST : declared.first());
         }
         Map<String, OverlayMessage> out = new LinkedHashMap<>();
-        int ids = c.messageId == null && spec.service().scope() == Scope.FLOW ? FLOW_IDS : 1;
+        int ids = c.messageId() == null && spec.service().scope() == Scope.FLOW ? FLOW_IDS : 1;
         for (int k = 0; k < ids; k++) {
-            long id = c.messageId != null ? c.messageId : MESSAGE_ID + k;
+            long id = c.messageId() != null ? c.messageId() : MESSAGE_ID + k;
             String suffix = k == 0 ? "" : " (id first+" + k + ")";
             instantiate(spec, node, c, modes, id, suffix, out);
         }
         return out;
     }
 
-    private static void instantiate(ServiceSpec spec, AbstractNode node, Constraints c, List<DeliveryMode> modes,
+    private static void instantiate(ServiceSpec spec, AbstractNode node, FilterPins c, List<DeliveryMode> modes,
             long id, String suffix, Map<String, OverlayMessage> out) {
-        boolean local = node.self().equals(c.source);
+        boolean local = node.self().equals(c.source());
         boolean transit = spec.metaops().processIntermediateUnicastMessage() && testsDestination(spec);
         for (DeliveryMode mode : modes) {
             String how = (modes.size() > 1 ? " (" + mode.name().toLowerCase(Locale.ROOT) + ")" : "") + suffix;
             if (local) {
-                if (mode == DeliveryMode.UNICAST && c.destination == null) {
+                if (mode == DeliveryMode.UNICAST && c.destination() == null) {
                     for (Peer p : node.peers()) {
-                        put(out, "local to " + p.name() + how, c.build(spec, id, mode, node.self(), p.address(),
+                        put(out, "local to " + p.name() + how, build(c, spec, id, mode, node.self(), p.address(),
                                 node.self()));
                     }
                 } else {
-                    put(out, "local" + how, c.build(spec, id, mode, node.self(), c.destination, node.self()));
+                    put(out, "local" + how, build(c, spec, id, mode, node.self(), c.destination(), node.self()));
                 }
                 continue;
             }
             for (Peer p : node.peers()) {
-                LogicalAddress source = c.source != null ? c.source
+                LogicalAddress source = c.source() != null ? c.source()
                         : spec.service().scope() == Scope.FLOW ? node.remote() : p.address();
-                if (mode != DeliveryMode.UNICAST || c.destination != null) {
-                    put(out, p.name() + how, c.build(spec, id, mode, source, c.destination, p.address()));
+                if (mode != DeliveryMode.UNICAST || c.destination() != null) {
+                    put(out, p.name() + how, build(c, spec, id, mode, source, c.destination(), p.address()));
                     continue;
                 }
-                put(out, p.name() + how, c.build(spec, id, mode, source, node.self(), p.address()));
+                put(out, p.name() + how, build(c, spec, id, mode, source, node.self(), p.address()));
                 if (transit && p == node.peers().get(0)) { // a unicast this node relays: addressed beyond it
-                    put(out, p.name() + " to far" + how, c.build(spec, id, mode, source, node.far(), p.address()));
+                    put(out, p.name() + " to far" + how, build(c, spec, id, mode, source, node.far(), p.address()));
                 }
             }
         }
@@ -167,69 +162,19 @@ final class Alphabet {
         }
     }
 
-    /** What one filter pins down. */
-    private static final class Constraints {
-        DeliveryMode mode;
-        Integer hopLimit;
-        Long messageId;
-        Integer serviceId;
-        Byte type;
-        Boolean data;
-        LogicalAddress source;
-        LogicalAddress destination;
-        LogicalAddress previousHop;
-        LogicalAddress root;
-
-        void add(AttributeTest t, LogicalAddress self) {
-            if (t instanceof AttributeTest.MessageIdIs m) {
-                messageId = m.id();
-            } else if (t instanceof AttributeTest.ServiceIdIs s) {
-                serviceId = s.id();
-            } else if (t instanceof AttributeTest.MessageTypeIs m) {
-                type = m.type();
-            } else if (t instanceof AttributeTest.DeliveryModeIs m) {
-                mode = m.mode();
-            } else if (t instanceof AttributeTest.HopLimitIs h) {
-                hopLimit = h.hopLimit();
-            } else if (t instanceof AttributeTest.KindIs k) {
-                data = k.data();
-            } else if (t instanceof AttributeTest.AddressIs a) {
-                LogicalAddress v = a.address() == null ? self : a.address();
-                switch (a.attribute()) {
-                    case SOURCE_ADDRESS -> source = v;
-                    case DESTINATION_ADDRESS -> destination = v;
-                    case PREVIOUS_HOP_ADDRESS -> previousHop = v;
-                    case ROOT_ADDRESS -> root = v;
-                    default -> throw new AssertionError(a.attribute());
-                }
-            }
+    /** A message meeting the filter, or {@code null} when it cannot be met with these addresses. */
+    private static OverlayMessage build(FilterPins c, ServiceSpec spec, long mid, DeliveryMode m, LogicalAddress src,
+            LogicalAddress dst, LogicalAddress prev) {
+        LogicalAddress destination = m == DeliveryMode.UNICAST ? dst : null;
+        if (m == DeliveryMode.UNICAST && destination == null) {
+            return null;
         }
-
-        boolean carriesPayload() {
-            return data != null ? data : type == null || type == FsmExtension.PAYLOAD_TYPE;
-        }
-
-        /** The message, or {@code null} when the filter cannot be met with these addresses. */
-        OverlayMessage build(ServiceSpec spec, long mid, DeliveryMode m, LogicalAddress src, LogicalAddress dst,
-                LogicalAddress prev) {
-            boolean payload = carriesPayload();
-            byte t = type != null ? type : payload ? FsmExtension.PAYLOAD_TYPE : 1;
-            int sid = serviceId != null ? serviceId : spec.service().serviceId();
-            List<Extension> ext = new ArrayList<>(2);
-            ext.add(new FsmExtension(sid, t, mid));
-            if (payload) {
-                ext.add(new PayloadExtension(PAYLOAD.clone()));
-            }
-            LogicalAddress destination = m == DeliveryMode.UNICAST ? dst : null;
-            if (m == DeliveryMode.UNICAST && destination == null) {
-                return null;
-            }
-            try {
-                return new OverlayMessage(m, hopLimit != null ? hopLimit : 16, src, destination,
-                        previousHop != null ? previousHop : prev, root, ext);
-            } catch (IllegalArgumentException e) {
-                return null; // addresses of two families: no such message exists
-            }
+        try {
+            return new OverlayMessage(m, c.hopLimit() != null ? c.hopLimit() : 16, src, destination,
+                    c.previousHop() != null ? c.previousHop() : prev, c.root(),
+                    c.extensions(spec.service().serviceId(), mid, PAYLOAD.clone()));
+        } catch (IllegalArgumentException e) {
+            return null; // addresses of two families: no such message exists
         }
     }
 }

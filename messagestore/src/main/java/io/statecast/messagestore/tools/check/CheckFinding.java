@@ -1,6 +1,7 @@
 package io.statecast.messagestore.tools.check;
 
 import io.statecast.messagestore.spec.Problem.Severity;
+import io.statecast.messagestore.tools.SpecFinding;
 import io.statecast.messagestore.tools.lint.LintReport;
 import java.util.Comparator;
 import java.util.Objects;
@@ -17,7 +18,7 @@ import java.util.Objects;
  * @param trace    a shortest counterexample, or {@code null} (a spec that does not load)
  */
 public record CheckFinding(CheckRule rule, Severity severity, String file, int line, int column, String message,
-        Trace trace) {
+        Trace trace) implements SpecFinding {
 
     /** Errors first, then by position. */
     public static final Comparator<CheckFinding> ORDER = Comparator.comparing(CheckFinding::severity)
@@ -33,8 +34,8 @@ public record CheckFinding(CheckRule rule, Severity severity, String file, int l
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(message, "message");
         line = Math.max(0, line);
-        column = line == 0 ? 0 : Math.max(0, column);
-        message = message.replaceAll("\\s*[\\r\\n]+\\s*", " ");
+        column = SpecFinding.column(line, column);
+        message = SpecFinding.oneLine(message);
     }
 
     /** A finding with the rule's severity. */
@@ -42,22 +43,14 @@ public record CheckFinding(CheckRule rule, Severity severity, String file, int l
         return new CheckFinding(rule, rule.severity(), file, line, column, message, trace);
     }
 
-    /** Whether it is an error. */
-    public boolean isError() {
-        return severity == Severity.ERROR;
+    @Override
+    public String ruleId() {
+        return rule.id();
     }
 
     /** {@code file:line:column: severity: message [rule]}, then the trace indented. */
     public String format() {
-        StringBuilder sb = new StringBuilder(file);
-        if (line > 0) {
-            sb.append(':').append(line);
-            if (column > 0) {
-                sb.append(':').append(column);
-            }
-        }
-        sb.append(": ").append(severity.label()).append(": ").append(message).append(" [").append(rule.id())
-                .append("]\n");
+        StringBuilder sb = new StringBuilder(headline()).append('\n');
         if (trace != null) {
             sb.append(trace.format("    "));
         }

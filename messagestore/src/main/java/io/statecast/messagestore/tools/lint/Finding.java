@@ -1,6 +1,7 @@
 package io.statecast.messagestore.tools.lint;
 
 import io.statecast.messagestore.spec.Problem.Severity;
+import io.statecast.messagestore.tools.SpecFinding;
 import java.util.Comparator;
 import java.util.Objects;
 
@@ -15,7 +16,8 @@ import java.util.Objects;
  * @param column   1-based column, 0 when unknown
  * @param message  one line saying what is wrong, naming the states, events or actions involved
  */
-public record Finding(Rule rule, Severity severity, String file, int line, int column, String message) {
+public record Finding(Rule rule, Severity severity, String file, int line, int column, String message)
+        implements SpecFinding {
 
     /** Orders by file, position, then errors first, then rule and message. */
     public static final Comparator<Finding> ORDER = Comparator.comparing(Finding::file)
@@ -32,8 +34,8 @@ public record Finding(Rule rule, Severity severity, String file, int line, int c
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(message, "message");
         line = Math.max(0, line);
-        column = line == 0 ? 0 : Math.max(0, column);
-        message = message.replaceAll("\\s*[\\r\\n]+\\s*", " ");
+        column = SpecFinding.column(line, column);
+        message = SpecFinding.oneLine(message);
     }
 
     /** A finding with the rule's own severity. */
@@ -41,22 +43,14 @@ public record Finding(Rule rule, Severity severity, String file, int line, int c
         return new Finding(rule, rule.severity(), file, line, column, message);
     }
 
-    /** Whether it is an error. */
-    public boolean isError() {
-        return severity == Severity.ERROR;
+    @Override
+    public String ruleId() {
+        return rule.id();
     }
 
     /** {@code file:line:column: severity: message [rule]}; unknown parts of the position are left out. */
     public String format() {
-        StringBuilder sb = new StringBuilder(file);
-        if (line > 0) {
-            sb.append(':').append(line);
-            if (column > 0) {
-                sb.append(':').append(column);
-            }
-        }
-        return sb.append(": ").append(severity.label()).append(": ").append(message).append(" [").append(rule.id())
-                .append(']').toString();
+        return headline();
     }
 
     @Override
