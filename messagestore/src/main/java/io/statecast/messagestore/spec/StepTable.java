@@ -45,6 +45,13 @@ final class StepTable {
     private record StatePlans(StepPlan stay, Map<String, StepPlan> byEvent) {
     }
 
+    /**
+     * Most plans a table holds. A hostile spec within the document limits could pair thousands of
+     * states with thousands of an ancestor's transitions; states past the budget keep the general
+     * algorithm.
+     */
+    static final int MAX_PLANS = 1 << 16;
+
     /** Marks a (state, event) whose step the general algorithm must take. */
     private static final StepPlan GENERAL = new StepPlan(null, List.of(), List.of(), List.of());
 
@@ -115,11 +122,17 @@ final class StepTable {
         }
         Quiet quiet = new Quiet();
         Map<TransitionTarget, StatePlans> states = new IdentityHashMap<>();
+        int budget = MAX_PLANS;
         for (TransitionTarget s : atomic) {
-            StatePlans p = plansOf(s, general, order, quiet);
-            if (p != null) {
-                states.put(s, p);
+            Map<String, Transition> innermost = innermostTransitions(s);
+            if (innermost == null) {
+                continue;
             }
+            budget -= innermost.size() + 1;
+            if (budget < 0) {
+                break;
+            }
+            states.put(s, plansOf(s, innermost, general, order, quiet));
         }
         List<Object> targets = null;
         List<Object> entries = null;
@@ -138,9 +151,13 @@ final class StepTable {
         return new StepTable(Collections.unmodifiableMap(states), targets, entries);
     }
 
-    /** The plans of atomic state {@code s}, or {@code null} when its chain has an undecidable transition. */
-    private static StatePlans plansOf(TransitionTarget s, SCXMLSemanticsImpl general, Comparator<Object> order,
-            Quiet quiet) {
+    /**
+     * For each event, the transition the engine would select from configuration {@code {s}}: the
+     * innermost on the chain from {@code s} up. {@code null} when a transition on the chain has a
+     * condition, no event, a wildcard or a sibling on the same event (the validator refuses all of
+     * them; the engine's filter would then decide at run time).
+     */
+    private static Map<String, Transition> innermostTransitions(TransitionTarget s) {
         Map<String, Transition> innermost = new HashMap<>();
         for (TransitionTarget a = s; a != null; a = a.getParent()) {
             Set<String> own = new HashSet<>();
@@ -154,6 +171,12 @@ final class StepTable {
                 innermost.putIfAbsent(event, t);
             }
         }
+        return innermost;
+    }
+
+    /** The plans of atomic state {@code s}. */
+    private static StatePlans plansOf(TransitionTarget s, Map<String, Transition> innermost,
+            SCXMLSemanticsImpl general, Comparator<Object> order, Quiet quiet) {
         Map<String, StepPlan> byEvent = new HashMap<>();
         for (Map.Entry<String, Transition> e : innermost.entrySet()) {
             StepPlan p = null;
