@@ -50,6 +50,7 @@ public final class ServiceSpec {
     private final SCXML model;
     private final List<Problem> warnings;
     private final EngineErrorReporter errorReporter;
+    private final LeanSemantics semantics;
 
     ServiceSpec(String source, byte[] sha256, SpecValidator.Checked checked, SCXML model, List<Problem> warnings) {
         this.source = Objects.requireNonNull(source, "source");
@@ -91,6 +92,7 @@ public final class ServiceSpec {
         this.model = Objects.requireNonNull(model, "model");
         this.warnings = List.copyOf(warnings);
         this.errorReporter = new EngineErrorReporter(service.name());
+        this.semantics = LeanSemantics.of(model);
     }
 
     private ServiceSpec(ServiceSpec base, Parameters parameters) {
@@ -110,6 +112,7 @@ public final class ServiceSpec {
         this.model = base.model;
         this.warnings = base.warnings;
         this.errorReporter = base.errorReporter;
+        this.semantics = base.semantics;
     }
 
     /** Where the spec came from (file name or URI), for messages. */
@@ -260,11 +263,17 @@ public final class ServiceSpec {
      * (its entry actions reach {@code sink}), then {@code triggerEvent} for each input symbol.
      * Runs without supersteps (specs have no eventless transitions, and event names cannot match
      * the engine's internal events) and without the invoke and history steps (specs have neither;
-     * see {@link LeanSemantics}). Confine it to one thread.
+     * see {@link LeanSemantics}); steps from one atomic state come from a table worked out when
+     * the spec was loaded. Confine it to one thread.
      */
     public SCXMLExecutor newExecutor(ActionSink sink) {
+        return newExecutor(sink, semantics);
+    }
+
+    /** An executor with the given semantics (tests compare the step table with the general rules). */
+    SCXMLExecutor newExecutor(ActionSink sink, LeanSemantics semantics) {
         SCXMLExecutor executor = new SCXMLExecutor(NoExpressionEvaluator.INSTANCE, RefusingEventDispatcher.INSTANCE,
-                errorReporter, LeanSemantics.INSTANCE);
+                errorReporter, semantics);
         executor.setRootContext(EngineContext.root(sink));
         executor.setSuperStep(false);
         executor.setStateMachine(model);

@@ -1,0 +1,242 @@
+package io.statecast.messagestore.spec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.apache.commons.scxml.SCXMLExecutor;
+import org.apache.commons.scxml.TriggerEvent;
+import org.apache.commons.scxml.model.ModelException;
+import org.apache.commons.scxml.model.State;
+import org.apache.commons.scxml.model.TransitionTarget;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The step table ({@link StepTable}) against Commons SCXML's general algorithm: two executors of
+ * the same spec, one with the table and one without, take the same random event sequences and
+ * must ask for the same actions in the same order and end in the same states after every event.
+ * Run over the shipped services and every loadable spec among the test resources.
+ */
+class StepTableTest {
+
+    private static final int SEQUENCES = Boolean.getBoolean("statecast.soak") ? 2_000 : 60;
+    private static final int LENGTH = 40;
+    private static final Path SHIPPED = Path.of("..", "services", "src", "main", "resources", "services");
+
+    @Test
+    void shouldTakeTheSameStepsAsTheGeneralAlgorithmOnTheShippedServices() throws Exception {
+        List<Path> files = scxmlFiles(SHIPPED);
+        assertTrue(files.size() >= 5, "shipped services found under " + SHIPPED.toAbsolutePath() + ": " + files);
+        long seed = Long.getLong("statecast.seed", System.nanoTime());
+        try (SpecLoader loader = new SpecLoader()) {
+            for (Path f : files) {
+                ServiceSpec spec = loader.load(f);
+                assertEveryStepCovered(spec);
+                compare(spec, new Random(seed), seed);
+            }
+        }
+    }
+
+    @Test
+    void shouldTakeTheSameStepsAsTheGeneralAlgorithmOnTheTestSpecs() throws Exception {
+        long seed = Long.getLong("statecast.seed", System.nanoTime());
+        int loaded = 0;
+        try (SpecLoader loader = new SpecLoader()) {
+            for (String dir : List.of("specs", "check", "lint", "steps")) {
+                for (Path f : scxmlFiles(TestResources.path(dir))) {
+                    ServiceSpec spec;
+                    try {
+                        spec = loader.load(f);
+                    } catch (SpecException e) {
+                        continue; // a spec the validator refuses never runs
+                    }
+                    loaded++;
+                    compare(spec, new Random(seed), seed);
+                }
+            }
+        }
+        assertTrue(loaded >= 15, "only " + loaded + " test specs loaded");
+    }
+
+    @Test
+    void shouldLeaveStepsInsideAParallelStateToTheGeneralAlgorithm() throws Exception {
+        ServiceSpec spec;
+        try (SpecLoader loader = new SpecLoader()) {
+            spec = loader.load(TestResources.bytes("lint/clean-hierarchy.scxml"), "clean-hierarchy");
+        }
+        StepTable table = LeanSemantics.of(spec.model()).table();
+        TransitionTarget connecting = (TransitionTarget) spec.model().getTargets().get("connecting");
+        TransitionTarget beating = (TransitionTarget) spec.model().getTargets().get("beating");
+        assertTrue(table.covers(connecting));
+        StepPlan enter = table.plan(connecting, "ping");
+        assertNotNull(enter, "entering the parallel state from one state is precomputed");
+        assertEquals(Set.of("beating", "listening"), ids(enter.configuration()));
+        assertEquals(List.of("active", "beating", "listening"), idList(enter.entries()));
+        assertEquals(List.of("connecting"), idList(enter.exits()));
+        // from inside the parallel the configuration has two states: never looked up, but the table
+        // still answers for the state alone as Commons would for that (unreachable) configuration
+        assertTrue(table.covers(beating));
+        assertEquals(null, table.plan(connecting, "nosuchevent").transition());
+    }
+
+    @Test
+    void shouldPickTheInnermostTransitionAndRunActionsInEngineOrder() throws Exception {
+        ServiceSpec spec;
+        try (SpecLoader loader = new SpecLoader()) {
+            spec = loader.load(TestResources.bytes("steps/nested.scxml"), "nested");
+        }
+        EngineDriver d = new EngineDriver(spec);
+        assertEquals(Set.of("a1"), d.states());
+        assertEquals(List.of("setTimer", "setTimer"), d.drain(), "entry of outer then of a1");
+        d.fire("tick");
+        assertEquals(Set.of("a1"), d.states(), "a1's targetless transition wins over outer's");
+        assertEquals(List.of("cancelTimer"), d.drain());
+        d.fire("go");
+        assertEquals(Set.of("b2"), d.states());
+        assertEquals(List.of("terminate", "toApplication", "setTimer"), d.drain(),
+                "exit a1, transition, entry b (initial b2 has no actions)");
+        d.fire("tick");
+        assertEquals(Set.of("b2"), d.states(), "outer's targetless transition applies in b2");
+        assertEquals(List.of("toApplication"), d.drain());
+        d.fire("again");
+        assertEquals(Set.of("a1"), d.states(), "self transition of outer re-enters it");
+        assertEquals(List.of("setTimer", "setTimer"), d.drain(), "exits have no actions; entries outer, a1");
+        d.fire("stop");
+        assertEquals(Set.of("end"), d.states());
+        assertTrue(LeanSemantics.of(spec.model()).table().covers(
+                (TransitionTarget) spec.model().getTargets().get("b2")));
+    }
+
+    @Test
+    void shouldBoundTheTableAndLeaveTheRestToTheGeneralAlgorithm() throws Exception {
+        int n = 300; // 300 states each seeing 300 transitions of their parent: past MAX_PLANS
+        StringBuilder x = new StringBuilder();
+        x.append("<scxml version=\"1.0\" xmlns=\"http://www.w3.org/2005/07/scxml\" ")
+                .append("xmlns:action=\"http://my.custom-actions.domain/action\" initialstate=\"hub\"><datamodel>")
+                .append("<data name=\"service\"><ServiceName>wide</ServiceName><ServiceID>43</ServiceID>")
+                .append("<DeliveryMode>unicast</DeliveryMode></data><data name=\"events\"><Basic>");
+        for (int i = 0; i < n; i++) {
+            x.append("<Event name=\"e").append(i).append("\"><Timer><TimerIdentifier>").append(i + 1)
+                    .append("</TimerIdentifier></Timer></Event>");
+        }
+        x.append("</Basic></data></datamodel><state id=\"hub\" initial=\"s0\">");
+        for (int i = 0; i < n; i++) {
+            x.append("<transition event=\"e").append(i).append("\" target=\"s").append(i).append("\"/>");
+        }
+        for (int i = 0; i < n; i++) {
+            x.append("<state id=\"s").append(i).append("\"/>");
+        }
+        x.append("</state></scxml>");
+        ServiceSpec spec;
+        try (SpecLoader loader = new SpecLoader()) {
+            spec = loader.load(x.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8), "wide");
+        }
+        StepTable table = LeanSemantics.of(spec.model()).table();
+        int covered = 0;
+        for (int i = 0; i < n; i++) {
+            if (table.covers((TransitionTarget) spec.model().getTargets().get("s" + i))) {
+                covered++;
+            }
+        }
+        assertTrue(covered > 0 && covered < n, covered + " of " + n + " states in the table");
+        assertTrue(covered * (n + 1) <= StepTable.MAX_PLANS, covered + " states");
+        long seed = Long.getLong("statecast.seed", System.nanoTime());
+        compare(spec, new Random(seed), seed);
+    }
+
+    /** Every atomic state of a spec without parallel states steps through the table. */
+    private static void assertEveryStepCovered(ServiceSpec spec) {
+        StepTable table = LeanSemantics.of(spec.model()).table();
+        assertNotNull(table.initialTargets(), spec.source() + ": initial entry precomputed");
+        for (Object o : spec.model().getTargets().values()) {
+            if (o instanceof State s && s.isSimple()) {
+                assertTrue(table.covers(s), spec.source() + ": state " + s.getId() + " steps through the table");
+            }
+        }
+    }
+
+    private static void compare(ServiceSpec spec, Random random, long seed) throws ModelException {
+        List<String> events = new ArrayList<>();
+        for (SpecStructure.TransitionInfo t : spec.structure().transitions()) {
+            if (t.event() != null && !events.contains(t.event())) {
+                events.add(t.event());
+            }
+        }
+        events.add("undeclared");
+        assertFalse(events.isEmpty());
+        for (int run = 0; run < SEQUENCES; run++) {
+            List<ActionTemplate> fastActions = new ArrayList<>();
+            List<ActionTemplate> generalActions = new ArrayList<>();
+            SCXMLExecutor fast = spec.newExecutor(fastActions::add);
+            SCXMLExecutor general = spec.newExecutor(generalActions::add, LeanSemantics.general());
+            String context = spec.source() + " (seed " + seed + ", sequence " + run + ")";
+            String fastError = step(fast, null);
+            String generalError = step(general, null);
+            assertEquals(generalError, fastError, context + ": start");
+            assertEquals(generalActions, fastActions, context + ": start");
+            assertEquals(states(general), states(fast), context + ": start");
+            List<String> fired = new ArrayList<>();
+            for (int i = 0; i < LENGTH; i++) {
+                String event = events.get(random.nextInt(events.size()));
+                fired.add(event);
+                fastActions.clear();
+                generalActions.clear();
+                fastError = step(fast, event);
+                generalError = step(general, event);
+                assertEquals(generalError, fastError, context + " after " + fired);
+                assertEquals(generalActions, fastActions, context + " after " + fired);
+                assertEquals(states(general), states(fast), context + " after " + fired);
+            }
+        }
+    }
+
+    /** Starts ({@code event == null}) or steps the executor; the engine's complaint, if any. */
+    private static String step(SCXMLExecutor executor, String event) {
+        try {
+            if (event == null) {
+                executor.go();
+            } else {
+                executor.triggerEvent(new TriggerEvent(event, TriggerEvent.SIGNAL_EVENT));
+            }
+            return null;
+        } catch (ModelException | RuntimeException e) {
+            return e.toString();
+        }
+    }
+
+    private static Set<String> states(SCXMLExecutor executor) {
+        return ids(executor.getCurrentStatus().getStates());
+    }
+
+    private static Set<String> ids(Iterable<?> states) {
+        Set<String> ids = new TreeSet<>();
+        for (Object o : states) {
+            ids.add(((TransitionTarget) o).getId());
+        }
+        return ids;
+    }
+
+    private static List<String> idList(List<Object> states) {
+        List<String> ids = new ArrayList<>();
+        for (Object o : states) {
+            ids.add(((TransitionTarget) o).getId());
+        }
+        return ids;
+    }
+
+    private static List<Path> scxmlFiles(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".scxml")).sorted().toList();
+        }
+    }
+}
