@@ -157,6 +157,8 @@ class MessageStoreThreadsTest {
         store.receiveMessage(Messages.unicastPayload(42, 1, 1, 9, 5, "behind it on the same shard"), Arrival.DELIVERED);
         Await.until(() -> overlay.deliveredByService.getOrDefault(42, new AtomicLong()).get() == 1, 30,
                 () -> store.metrics().format());
+        // The watchdog counts the abandoned thread after the new thread may already have delivered.
+        Await.until(() -> store.metrics().abandonedThreads() >= 1, 30, () -> store.metrics().format());
         MessageStoreMetrics m = store.metrics();
         assertEquals(1, m.quarantines(), m.format());
         assertEquals(1, m.abandonedThreads(), m.format());

@@ -12,8 +12,10 @@ import java.util.Locale;
  *
  * <pre>
  * java -cp "examples/target/statecast.jar:examples/target/lib/*" \
- *     io.statecast.examples.bench.MessageStoreCpuTime [relayedMessage event newInstance relayedThroughStores]
+ *     io.statecast.examples.bench.MessageStoreCpuTime [SPEC.scxml...] [relayedMessage event newInstance relayedThroughStores]
  * </pre>
+ *
+ * SPEC is one of the benchmark's specs ({@code h2h-ack.scxml}, the default, or {@code blueprint-h2h.scxml}).
  *
  * Each operation runs 10 rounds of 20,000 (the first rounds warm the JIT); each round prints one
  * line, and the last line per operation is the median of the last five rounds.
@@ -23,12 +25,22 @@ public final class MessageStoreCpuTime {
     private MessageStoreCpuTime() {
     }
 
-    /** Runs the named operations (all when none is named). */
+    /** Runs the named operations (all when none is named) on the named specs (h2h-ack when none is named). */
     public static void main(String[] args) throws Exception {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        List<String> ops = args.length > 0 ? List.of(args)
+        List<String> specs = java.util.Arrays.stream(args).filter(a -> a.endsWith(".scxml")).toList();
+        List<String> named = java.util.Arrays.stream(args).filter(a -> !a.endsWith(".scxml")).toList();
+        List<String> ops = !named.isEmpty() ? named
                 : List.of("relayedMessage", "event", "newInstance", "relayedThroughStores");
+        for (String spec : specs.isEmpty() ? List.of("h2h-ack.scxml") : specs) {
+            System.out.println("spec " + spec);
+            run(mx, spec, ops);
+        }
+    }
+
+    private static void run(com.sun.management.ThreadMXBean mx, String spec, List<String> ops) throws Exception {
         MessageStoreBenchmark b = new MessageStoreBenchmark();
+        b.spec = spec;
         b.setUp();
         long tid = Thread.currentThread().getId();
         Object sink = null;
