@@ -15,7 +15,8 @@ package io.statecast.messagestore;
  *
  * <p>Slots are doubly linked lists, so cancelling is O(1) and releases the entry at once; a
  * bitmap of the non-empty slots lets {@link #advance} and {@link #nextDeadlineNanos()} skip empty
- * ticks a word (64 ticks) at a time. Nothing here is thread-safe: every method, and
+ * ticks a word (64 ticks) at a time, and the latter looks a few entries into the occupied slots
+ * so that an idle owner does not wake for a slot that holds only timers of later revolutions. Nothing here is thread-safe: every method, and
  * {@link Entry#cancel()}, must be called by the owning thread (or after it has stopped).
  */
 final class TimerWheel {
@@ -23,6 +24,8 @@ final class TimerWheel {
     /** Slots per revolution (a power of two): about 4 s with 1 ms ticks. */
     static final int SLOTS = 4096;
     private static final int MASK = SLOTS - 1;
+    /** Entries {@link #nextDeadlineNanos()} looks at, at most, for one due in this revolution. */
+    private static final int LOOK_AHEAD = 32;
 
     private static final byte IDLE = 0;
     private static final byte SCHEDULED = 1;
@@ -150,7 +153,7 @@ final class TimerWheel {
                 cursor = target + 1;
                 break;
             }
-            long tick = cursor + distanceToOccupied();
+            long tick = nextOccupied(cursor);
             if (tick > target) {
                 cursor = target + 1;
                 break;
@@ -164,9 +167,11 @@ final class TimerWheel {
     }
 
     /**
-     * When the next {@link #advance} may have a timer to fire: the start of the first tick whose
-     * slot is not empty (a lower bound: that slot may only hold timers of later revolutions);
-     * {@link Long#MIN_VALUE} if due timers wait already, {@link Long#MAX_VALUE} if no timer is set.
+     * When the next {@link #advance} may have a timer to fire — a lower bound: the start of the
+     * earliest timer's tick if it is found among the first {@link #LOOK_AHEAD} entries of the
+     * occupied slots (in tick order), else of the slot where the look stopped, or of the next
+     * revolution if every timer is further out. {@link Long#MIN_VALUE} if due timers wait already,
+     * {@link Long#MAX_VALUE} if no timer is set.
      */
     long nextDeadlineNanos() {
         if (dueHead != null) {
@@ -175,23 +180,35 @@ final class TimerWheel {
         if (size == 0) {
             return Long.MAX_VALUE;
         }
-        return (cursor + distanceToOccupied()) * tickNanos;
+        long end = cursor + SLOTS;
+        int budget = LOOK_AHEAD;
+        for (long t = nextOccupied(cursor); t < end; t = nextOccupied(t + 1)) {
+            for (Entry e = heads[(int) (t & MASK)]; e != null; e = e.next) {
+                if (e.deadline == t || --budget == 0) {
+                    return t * tickNanos;
+                }
+            }
+        }
+        return end * tickNanos; // the slots passed hold later revolutions only
     }
 
-    /** Ticks from the cursor to the first non-empty slot; the wheel must not be empty. */
-    private int distanceToOccupied() {
-        int start = (int) (cursor & MASK);
+    /**
+     * The first tick from {@code from} on, within one revolution, whose slot is not empty;
+     * {@link Long#MAX_VALUE} if none is.
+     */
+    private long nextOccupied(long from) {
+        int start = (int) (from & MASK);
         int word = start >>> 6;
         long bits = occupied[word] & (-1L << start);
         for (int i = 0; i <= occupied.length; i++) {
             if (bits != 0) {
                 int slot = (word << 6) + Long.numberOfTrailingZeros(bits);
-                return (slot - start) & MASK;
+                return from + ((slot - start) & MASK);
             }
             word = (word + 1) & (occupied.length - 1);
             bits = occupied[word];
         }
-        throw new IllegalStateException("timer wheel holds " + size + " entries but no slot is occupied");
+        return Long.MAX_VALUE;
     }
 
     /** Moves the entries of {@code tick} from their slot to the end of the due chain. */

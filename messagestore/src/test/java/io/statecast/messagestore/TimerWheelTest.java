@@ -125,6 +125,16 @@ class TimerWheelTest {
     }
 
     @Test
+    void shouldNotWakeAnIdleOwnerForASlotHoldingOnlyLaterRevolutions() {
+        TimerWheel w = new TimerWheel(MS, 0);
+        long revolution = TimerWheel.SLOTS * MS;
+        w.schedule(probe("far"), 0, 2 * revolution + 5 * MS);
+        assertEquals(revolution, w.nextDeadlineNanos(), "nothing before the next revolution");
+        w.schedule(probe("near"), 0, 9 * MS);
+        assertEquals(9 * MS, w.nextDeadlineNanos(), "the slot at 5 ms is passed over");
+    }
+
+    @Test
     void shouldCatchUpInDeadlineOrderAfterALongPause() {
         TimerWheel w = new TimerWheel(MS, 0);
         long revolution = TimerWheel.SLOTS * MS;
@@ -396,6 +406,12 @@ class TimerWheelTest {
                 }
             }
             assertEquals(reference.size(), wheel.size(), "timers set, " + where);
+            long next = ((WheelTimers) wheel).wheel.nextDeadlineNanos();
+            long earliest = ((ReferenceTimers) reference).queue.isEmpty() ? Long.MAX_VALUE
+                    : ((ReferenceTimers) reference).queue.peek().tick();
+            assertTrue(earliest == Long.MAX_VALUE ? next == Long.MAX_VALUE : next <= earliest * tick
+                    && next > now - tick, "next deadline " + next + " is a lower bound of " + earliest + " ticks, "
+                    + where);
         }
         assertTrue(fired > steps / 10, "the script fires timers (" + fired + "), seed " + seed);
     }
