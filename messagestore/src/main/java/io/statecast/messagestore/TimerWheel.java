@@ -16,7 +16,10 @@ package io.statecast.messagestore;
  * <p>Slots are doubly linked lists, so cancelling is O(1) and releases the entry at once; a
  * bitmap of the non-empty slots lets {@link #advance} and {@link #nextDeadlineNanos()} skip empty
  * ticks a word (64 ticks) at a time, and the latter looks a few entries into the occupied slots
- * so that an idle owner does not wake for a slot that holds only timers of later revolutions. Nothing here is thread-safe: every method, and
+ * so that an idle owner does not wake for a slot that holds only timers of later revolutions. What
+ * it finds is kept as a lower bound of every deadline (lowered by each {@link #schedule}) until
+ * the wheel passes it, so an owner going idle after every message does not look again each time,
+ * and {@link #advance} skips the slots before it. Nothing here is thread-safe: every method, and
  * {@link Entry#cancel()}, must be called by the owning thread (or after it has stopped).
  */
 final class TimerWheel {
@@ -83,6 +86,11 @@ final class TimerWheel {
     /** Start of {@link #cursor}'s tick: an {@link #advance} before it has nothing to do. */
     private long cursorNanos;
     private int size;
+    /**
+     * A tick no entry in the slots is due before, while it is at or after the cursor: found by
+     * {@link #nextDeadlineNanos()}, lowered by {@link #schedule}; below the cursor it says nothing.
+     */
+    private long bound = Long.MIN_VALUE;
     // entries taken off their slot and waiting to fire, in firing order (linked through next)
     private Entry dueHead;
     private Entry dueTail;
@@ -135,6 +143,7 @@ final class TimerWheel {
         }
         tails[slot] = e;
         size++;
+        bound = Math.min(bound, tick);
     }
 
     /**
@@ -154,6 +163,9 @@ final class TimerWheel {
                 break;
             }
             long tick = nextOccupied(cursor);
+            if (bound > tick) {
+                tick = bound; // the slots before it hold later revolutions only
+            }
             if (tick > target) {
                 cursor = target + 1;
                 break;
@@ -178,18 +190,27 @@ final class TimerWheel {
             return Long.MIN_VALUE;
         }
         if (size == 0) {
+            bound = Long.MAX_VALUE; // what is scheduled next sets it exactly
             return Long.MAX_VALUE;
         }
+        if (bound < cursor) {
+            bound = lookAhead();
+        }
+        return bound > Long.MAX_VALUE / tickNanos - 1 ? Long.MAX_VALUE : bound * tickNanos;
+    }
+
+    /** A tick no entry is due before: see {@link #nextDeadlineNanos()}; the wheel is not empty. */
+    private long lookAhead() {
         long end = cursor + SLOTS;
         int budget = LOOK_AHEAD;
         for (long t = nextOccupied(cursor); t < end; t = nextOccupied(t + 1)) {
             for (Entry e = heads[(int) (t & MASK)]; e != null; e = e.next) {
                 if (e.deadline == t || --budget == 0) {
-                    return t * tickNanos;
+                    return t;
                 }
             }
         }
-        return end * tickNanos; // the slots passed hold later revolutions only
+        return end; // the slots passed hold later revolutions only
     }
 
     /**
