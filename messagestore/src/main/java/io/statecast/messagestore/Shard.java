@@ -202,13 +202,12 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                     continue;
                 }
                 long next = wheel == null ? Long.MAX_VALUE : wheel.nextDeadlineNanos();
+                long now = next == Long.MAX_VALUE ? 0 : clock.nanoTime();
                 if (next == Long.MAX_VALUE) {
                     LockSupport.park(this);
-                } else {
-                    long wait = next - clock.nanoTime();
-                    if (wait > 0) {
-                        LockSupport.parkNanos(this, wait);
-                    }
+                } else if (next > now) {
+                    long wait = next - now;
+                    LockSupport.parkNanos(this, wait < 0 ? Long.MAX_VALUE : wait); // negative: overflowed
                 }
                 scheduled.set(true);
             }
