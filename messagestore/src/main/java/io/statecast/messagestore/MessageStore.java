@@ -56,7 +56,9 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Threading</h2>
  * N shards, each single-threaded (see {@link Shard}); an instance lives on exactly one, so its
- * state needs no locks. Timer expiries are posted into the owning shard. Metaop queries
+ * state needs no locks. Timers fire on the owning shard's thread: from its own timing wheel
+ * (dedicated threading on the system clock) or posted into it by the overlay's timer service
+ * (clock threading, virtual clocks; see {@link MessageStoreConfig#timerTick()}). Metaop queries
  * ({@link #forwardsItself}, {@link #processIntermediateUnicast}) read the immutable registry.
  *
  * <h2>Bounding query time</h2>

@@ -30,6 +30,11 @@ import java.util.Objects;
  *                                loads (blueprint §5.1.7.2). Default true
  * @param warmStartTimeout        how long a warm start may take before the spec is refused.
  *                                Default 5 s
+ * @param timerTick               tick of the timer wheel a dedicated shard on the system clock
+ *                                keeps its instances' timers on: a timer fires up to one tick
+ *                                late, never early. Zero: timers are tasks of the overlay's timer
+ *                                service instead (always so with clock threading or a virtual
+ *                                clock). Default {@link #DEFAULT_TIMER_TICK} (1 ms), at most 1 s
  */
 public record MessageStoreConfig(
         int shards,
@@ -41,7 +46,8 @@ public record MessageStoreConfig(
         Duration unknownServiceHold,
         SpecLimits specLimits,
         boolean warmStart,
-        Duration warmStartTimeout) {
+        Duration warmStartTimeout,
+        Duration timerTick) {
 
     /** Default of the queue capacities. */
     public static final int DEFAULT_QUEUE_CAPACITY = 10_000;
@@ -49,6 +55,10 @@ public record MessageStoreConfig(
     public static final int DEFAULT_UNKNOWN_SERVICE_MESSAGES = 1_000;
     /** Most shards accepted. */
     public static final int MAX_SHARDS = 256;
+    /** Default of {@link #timerTick}. */
+    public static final Duration DEFAULT_TIMER_TICK = Duration.ofMillis(1);
+    /** Longest {@link #timerTick} accepted. */
+    public static final Duration MAX_TIMER_TICK = Duration.ofSeconds(1);
 
     /** How shards run. */
     public enum Threading {
@@ -68,6 +78,7 @@ public record MessageStoreConfig(
         Objects.requireNonNull(unknownServiceHold, "unknownServiceHold");
         Objects.requireNonNull(specLimits, "specLimits");
         Objects.requireNonNull(warmStartTimeout, "warmStartTimeout");
+        Objects.requireNonNull(timerTick, "timerTick");
         if (shards < 1 || shards > MAX_SHARDS) {
             throw new IllegalArgumentException("shards must be 1.." + MAX_SHARDS + ", got " + shards);
         }
@@ -84,6 +95,17 @@ public record MessageStoreConfig(
         if (warmStartTimeout.isNegative() || warmStartTimeout.isZero()) {
             throw new IllegalArgumentException("warmStartTimeout must be > 0, got " + warmStartTimeout);
         }
+        if (timerTick.isNegative() || timerTick.compareTo(MAX_TIMER_TICK) > 0) {
+            throw new IllegalArgumentException("timerTick must be within 0.." + MAX_TIMER_TICK + ", got " + timerTick);
+        }
+    }
+
+    /** Settings with the default {@link #timerTick}. */
+    public MessageStoreConfig(int shards, Threading threading, int dataQueueCapacity, int controlQueueCapacity,
+            InstanceLimits instances, int unknownServiceMessages, Duration unknownServiceHold, SpecLimits specLimits,
+            boolean warmStart, Duration warmStartTimeout) {
+        this(shards, threading, dataQueueCapacity, controlQueueCapacity, instances, unknownServiceMessages,
+                unknownServiceHold, specLimits, warmStart, warmStartTimeout, DEFAULT_TIMER_TICK);
     }
 
     /** The defaults described above. */
@@ -96,43 +118,49 @@ public record MessageStoreConfig(
     /** This configuration with {@code n} shards. */
     public MessageStoreConfig withShards(int n) {
         return new MessageStoreConfig(n, threading, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout);
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick);
     }
 
     /** This configuration with another threading. */
     public MessageStoreConfig withThreading(Threading t) {
         return new MessageStoreConfig(shards, t, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout);
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick);
     }
 
     /** This configuration with other queue capacities. */
     public MessageStoreConfig withQueues(int data, int control) {
         return new MessageStoreConfig(shards, threading, data, control, instances, unknownServiceMessages,
-                unknownServiceHold, specLimits, warmStart, warmStartTimeout);
+                unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick);
     }
 
     /** This configuration with other instance limits. */
     public MessageStoreConfig withInstances(InstanceLimits limits) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, limits,
-                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout);
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick);
     }
 
     /** This configuration with another unknown-service hold. */
     public MessageStoreConfig withUnknownServiceHold(int messages, Duration hold) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances, messages,
-                hold, specLimits, warmStart, warmStartTimeout);
+                hold, specLimits, warmStart, warmStartTimeout, timerTick);
     }
 
     /** This configuration with other spec limits. */
     public MessageStoreConfig withSpecLimits(SpecLimits limits) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, limits, warmStart, warmStartTimeout);
+                unknownServiceMessages, unknownServiceHold, limits, warmStart, warmStartTimeout, timerTick);
     }
 
     /** This configuration with warm start on or off. */
     public MessageStoreConfig withWarmStart(boolean on) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, specLimits, on, warmStartTimeout);
+                unknownServiceMessages, unknownServiceHold, specLimits, on, warmStartTimeout, timerTick);
+    }
+
+    /** This configuration with another {@link #timerTick} (zero: timers on the overlay's timer service). */
+    public MessageStoreConfig withTimerTick(Duration tick) {
+        return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances,
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, tick);
     }
 
     /** The run-time limit of one query evaluation. */

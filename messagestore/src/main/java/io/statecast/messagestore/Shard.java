@@ -17,17 +17,17 @@ import io.statecast.messagestore.metrics.LogLimiter;
 import io.statecast.messagestore.spec.Scope;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.TimerService;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,11 +35,20 @@ import org.slf4j.LoggerFactory;
  * One single-threaded worker of a {@link MessageStore}: it owns the instances whose keys hash to
  * it, their tombstones and its query evaluators, and nothing else touches them — no locks.
  *
- * <p>Work arrives in three lock-free queues: internal tasks (timer expiries, sweeps, removals;
- * never dropped, bounded by instances × timers), control messages and data messages (bounded per
- * store by the store's counters). A drain task runs on the shard's executor while work is
- * waiting: all internal tasks first, then control before data, in batches, re-posting itself so
- * that other shards sharing a thread (clock threading) get their turn.
+ * <p>Work arrives in three lock-free queues: internal tasks (sweeps, removals, timer expiries
+ * with clock threading; never dropped, bounded by instances × timers), control messages and data
+ * messages (bounded per store by the store's counters). A drain runs while work is waiting: all
+ * internal tasks first, then due timers, then control before data, in batches. With clock
+ * threading the drain is a task of the timer service that re-posts itself, so that other shards
+ * sharing that thread get their turn; with dedicated threading the shard's own thread loops over
+ * drains and parks when idle.
+ *
+ * <p>Timers of instances: a dedicated shard on the system clock ({@link RealTimerService}) keeps
+ * them on its own {@link TimerWheel}, advanced by its thread after every message and on waking,
+ * its idle park timed to the next occupied tick — no timer thread, no hand-off, no wake-up of
+ * another thread. Otherwise (clock threading, a virtual clock, {@code timerTick} zero) they are
+ * tasks of the overlay's timer service that post the expiry into the shard, which keeps virtual
+ * time deterministic.
  *
  * <p>It is also the {@link EvaluationGuard} of its evaluations: a ticket in an atomic reference
  * says which thread evaluates for which service since when. The store's watchdog may take a
@@ -69,9 +78,16 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final AtomicReference<Ticket> evaluating = new AtomicReference<>();
     private final LogLimiter errorLog = new LogLimiter(10, TimeUnit.SECONDS);
-    private final Runnable drainTask = this::drain;
-    private volatile Executor executor;
+    private final Runnable drainTask = this::drainTask;
+    /** Clock threading: the timer service the drain task runs on; null with dedicated threading. */
+    private final Executor executor;
+    /** Dedicated threading: the shard's current thread (a new one after the watchdog took over). */
+    private volatile Thread thread;
+    private volatile boolean stopping;
     private volatile Thread owner;
+    private final TimerService clock;
+    /** The instances' timers, or null: they go through {@link #clock} (see the class comment). */
+    private final TimerWheel wheel;
     private final long evaluationLimitNanos;
     private final long firstUseLimitNanos;
     /** Clock threading has no watchdog: CPU time is measured around each evaluation instead. */
@@ -94,17 +110,23 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         this.firstUseLimitNanos = Math.max(evaluationLimitNanos,
                 store.config().specLimits().queries().compileTimeout().toNanos());
         boolean dedicated = store.config().threading() == MessageStoreConfig.Threading.DEDICATED;
-        this.executor = dedicated ? newThread() : store.context().timers();
+        this.clock = store.context().timers();
+        long tick = store.config().timerTick().toNanos();
+        this.wheel = dedicated && tick > 0 && clock instanceof RealTimerService
+                ? new TimerWheel(tick, clock.nanoTime()) : null;
+        this.executor = dedicated ? null : clock;
         this.measureCpu = !dedicated && THREADS.isCurrentThreadCpuTimeSupported();
+        if (dedicated) {
+            startThread();
+        }
     }
 
-    private ExecutorService newThread() {
+    private void startThread() {
         long stack = store.config().specLimits().queries().workerStackBytes();
-        return Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(null, r, "statecast-ms-shard-" + index, stack);
-            t.setDaemon(true);
-            return t;
-        });
+        Thread t = new Thread(null, this::runThread, "statecast-ms-shard-" + index, stack);
+        t.setDaemon(true);
+        thread = t;
+        t.start();
     }
 
     int index() {
@@ -125,6 +147,10 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     private void signal() {
         if (scheduled.compareAndSet(false, true)) {
+            if (executor == null) {
+                LockSupport.unpark(thread);
+                return;
+            }
             try {
                 executor.execute(drainTask);
             } catch (RuntimeException e) {
@@ -136,39 +162,95 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     // ------------------------------------------------------------------ the shard's thread
 
-    private void drain() {
+    /** Clock threading: one drain as a task of the timer service, re-posted while work waits. */
+    private void drainTask() {
         Thread me = Thread.currentThread();
         owner = me;
         try {
-            int done = 0;
-            Runnable task;
-            while ((task = internal.poll()) != null) {
-                runSafely(task);
-            }
-            while (done < BATCH) {
-                Inbound in = control.poll();
-                if (in == null) {
-                    in = data.poll();
-                }
-                if (in == null) {
-                    break;
-                }
-                store.taken(in);
-                process(in);
-                done++;
-                if ((task = internal.poll()) != null) {
-                    do {
-                        runSafely(task);
-                    } while ((task = internal.poll()) != null);
-                }
-            }
+            drain();
         } finally {
             if (owner == me) {
                 scheduled.set(false);
-                if (!internal.isEmpty() || !control.isEmpty() || !data.isEmpty()) {
+                if (hasWork()) {
                     signal();
                 }
             }
+        }
+    }
+
+    /**
+     * Dedicated threading: the shard's thread. {@link #scheduled} is true while it is awake; a
+     * producer that finds it false sets it and unparks the thread, which re-checks the queues
+     * after clearing it, so no wake-up is lost. Idle, it parks until the next timer's tick.
+     */
+    private void runThread() {
+        Thread me = Thread.currentThread();
+        owner = me;
+        scheduled.set(true);
+        try {
+            while (owner == me) {
+                drain();
+                if (stopping) {
+                    return;
+                }
+                if (hasWork()) {
+                    continue;
+                }
+                scheduled.set(false);
+                if (hasWork()) {
+                    scheduled.set(true);
+                    continue;
+                }
+                long next = wheel == null ? Long.MAX_VALUE : wheel.nextDeadlineNanos();
+                long now = next == Long.MAX_VALUE ? 0 : clock.nanoTime();
+                if (next == Long.MAX_VALUE) {
+                    LockSupport.park(this);
+                } else if (next > now) {
+                    long wait = next - now;
+                    LockSupport.parkNanos(this, wait < 0 ? Long.MAX_VALUE : wait); // negative: overflowed
+                }
+                scheduled.set(true);
+            }
+        } catch (ShardAbandoned e) {
+            // the watchdog gave this thread up (and logged it); the shard goes on on another one
+        }
+    }
+
+    private boolean hasWork() {
+        return !internal.isEmpty() || !control.isEmpty() || !data.isEmpty();
+    }
+
+    /** Internal tasks, due timers, then up to {@link #BATCH} messages (control first). */
+    private void drain() {
+        int done = 0;
+        runInternal();
+        advanceTimers();
+        while (done < BATCH) {
+            Inbound in = control.poll();
+            if (in == null) {
+                in = data.poll();
+            }
+            if (in == null) {
+                break;
+            }
+            store.taken(in);
+            process(in);
+            done++;
+            runInternal();
+            advanceTimers();
+        }
+    }
+
+    private void runInternal() {
+        Runnable task;
+        while ((task = internal.poll()) != null) {
+            runSafely(task);
+        }
+    }
+
+    private void advanceTimers() {
+        if (wheel != null) {
+            wheel.advance(clock.nanoTime());
         }
     }
 
@@ -326,8 +408,43 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     @Override
     public TimerService.Timer schedule(ServiceInstance instance, int timerId, long generation, long delayMillis) {
-        return store.context().timers().schedule(delayMillis, TimeUnit.MILLISECONDS,
-                () -> post(() -> instance.onTimer(timerId, generation)));
+        if (wheel == null) {
+            return clock.schedule(delayMillis, TimeUnit.MILLISECONDS,
+                    () -> post(() -> instance.onTimer(timerId, generation)));
+        }
+        InstanceTimer t = new InstanceTimer(instance, timerId, generation);
+        wheel.schedule(t, clock.nanoTime(), TimeUnit.MILLISECONDS.toNanos(delayMillis));
+        return t;
+    }
+
+    /** A timer of an instance on the shard's wheel: its expiry and its own cancel handle. */
+    private final class InstanceTimer extends TimerWheel.Entry implements TimerService.Timer {
+        private final ServiceInstance instance;
+        private final int timerId;
+        private final long generation;
+
+        InstanceTimer(ServiceInstance instance, int timerId, long generation) {
+            this.instance = instance;
+            this.timerId = timerId;
+            this.generation = generation;
+        }
+
+        @Override
+        protected void expire() {
+            try {
+                instance.onTimer(timerId, generation);
+            } catch (RuntimeException e) {
+                store.nodeCounters().drop(DropReason.INTERNAL_ERROR);
+                if (errorLog.allow()) {
+                    LOG.warn("shard {}: timer {} of {} failed", index, timerId, instance.service(), e);
+                }
+            }
+        }
+    }
+
+    /** Timers on the shard's wheel (0 without one); shard thread only. */
+    int wheelTimers() {
+        return wheel == null ? 0 : wheel.size();
     }
 
     @Override
@@ -408,14 +525,8 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         suspect = null;
         store.quarantine(t.service(), "a query ran longer than the limit of "
                 + TimeUnit.NANOSECONDS.toMillis(t.limitNanos()) + " ms; its shard thread was abandoned");
-        Executor old = executor;
-        owner = null;
-        executor = newThread();
-        scheduled.set(false);
-        signal();
-        if (old instanceof ExecutorService s) {
-            s.shutdown(); // the stuck thread ends once Saxon returns
-        }
+        owner = null; // the stuck thread ends once Saxon returns (ShardAbandoned)
+        startThread(); // drains at once: queued work, and due timers the old thread had not fired
         LOG.warn("shard {}: abandoned thread {} stuck in a query of {} for {} ms; the shard continues on a new thread",
                 index, t.thread().getName(), t.service(), TimeUnit.NANOSECONDS.toMillis(nowNanos - t.startNanos()));
         return true;
@@ -429,15 +540,21 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         }
     }
 
-    /** Stops the shard's own thread (dedicated threading). */
+    /** Stops the shard's own thread after one more drain (dedicated threading). */
     void shutdown() {
-        if (executor instanceof ExecutorService s) {
-            s.shutdown();
+        if (executor == null) {
+            stopping = true;
+            LockSupport.unpark(thread);
         }
     }
 
-    /** Waits for the shard's own thread to finish its queued work (dedicated threading). */
+    /** Waits for the shard's own thread to end (dedicated threading). */
     boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        return !(executor instanceof ExecutorService s) || s.awaitTermination(timeout, unit);
+        if (executor != null) {
+            return true;
+        }
+        Thread t = thread;
+        t.join(Math.max(1, unit.toMillis(timeout)));
+        return !t.isAlive();
     }
 }

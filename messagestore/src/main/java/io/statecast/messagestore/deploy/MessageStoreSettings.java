@@ -72,7 +72,7 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
 
     private static final Set<String> TOP = Set.of("shards", "threading", "dataQueueCapacity", "controlQueueCapacity",
             "warmStart", "warmStartTimeoutMs", "evaluationLimitMs", "maxSpecBytes", "unknownService", "instances",
-            "services", "specServer");
+            "services", "specServer", "timerTickMs");
     private static final Set<String> UNKNOWN = Set.of("holdMessages", "holdMs");
     private static final Set<String> INSTANCES = Set.of("maxLive", "historyEntries", "actionHistoryEntries",
             "timersPerInstance", "primitiveBurst", "primitiveRatePerSecond", "idleTimeoutMs", "tombstones",
@@ -113,6 +113,8 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
         int data = intField(section, "dataQueueCapacity", d.dataQueueCapacity(), 1, 10_000_000, PREFIX);
         int control = intField(section, "controlQueueCapacity", d.controlQueueCapacity(), 1, 10_000_000, PREFIX);
         boolean warm = boolField(section, "warmStart", d.warmStart(), PREFIX);
+        long tickMs = longField(section, "timerTickMs", d.timerTick().toMillis(), 0,
+                MessageStoreConfig.MAX_TIMER_TICK.toMillis(), PREFIX);
         long warmMs = longField(section, "warmStartTimeoutMs", d.warmStartTimeout().toMillis(), 1, 600_000, PREFIX);
         QueryLimits q = d.specLimits().queries();
         long evalMs = longField(section, "evaluationLimitMs", q.evaluationTimeout().toMillis(), 1, 60_000, PREFIX);
@@ -167,7 +169,7 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
             }
         }
         MessageStoreConfig config = new MessageStoreConfig(shards, threading, data, control, il, holdMessages,
-                Duration.ofMillis(holdMs), specLimits, warm, Duration.ofMillis(warmMs));
+                Duration.ofMillis(holdMs), specLimits, warm, Duration.ofMillis(warmMs), Duration.ofMillis(tickMs));
         return new MessageStoreSettings(config, services, specServer(section.get("specServer"), PREFIX + ".specServer"));
     }
 
