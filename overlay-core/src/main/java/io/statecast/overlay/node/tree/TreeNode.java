@@ -60,6 +60,15 @@ import org.slf4j.LoggerFactory;
  *       ({@link TreeTopology}).</li>
  *   <li>A change of the node's own offer triggers one extra round of beacons between heartbeats,
  *       so a change travels at network speed rather than one hop per heartbeat.</li>
+ *   <li><b>Tree edges are acknowledged.</b> A node's beacons to the links it counts as children
+ *       say so (the CHILD flag), and a node that gains a child answers it at once. A node uses
+ *       its chosen parent as a tree neighbour — forwards to it and counts as joined — only once
+ *       the parent's beacons acknowledge it; it accepts multicasts from it at once. So the parent
+ *       never drops the child's traffic for not knowing the child yet, and a child's
+ *       {@code join} returns only once its parent forwards to it — within one round trip of
+ *       choosing it, never a heartbeat. (A node that joins as the new parent of a node that
+ *       was alone counts as joined on the child's claim; the child forwards to it one one-way
+ *       delay later, when the acknowledgement arrives.)</li>
  * </ul>
  * Message bodies and their bounds are in {@link TreeMessages}. Neighbours (for forwarding) are the
  * tree neighbours: the parent and the children.
@@ -104,6 +113,8 @@ public final class TreeNode implements OverlayNode {
     private boolean hasParent;
     private long parentId;
     private final List<Link> children = new ArrayList<>();
+    /** Links that became children in the last recompute: they are answered at once. */
+    private final List<Link> newChildren = new ArrayList<>();
     private Map<Long, TreeAddress> routes = Map.of();
     private long[] subtree;
     private boolean subtreeTruncated;
@@ -237,7 +248,8 @@ public final class TreeNode implements OverlayNode {
             counter++;
         }
         recompute(now);
-        sendBeacons();
+        sendBeacons(); // acknowledges new children too
+        newChildren.clear();
         triggeredSinceTick = false;
         publish();
         unchangedTicks++;
@@ -317,7 +329,7 @@ public final class TreeNode implements OverlayNode {
             count("goodbyesReceived");
             Link l = links.remove(g.sender());
             if (l != null) {
-                afterEvent();
+                afterEvent(null);
             }
         }
     }
@@ -347,11 +359,12 @@ public final class TreeNode implements OverlayNode {
         l.hasParent = b.hasParent();
         l.parent = b.parent();
         l.subtree = b.subtree();
+        l.acceptsMe = b.child();
         observeRoot(b.root(), b.rootSeq(), now);
-        if (isNew) {
-            send(l.address, beacon(false), "beaconsSent"); // answer at once: the link forms in one round trip
-        }
-        afterEvent();
+        // a new link is answered at once, so it forms in one round trip — after the recompute, so
+        // the answer carries the offer this beacon may have changed (two beacons sent back to back
+        // could arrive in the other order and leave the stale one as the link's last word)
+        afterEvent(isNew ? l : null);
     }
 
     /** The advertised address on the scheme the beacon came in on, else the sender address itself. */
@@ -367,12 +380,25 @@ public final class TreeNode implements OverlayNode {
         return from;
     }
 
-    private void afterEvent() {
+    /** Recomputes after a message; {@code answer} is a new link that must hear from this node now, or null. */
+    private void afterEvent(Link answer) {
         boolean changed = recompute(timers.nanoTime());
         if (changed && !triggeredSinceTick) {
             triggeredSinceTick = true;
             sendBeacons();
+        } else {
+            if (!newChildren.isEmpty()) {
+                // the offer is unchanged, but a child waits for this acknowledgement before it uses the edge
+                ProtocolMessage ack = beacon(false, true);
+                for (Link c : newChildren) {
+                    send(c.address, ack, "childAcksSent");
+                }
+            }
+            if (answer != null && !newChildren.contains(answer)) {
+                send(answer.address, beacon(hasParent && answer.id == parentId, answer.child), "beaconsSent");
+            }
         }
+        newChildren.clear();
         publish();
     }
 
@@ -442,9 +468,15 @@ public final class TreeNode implements OverlayNode {
         rootSeq = best == null ? ownSeq() : best.rootSeq;
 
         children.clear();
+        newChildren.clear();
         Map<Long, TreeAddress> r = new HashMap<>();
         for (Link l : links.values()) {
-            if (l.hasParent && l.parent == selfId && l.root == rootId && !(hasParent && l.id == parentId)) {
+            boolean isChild = l.hasParent && l.parent == selfId && l.root == rootId && !(hasParent && l.id == parentId);
+            if (isChild && !l.child) {
+                newChildren.add(l);
+            }
+            l.child = isChild;
+            if (isChild) {
                 children.add(l);
                 TreeAddress child = new TreeAddress(l.id);
                 r.put(l.id, child);
@@ -488,6 +520,11 @@ public final class TreeNode implements OverlayNode {
     }
 
     private ProtocolMessage beacon(boolean toParent) {
+        return beacon(toParent, false);
+    }
+
+    /** A beacon; {@code toChild} acknowledges the receiver as this node's child. */
+    private ProtocolMessage beacon(boolean toParent, boolean toChild) {
         List<SubstrateAddress> addrs = env.localAddresses();
         if (addrs.size() > TreeMessages.MAX_ADDRESSES) {
             addrs = addrs.subList(0, TreeMessages.MAX_ADDRESSES);
@@ -496,7 +533,7 @@ public final class TreeNode implements OverlayNode {
             count("subtreeTruncated");
         }
         return TreeMessages.encode(new Beacon(selfId, rootId, rootSeq, hasParent, hasParent ? parentId : 0, hops, addrs,
-                toParent ? subtree : null, toParent && subtreeTruncated));
+                toParent ? subtree : null, toParent && subtreeTruncated, toChild));
     }
 
     private void sendBeacons() {
@@ -505,8 +542,9 @@ public final class TreeNode implements OverlayNode {
         }
         ProtocolMessage plain = beacon(false);
         ProtocolMessage toParent = hasParent ? beacon(true) : null;
+        ProtocolMessage toChild = children.isEmpty() ? null : beacon(false, true);
         for (Link l : links.values()) {
-            send(l.address, hasParent && l.id == parentId ? toParent : plain, "beaconsSent");
+            send(l.address, hasParent && l.id == parentId ? toParent : l.child ? toChild : plain, "beaconsSent");
         }
     }
 
@@ -528,10 +566,13 @@ public final class TreeNode implements OverlayNode {
             return;
         }
         Map<LogicalAddress, SubstrateAddress> nbrs = new LinkedHashMap<>();
-        TreeAddress parent = null;
-        if (hasParent) {
-            parent = new TreeAddress(parentId);
-            nbrs.put(parent, links.get(parentId).address);
+        // multicasts from the chosen parent are accepted at once (it forwards to this node as soon
+        // as it has the claim), but it is a neighbour — forwarded to, and counted for joining —
+        // only once it has acknowledged this node, so it never drops what this node sends it
+        TreeAddress parent = hasParent ? new TreeAddress(parentId) : null;
+        Link up = hasParent ? links.get(parentId) : null;
+        if (up != null && up.acceptsMe) {
+            nbrs.put(parent, up.address);
         }
         for (Link c : children) {
             nbrs.put(new TreeAddress(c.id), c.address);
@@ -582,6 +623,10 @@ public final class TreeNode implements OverlayNode {
         boolean hasParent;
         long parent;
         long[] subtree;
+        /** Whether this node counts the link as its child (as of the last recompute). */
+        boolean child;
+        /** Whether the link's last beacon acknowledged this node as its child. */
+        boolean acceptsMe;
 
         Link(long id) {
             this.id = id;
