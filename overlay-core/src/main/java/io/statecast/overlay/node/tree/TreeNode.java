@@ -5,12 +5,9 @@ import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.message.ProtocolMessage;
 import io.statecast.overlay.node.NodeEnvironment;
-import io.statecast.overlay.node.NodeCounters;
-import io.statecast.overlay.node.NodeListener;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.OverlayNode;
-import io.statecast.overlay.node.ProtocolInbox;
-import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.node.ProtocolNode;
 import io.statecast.overlay.node.tree.TreeMessages.Beacon;
 import io.statecast.overlay.node.tree.TreeMessages.Goodbye;
 import io.statecast.overlay.node.tree.TreeMessages.TreeMessage;
@@ -25,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,7 +72,7 @@ import org.slf4j.LoggerFactory;
  * <h2>Threads</h2>
  * All protocol state is confined to the timer service's thread; see {@link OverlayNode}.
  */
-public final class TreeNode implements OverlayNode {
+public final class TreeNode extends ProtocolNode<TreeTopology> {
 
     private static final Logger LOG = LoggerFactory.getLogger(TreeNode.class);
     /** Root incarnations whose freshness is tracked at most; far more than a healthy overlay shows. */
@@ -92,12 +88,7 @@ public final class TreeNode implements OverlayNode {
     private final long selfId;
     private final TreeSettings settings;
     private final NodeEnvironment env;
-    private final TimerService timers;
     private final long timeoutNanos;
-    private final CopyOnWriteArrayList<NodeListener> listeners = new CopyOnWriteArrayList<>();
-    private final NodeCounters counters = new NodeCounters();
-    private volatile TreeTopology published;
-    private final ProtocolInbox inbox;
 
     // ---- protocol-thread state ----
     private boolean running;
@@ -131,17 +122,15 @@ public final class TreeNode implements OverlayNode {
      * @param env      transport, local addresses, timers, randomness
      */
     public TreeNode(TreeAddress self, TreeSettings settings, NodeEnvironment env) {
-        this.self = Objects.requireNonNull(self, "self");
+        super(Objects.requireNonNull(env, "env").timers(), MAX_PENDING_MESSAGES, TreeTopology.stopped(Objects.requireNonNull(self, "self")));
+        this.self = self;
         this.selfId = self.id();
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.env = Objects.requireNonNull(env, "env");
-        this.timers = env.timers();
-        this.inbox = new ProtocolInbox(timers, MAX_PENDING_MESSAGES);
+        this.env = env;
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.timeoutMs());
         this.epoch = env.random().nextInt();
         this.rootId = selfId;
         this.subtree = new long[] {selfId};
-        this.published = TreeTopology.stopped(self);
     }
 
     @Override
@@ -149,51 +138,10 @@ public final class TreeNode implements OverlayNode {
         return self;
     }
 
-    @Override
-    public TreeTopology topology() {
-        return published;
-    }
-
-    @Override
-    public void join() {
-        timers.execute(this::start);
-    }
-
-    @Override
-    public void leave() {
-        timers.execute(this::stop);
-    }
-
-    @Override
-    public void onProtocolMessage(ProtocolMessage message, SubstrateAddress from) {
-        Objects.requireNonNull(message, "message");
-        if (!inbox.post(() -> handle(message, from))) {
-            count("droppedQueueFull");
-        }
-    }
-
-    @Override
-    public void addListener(NodeListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
-    }
-
-    @Override
-    public void removeListener(NodeListener listener) {
-        listeners.remove(listener);
-    }
-
-    @Override
-    public Map<String, Long> counters() {
-        return counters.snapshot();
-    }
-
-    private void count(String name) {
-        counters.count(name);
-    }
-
     // ------------------------------------------------------------------------------------ lifecycle
 
-    private void start() {
+    @Override
+    protected void start() {
         if (running || left) {
             return;
         }
@@ -209,7 +157,8 @@ public final class TreeNode implements OverlayNode {
         rendezvous();
     }
 
-    private void stop() {
+    @Override
+    protected void stop() {
         left = true;
         if (!running) {
             return;
@@ -224,9 +173,7 @@ public final class TreeNode implements OverlayNode {
         links.clear();
         children.clear();
         routes = Map.of();
-        TreeTopology old = published;
-        published = TreeTopology.stopped(self).withState(NodeState.STOPPED, ++version);
-        notifyListeners(old, published);
+        publish(TreeTopology.stopped(self).withState(NodeState.STOPPED, ++version), true);
     }
 
     private static void cancel(TimerService.Timer t) {
@@ -309,7 +256,8 @@ public final class TreeNode implements OverlayNode {
 
     // ------------------------------------------------------------------------------------ messages
 
-    private void handle(ProtocolMessage message, SubstrateAddress from) {
+    @Override
+    protected void handle(ProtocolMessage message, SubstrateAddress from) {
         if (!running) {
             count("ignoredWhileStopped");
             return;
@@ -577,7 +525,7 @@ public final class TreeNode implements OverlayNode {
         for (Link c : children) {
             nbrs.put(new TreeAddress(c.id), c.address);
         }
-        TreeTopology old = published;
+        TreeTopology old = topology();
         TreeTopology view = new TreeTopology(self, old.state(), old.version(), rootId, hops, parent, nbrs, routes, links.size());
         boolean treeChanged = !view.sameTree(old) || old.state() == NodeState.STOPPED;
         if (treeChanged) {
@@ -587,10 +535,7 @@ public final class TreeNode implements OverlayNode {
         if (!treeChanged && state == old.state() && view.links() == old.links()) {
             return;
         }
-        published = view.withState(state, ++version);
-        if (treeChanged || state != old.state()) {
-            notifyListeners(old, published);
-        }
+        publish(view.withState(state, ++version), treeChanged || state != old.state());
     }
 
     private NodeState state(boolean noTreeNeighbour) {
@@ -598,16 +543,6 @@ public final class TreeNode implements OverlayNode {
             return links.isEmpty() && settings.buddies().isEmpty() ? NodeState.STABLE : NodeState.JOINING;
         }
         return unchangedTicks >= settings.stableAfterHeartbeats() ? NodeState.STABLE : NodeState.INCOMPLETE;
-    }
-
-    private void notifyListeners(Topology old, Topology now) {
-        for (NodeListener l : listeners) {
-            try {
-                l.onTopologyChanged(old, now);
-            } catch (RuntimeException e) {
-                LOG.warn("{}: node listener failed: {}", self, e.toString());
-            }
-        }
     }
 
     // ------------------------------------------------------------------------------------ state types
@@ -652,6 +587,6 @@ public final class TreeNode implements OverlayNode {
 
     @Override
     public String toString() {
-        return "TreeNode" + published;
+        return "TreeNode" + topology();
     }
 }
