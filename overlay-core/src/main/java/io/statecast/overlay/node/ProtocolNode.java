@@ -24,19 +24,21 @@ public abstract class ProtocolNode<T extends Topology> implements OverlayNode {
 
     /** The timer service whose thread owns all protocol state. */
     protected final TimerService timers;
+    private final ProtocolTransport transport;
     private final CopyOnWriteArrayList<NodeListener> listeners = new CopyOnWriteArrayList<>();
     private final NodeCounters counters = new NodeCounters();
     private final ProtocolInbox inbox;
     private volatile T published;
 
     /**
-     * @param timers             the node's timer service
+     * @param env                the node's environment (its timers and transport are used here)
      * @param maxPendingMessages protocol messages that may wait for the protocol thread; more are
      *                           dropped and counted as {@code droppedQueueFull}
      * @param initial            the view before the node joins
      */
-    protected ProtocolNode(TimerService timers, int maxPendingMessages, T initial) {
-        this.timers = Objects.requireNonNull(timers, "timers");
+    protected ProtocolNode(NodeEnvironment env, int maxPendingMessages, T initial) {
+        this.timers = Objects.requireNonNull(env, "env").timers();
+        this.transport = env.transport();
         this.inbox = new ProtocolInbox(timers, maxPendingMessages);
         this.published = Objects.requireNonNull(initial, "initial");
     }
@@ -77,6 +79,21 @@ public abstract class ProtocolNode<T extends Topology> implements OverlayNode {
     @Override
     public final Map<String, Long> counters() {
         return counters.snapshot();
+    }
+
+    /**
+     * Sends a protocol message and counts it under {@code counter}, or as {@code sendFailed} if
+     * the transport refused or threw (logged; the protocol goes on).
+     */
+    protected final void send(SubstrateAddress to, ProtocolMessage m, String counter) {
+        boolean ok;
+        try {
+            ok = transport.send(to, m);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: transport failed sending to {}: {}", topology().self(), to, e.toString());
+            ok = false;
+        }
+        count(ok ? counter : "sendFailed");
     }
 
     /** Adds one to the counter {@code name}. */

@@ -6,6 +6,7 @@ import io.statecast.overlay.message.ProtocolMessage;
 import io.statecast.overlay.node.NodeEnvironment;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.OverlayNode;
+import io.statecast.overlay.node.BuddyCache;
 import io.statecast.overlay.node.ProtocolNode;
 import io.statecast.overlay.node.dt.DtMessages.DtMessage;
 import io.statecast.overlay.node.dt.DtMessages.Goodbye;
@@ -120,7 +121,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
     private final TreeMap<DtAddress, Neighbour> table = new TreeMap<>(Predicates.LEXICOGRAPHIC);
     private final LinkedHashMap<DtAddress, Candidate> candidates = new LinkedHashMap<>();
     private final LinkedHashMap<DtAddress, Long> contacted = new LinkedHashMap<>();
-    private final LinkedHashSet<SubstrateAddress> buddyCache = new LinkedHashSet<>();
+    private final BuddyCache buddyCache;
     private int unchangedTicks;
     /** The table or a report changed since the last publication. */
     private boolean dirty;
@@ -141,10 +142,11 @@ public final class DtNode extends ProtocolNode<DtTopology> {
      * @param env      transport, local addresses, timers, randomness
      */
     public DtNode(DtAddress self, DtSettings settings, NodeEnvironment env) {
-        super(Objects.requireNonNull(env, "env").timers(), MAX_PENDING_MESSAGES, DtTopology.stopped(Objects.requireNonNull(self, "self"), 0));
+        super(env, MAX_PENDING_MESSAGES, DtTopology.stopped(Objects.requireNonNull(self, "self"), 0));
         this.self = self;
         this.settings = Objects.requireNonNull(settings, "settings");
         this.env = env;
+        this.buddyCache = new BuddyCache(settings.buddyCacheSize());
         this.fastNanos = TimeUnit.MILLISECONDS.toNanos(settings.fastHeartbeatMs());
         this.slowNanos = TimeUnit.MILLISECONDS.toNanos(settings.slowHeartbeatMs());
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.timeoutMs());
@@ -267,7 +269,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             if (now - n.lastHeard > timeoutNanos) {
                 it.remove();
                 count("neighboursTimedOut");
-                rememberBuddy(n.substrate);
+                buddyCache.remember(n.substrate);
                 LOG.debug("{}: neighbour {} timed out", self, n.address);
                 markChanged();
             }
@@ -338,25 +340,12 @@ public final class DtNode extends ProtocolNode<DtTopology> {
         }
     }
 
-    private void rememberBuddy(SubstrateAddress a) {
-        if (settings.buddyCacheSize() == 0 || a == null) {
-            return;
-        }
-        buddyCache.remove(a);
-        buddyCache.add(a);
-        while (buddyCache.size() > settings.buddyCacheSize()) {
-            Iterator<SubstrateAddress> it = buddyCache.iterator();
-            it.next();
-            it.remove();
-        }
-    }
-
     private void rendezvous() {
         if (!running) {
             return;
         }
         LinkedHashSet<SubstrateAddress> targets = new LinkedHashSet<>(settings.buddies());
-        targets.addAll(buddyCache);
+        targets.addAll(buddyCache.addresses());
         targets.removeAll(env.localAddresses());
         for (Neighbour n : table.values()) {
             targets.remove(n.substrate);
@@ -772,17 +761,6 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             }
         }
         return addresses.get(0);
-    }
-
-    private void send(SubstrateAddress to, ProtocolMessage m, String counter) {
-        boolean ok;
-        try {
-            ok = env.transport().send(to, m);
-        } catch (RuntimeException e) {
-            LOG.warn("{}: transport failed sending to {}: {}", self, to, e.toString());
-            ok = false;
-        }
-        count(ok ? counter : "sendFailed");
     }
 
     // ------------------------------------------------------------------------------------ publication

@@ -7,6 +7,7 @@ import io.statecast.overlay.message.ProtocolMessage;
 import io.statecast.overlay.node.NodeEnvironment;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.OverlayNode;
+import io.statecast.overlay.node.BuddyCache;
 import io.statecast.overlay.node.ProtocolNode;
 import io.statecast.overlay.node.tree.TreeMessages.Beacon;
 import io.statecast.overlay.node.tree.TreeMessages.Goodbye;
@@ -95,7 +96,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
     private boolean left;
     private final TreeMap<Long, Link> links = new TreeMap<>();
     private final Map<RootEpoch, Freshness> freshness = new HashMap<>();
-    private final LinkedHashSet<SubstrateAddress> buddyCache = new LinkedHashSet<>();
+    private final BuddyCache buddyCache;
     private final int epoch;
     private long counter;
     private long rootId;
@@ -122,11 +123,12 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
      * @param env      transport, local addresses, timers, randomness
      */
     public TreeNode(TreeAddress self, TreeSettings settings, NodeEnvironment env) {
-        super(Objects.requireNonNull(env, "env").timers(), MAX_PENDING_MESSAGES, TreeTopology.stopped(Objects.requireNonNull(self, "self")));
+        super(env, MAX_PENDING_MESSAGES, TreeTopology.stopped(Objects.requireNonNull(self, "self")));
         this.self = self;
         this.selfId = self.id();
         this.settings = Objects.requireNonNull(settings, "settings");
         this.env = env;
+        this.buddyCache = new BuddyCache(settings.buddyCacheSize());
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.timeoutMs());
         this.epoch = env.random().nextInt();
         this.rootId = selfId;
@@ -211,22 +213,9 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
             if (now - l.lastHeard > timeoutNanos) {
                 it.remove();
                 count("linksTimedOut");
-                rememberBuddy(l.address);
+                buddyCache.remember(l.address);
                 LOG.debug("{}: link #{} timed out", self, l.id);
             }
-        }
-    }
-
-    private void rememberBuddy(SubstrateAddress a) {
-        if (settings.buddyCacheSize() == 0 || a == null) {
-            return;
-        }
-        buddyCache.remove(a);
-        buddyCache.add(a);
-        while (buddyCache.size() > settings.buddyCacheSize()) {
-            Iterator<SubstrateAddress> it = buddyCache.iterator();
-            it.next();
-            it.remove();
         }
     }
 
@@ -235,7 +224,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
             return;
         }
         LinkedHashSet<SubstrateAddress> candidates = new LinkedHashSet<>(settings.buddies());
-        candidates.addAll(buddyCache);
+        candidates.addAll(buddyCache.addresses());
         candidates.removeAll(env.localAddresses());
         for (Link l : links.values()) {
             candidates.remove(l.address);
@@ -494,17 +483,6 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
         for (Link l : links.values()) {
             send(l.address, hasParent && l.id == parentId ? toParent : l.child ? toChild : plain, "beaconsSent");
         }
-    }
-
-    private void send(SubstrateAddress to, ProtocolMessage m, String counter) {
-        boolean ok;
-        try {
-            ok = env.transport().send(to, m);
-        } catch (RuntimeException e) {
-            LOG.warn("{}: transport failed sending to {}: {}", self, to, e.toString());
-            ok = false;
-        }
-        count(ok ? counter : "sendFailed");
     }
 
     // ------------------------------------------------------------------------------------ publication
