@@ -4,12 +4,10 @@ import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.ProtocolMessage;
 import io.statecast.overlay.node.NodeEnvironment;
-import io.statecast.overlay.node.NodeCounters;
-import io.statecast.overlay.node.NodeListener;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.OverlayNode;
-import io.statecast.overlay.node.ProtocolInbox;
-import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.node.BuddyCache;
+import io.statecast.overlay.node.ProtocolNode;
 import io.statecast.overlay.node.dt.DtMessages.DtMessage;
 import io.statecast.overlay.node.dt.DtMessages.Goodbye;
 import io.statecast.overlay.node.dt.DtMessages.Hello;
@@ -29,7 +27,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,7 +88,7 @@ import org.slf4j.LoggerFactory;
  * <h2>Threads</h2>
  * All protocol state is confined to the timer service's thread; see {@link OverlayNode}.
  */
-public final class DtNode implements OverlayNode {
+public final class DtNode extends ProtocolNode<DtTopology> {
 
     private static final Logger LOG = LoggerFactory.getLogger(DtNode.class);
     /** Protocol messages waiting for the protocol thread at most; more are dropped and counted. */
@@ -109,16 +106,11 @@ public final class DtNode implements OverlayNode {
 
     private final DtSettings settings;
     private final NodeEnvironment env;
-    private final TimerService timers;
     private final long fastNanos;
     private final long slowNanos;
     private final long timeoutNanos;
     private final long leaderStaleNanos;
     private final List<SubstrateAddress> advertised;
-    private final CopyOnWriteArrayList<NodeListener> listeners = new CopyOnWriteArrayList<>();
-    private final NodeCounters counters = new NodeCounters();
-    private final ProtocolInbox inbox;
-    private volatile DtTopology published;
     private volatile DtAddress self;
     private volatile String failure;
 
@@ -129,7 +121,7 @@ public final class DtNode implements OverlayNode {
     private final TreeMap<DtAddress, Neighbour> table = new TreeMap<>(Predicates.LEXICOGRAPHIC);
     private final LinkedHashMap<DtAddress, Candidate> candidates = new LinkedHashMap<>();
     private final LinkedHashMap<DtAddress, Long> contacted = new LinkedHashMap<>();
-    private final LinkedHashSet<SubstrateAddress> buddyCache = new LinkedHashSet<>();
+    private final BuddyCache buddyCache;
     private int unchangedTicks;
     /** The table or a report changed since the last publication. */
     private boolean dirty;
@@ -150,11 +142,11 @@ public final class DtNode implements OverlayNode {
      * @param env      transport, local addresses, timers, randomness
      */
     public DtNode(DtAddress self, DtSettings settings, NodeEnvironment env) {
-        this.self = Objects.requireNonNull(self, "self");
+        super(env, MAX_PENDING_MESSAGES, DtTopology.stopped(Objects.requireNonNull(self, "self"), 0));
+        this.self = self;
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.env = Objects.requireNonNull(env, "env");
-        this.timers = env.timers();
-        this.inbox = new ProtocolInbox(timers, MAX_PENDING_MESSAGES);
+        this.env = env;
+        this.buddyCache = new BuddyCache(settings.buddyCacheSize());
         this.fastNanos = TimeUnit.MILLISECONDS.toNanos(settings.fastHeartbeatMs());
         this.slowNanos = TimeUnit.MILLISECONDS.toNanos(settings.slowHeartbeatMs());
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.timeoutMs());
@@ -171,17 +163,11 @@ public final class DtNode implements OverlayNode {
         }
         this.advertised = List.copyOf(adv);
         this.ownLeaderSeq = env.random().nextInt() & 0x7FFF_FFFFL;
-        this.published = DtTopology.stopped(self, 0);
     }
 
     @Override
     public DtAddress localAddress() {
         return self;
-    }
-
-    @Override
-    public DtTopology topology() {
-        return published;
     }
 
     /**
@@ -193,46 +179,10 @@ public final class DtNode implements OverlayNode {
         return failure;
     }
 
-    @Override
-    public void join() {
-        timers.execute(this::start);
-    }
-
-    @Override
-    public void leave() {
-        timers.execute(this::stop);
-    }
-
-    @Override
-    public void onProtocolMessage(ProtocolMessage message, SubstrateAddress from) {
-        Objects.requireNonNull(message, "message");
-        if (!inbox.post(() -> handle(message, from))) {
-            count("droppedQueueFull");
-        }
-    }
-
-    @Override
-    public void addListener(NodeListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
-    }
-
-    @Override
-    public void removeListener(NodeListener listener) {
-        listeners.remove(listener);
-    }
-
-    @Override
-    public Map<String, Long> counters() {
-        return counters.snapshot();
-    }
-
-    private void count(String name) {
-        counters.count(name);
-    }
-
     // ------------------------------------------------------------------------------------ lifecycle
 
-    private void start() {
+    @Override
+    protected void start() {
         if (running || left) {
             return;
         }
@@ -243,7 +193,8 @@ public final class DtNode implements OverlayNode {
         rendezvous();
     }
 
-    private void stop() {
+    @Override
+    protected void stop() {
         left = true;
         if (!running) {
             return;
@@ -255,9 +206,7 @@ public final class DtNode implements OverlayNode {
         table.clear();
         candidates.clear();
         contacted.clear();
-        DtTopology old = published;
-        published = DtTopology.stopped(self, ++version);
-        notifyListeners(old, published);
+        publish(DtTopology.stopped(self, ++version), true);
     }
 
     private void fail(String reason) {
@@ -320,7 +269,7 @@ public final class DtNode implements OverlayNode {
             if (now - n.lastHeard > timeoutNanos) {
                 it.remove();
                 count("neighboursTimedOut");
-                rememberBuddy(n.substrate);
+                buddyCache.remember(n.substrate);
                 LOG.debug("{}: neighbour {} timed out", self, n.address);
                 markChanged();
             }
@@ -391,25 +340,12 @@ public final class DtNode implements OverlayNode {
         }
     }
 
-    private void rememberBuddy(SubstrateAddress a) {
-        if (settings.buddyCacheSize() == 0 || a == null) {
-            return;
-        }
-        buddyCache.remove(a);
-        buddyCache.add(a);
-        while (buddyCache.size() > settings.buddyCacheSize()) {
-            Iterator<SubstrateAddress> it = buddyCache.iterator();
-            it.next();
-            it.remove();
-        }
-    }
-
     private void rendezvous() {
         if (!running) {
             return;
         }
         LinkedHashSet<SubstrateAddress> targets = new LinkedHashSet<>(settings.buddies());
-        targets.addAll(buddyCache);
+        targets.addAll(buddyCache.addresses());
         targets.removeAll(env.localAddresses());
         for (Neighbour n : table.values()) {
             targets.remove(n.substrate);
@@ -439,7 +375,8 @@ public final class DtNode implements OverlayNode {
 
     // ------------------------------------------------------------------------------------ messages
 
-    private void handle(ProtocolMessage message, SubstrateAddress from) {
+    @Override
+    protected void handle(ProtocolMessage message, SubstrateAddress from) {
         if (!running) {
             count("ignoredWhileStopped");
             return;
@@ -691,7 +628,7 @@ public final class DtNode implements OverlayNode {
      */
     private boolean duplicateSeen(SubstrateAddress holder) {
         count("duplicateAddress");
-        if (everStable && published.state() != NodeState.JOINING) {
+        if (everStable && topology().state() != NodeState.JOINING) {
             return false;
         }
         if (settings.redrawFrame() == null) {
@@ -826,17 +763,6 @@ public final class DtNode implements OverlayNode {
         return addresses.get(0);
     }
 
-    private void send(SubstrateAddress to, ProtocolMessage m, String counter) {
-        boolean ok;
-        try {
-            ok = env.transport().send(to, m);
-        } catch (RuntimeException e) {
-            LOG.warn("{}: transport failed sending to {}: {}", self, to, e.toString());
-            ok = false;
-        }
-        count(ok ? counter : "sendFailed");
-    }
-
     // ------------------------------------------------------------------------------------ publication
 
     private void publish() {
@@ -849,7 +775,7 @@ public final class DtNode implements OverlayNode {
         } else {
             state = unchangedTicks >= settings.stableAfterHeartbeats() ? NodeState.STABLE : NodeState.INCOMPLETE;
         }
-        DtTopology old = published;
+        DtTopology old = topology();
         DtAddress leader = currentLeader();
         if (!dirty && state == old.state() && Objects.equals(leader, old.partitionLeader()) && self.equals(old.self())) {
             return;
@@ -865,21 +791,10 @@ public final class DtNode implements OverlayNode {
             return;
         }
         version++;
-        published = view;
         if (state == NodeState.STABLE) {
             everStable = true;
         }
-        notifyListeners(old, view);
-    }
-
-    private void notifyListeners(Topology old, Topology now) {
-        for (NodeListener l : listeners) {
-            try {
-                l.onTopologyChanged(old, now);
-            } catch (RuntimeException e) {
-                LOG.warn("{}: node listener failed: {}", self, e.toString());
-            }
-        }
+        publish(view, true);
     }
 
     /** A node a stranger reported, and when. */
@@ -903,6 +818,6 @@ public final class DtNode implements OverlayNode {
 
     @Override
     public String toString() {
-        return "DtNode" + published;
+        return "DtNode" + topology();
     }
 }

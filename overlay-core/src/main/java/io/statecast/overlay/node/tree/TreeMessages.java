@@ -28,7 +28,9 @@ import java.util.Objects;
  * +-----------------------------------------------------------------------------------------------+
  * flags: bit 0 HAS_PARENT (parent id meaningful; else 0), bit 1 SUBTREE (the subtree list
  * follows: only in the beacon to the sender's parent), bit 2 TRUNCATED (the subtree list was cut
- * at the sender's bound). Other bits must be 0. nAddr is 1..{@value #MAX_ADDRESSES}.
+ * at the sender's bound), bit 3 CHILD (the sender counts the receiver as its child: only in
+ * beacons to the sender's children; a node forwards to and accepts from its parent only once
+ * the parent's beacons say so). Other bits must be 0. nAddr is 1..{@value #MAX_ADDRESSES}.
  * </pre>
  *
  * <h2>Goodbye (type {@value #GOODBYE})</h2>
@@ -53,7 +55,8 @@ public final class TreeMessages {
     static final int FLAG_HAS_PARENT = 1;
     static final int FLAG_SUBTREE = 2;
     static final int FLAG_TRUNCATED = 4;
-    private static final int FLAGS_DEFINED = FLAG_HAS_PARENT | FLAG_SUBTREE | FLAG_TRUNCATED;
+    static final int FLAG_CHILD = 8;
+    private static final int FLAGS_DEFINED = FLAG_HAS_PARENT | FLAG_SUBTREE | FLAG_TRUNCATED | FLAG_CHILD;
     private static final int BEACON_FIXED_BYTES = 37;
     private static final long[] NO_IDS = new long[0];
 
@@ -79,9 +82,12 @@ public final class TreeMessages {
      * @param addresses the sender's substrate addresses, 1..{@value #MAX_ADDRESSES}
      * @param subtree   ids of the sender's subtree (itself included), or {@code null} when absent
      * @param truncated whether the subtree list was cut short
+     * @param child     whether the sender counts the receiver as its child (the parent's
+     *                  acknowledgement of the receiver's claim)
      */
     public record Beacon(long sender, long root, long rootSeq, boolean hasParent, long parent, int hops,
-                         List<SubstrateAddress> addresses, long[] subtree, boolean truncated) implements TreeMessage {
+                         List<SubstrateAddress> addresses, long[] subtree, boolean truncated, boolean child)
+            implements TreeMessage {
         /** Checks ranges. */
         public Beacon {
             addresses = List.copyOf(addresses);
@@ -97,6 +103,12 @@ public final class TreeMessages {
             if (truncated && subtree == null) {
                 throw new IllegalArgumentException("only a subtree list can be truncated");
             }
+        }
+
+        /** A beacon that does not acknowledge the receiver as a child. */
+        public Beacon(long sender, long root, long rootSeq, boolean hasParent, long parent, int hops,
+                      List<SubstrateAddress> addresses, long[] subtree, boolean truncated) {
+            this(sender, root, rootSeq, hasParent, parent, hops, addresses, subtree, truncated, false);
         }
     }
 
@@ -121,7 +133,7 @@ public final class TreeMessages {
         }
         ByteBuffer out = ByteBuffer.allocate(size);
         int flags = (b.hasParent() ? FLAG_HAS_PARENT : 0) | (b.subtree() != null ? FLAG_SUBTREE : 0)
-                | (b.truncated() ? FLAG_TRUNCATED : 0);
+                | (b.truncated() ? FLAG_TRUNCATED : 0) | (b.child() ? FLAG_CHILD : 0);
         out.put((byte) VERSION).put((byte) flags).putLong(b.sender()).putLong(b.root()).putLong(b.rootSeq())
                 .putLong(b.hasParent() ? b.parent() : 0).putShort((short) b.hops()).put((byte) addrs.size());
         for (byte[] a : addrs) {
@@ -224,7 +236,7 @@ public final class TreeMessages {
                 subtree[i] = in.getLong();
             }
         }
-        return new Beacon(sender, root, seq, hasParent, parent, hops, addrs, subtree, truncated);
+        return new Beacon(sender, root, seq, hasParent, parent, hops, addrs, subtree, truncated, (flags & FLAG_CHILD) != 0);
     }
 
     private static void version(ByteBuffer in) throws TreeProtocolException {

@@ -5,12 +5,10 @@ import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.message.ProtocolMessage;
 import io.statecast.overlay.node.NodeEnvironment;
-import io.statecast.overlay.node.NodeCounters;
-import io.statecast.overlay.node.NodeListener;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.OverlayNode;
-import io.statecast.overlay.node.ProtocolInbox;
-import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.node.BuddyCache;
+import io.statecast.overlay.node.ProtocolNode;
 import io.statecast.overlay.node.tree.TreeMessages.Beacon;
 import io.statecast.overlay.node.tree.TreeMessages.Goodbye;
 import io.statecast.overlay.node.tree.TreeMessages.TreeMessage;
@@ -25,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,6 +57,15 @@ import org.slf4j.LoggerFactory;
  *       ({@link TreeTopology}).</li>
  *   <li>A change of the node's own offer triggers one extra round of beacons between heartbeats,
  *       so a change travels at network speed rather than one hop per heartbeat.</li>
+ *   <li><b>Tree edges are acknowledged.</b> A node's beacons to the links it counts as children
+ *       say so (the CHILD flag), and a node that gains a child answers it at once. A node uses
+ *       its chosen parent as a tree neighbour — forwards to it and counts as joined — only once
+ *       the parent's beacons acknowledge it; it accepts multicasts from it at once. So the parent
+ *       never drops the child's traffic for not knowing the child yet, and a child's
+ *       {@code join} returns only once its parent forwards to it — within one round trip of
+ *       choosing it, never a heartbeat. (A node that joins as the new parent of a node that
+ *       was alone counts as joined on the child's claim; the child forwards to it one one-way
+ *       delay later, when the acknowledgement arrives.)</li>
  * </ul>
  * Message bodies and their bounds are in {@link TreeMessages}. Neighbours (for forwarding) are the
  * tree neighbours: the parent and the children.
@@ -67,7 +73,7 @@ import org.slf4j.LoggerFactory;
  * <h2>Threads</h2>
  * All protocol state is confined to the timer service's thread; see {@link OverlayNode}.
  */
-public final class TreeNode implements OverlayNode {
+public final class TreeNode extends ProtocolNode<TreeTopology> {
 
     private static final Logger LOG = LoggerFactory.getLogger(TreeNode.class);
     /** Root incarnations whose freshness is tracked at most; far more than a healthy overlay shows. */
@@ -83,19 +89,14 @@ public final class TreeNode implements OverlayNode {
     private final long selfId;
     private final TreeSettings settings;
     private final NodeEnvironment env;
-    private final TimerService timers;
     private final long timeoutNanos;
-    private final CopyOnWriteArrayList<NodeListener> listeners = new CopyOnWriteArrayList<>();
-    private final NodeCounters counters = new NodeCounters();
-    private volatile TreeTopology published;
-    private final ProtocolInbox inbox;
 
     // ---- protocol-thread state ----
     private boolean running;
     private boolean left;
     private final TreeMap<Long, Link> links = new TreeMap<>();
     private final Map<RootEpoch, Freshness> freshness = new HashMap<>();
-    private final LinkedHashSet<SubstrateAddress> buddyCache = new LinkedHashSet<>();
+    private final BuddyCache buddyCache;
     private final int epoch;
     private long counter;
     private long rootId;
@@ -104,6 +105,8 @@ public final class TreeNode implements OverlayNode {
     private boolean hasParent;
     private long parentId;
     private final List<Link> children = new ArrayList<>();
+    /** Links that became children in the last recompute: they are answered at once. */
+    private final List<Link> newChildren = new ArrayList<>();
     private Map<Long, TreeAddress> routes = Map.of();
     private long[] subtree;
     private boolean subtreeTruncated;
@@ -120,17 +123,16 @@ public final class TreeNode implements OverlayNode {
      * @param env      transport, local addresses, timers, randomness
      */
     public TreeNode(TreeAddress self, TreeSettings settings, NodeEnvironment env) {
-        this.self = Objects.requireNonNull(self, "self");
+        super(env, MAX_PENDING_MESSAGES, TreeTopology.stopped(Objects.requireNonNull(self, "self")));
+        this.self = self;
         this.selfId = self.id();
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.env = Objects.requireNonNull(env, "env");
-        this.timers = env.timers();
-        this.inbox = new ProtocolInbox(timers, MAX_PENDING_MESSAGES);
+        this.env = env;
+        this.buddyCache = new BuddyCache(settings.buddyCacheSize());
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(settings.timeoutMs());
         this.epoch = env.random().nextInt();
         this.rootId = selfId;
         this.subtree = new long[] {selfId};
-        this.published = TreeTopology.stopped(self);
     }
 
     @Override
@@ -138,51 +140,10 @@ public final class TreeNode implements OverlayNode {
         return self;
     }
 
-    @Override
-    public TreeTopology topology() {
-        return published;
-    }
-
-    @Override
-    public void join() {
-        timers.execute(this::start);
-    }
-
-    @Override
-    public void leave() {
-        timers.execute(this::stop);
-    }
-
-    @Override
-    public void onProtocolMessage(ProtocolMessage message, SubstrateAddress from) {
-        Objects.requireNonNull(message, "message");
-        if (!inbox.post(() -> handle(message, from))) {
-            count("droppedQueueFull");
-        }
-    }
-
-    @Override
-    public void addListener(NodeListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
-    }
-
-    @Override
-    public void removeListener(NodeListener listener) {
-        listeners.remove(listener);
-    }
-
-    @Override
-    public Map<String, Long> counters() {
-        return counters.snapshot();
-    }
-
-    private void count(String name) {
-        counters.count(name);
-    }
-
     // ------------------------------------------------------------------------------------ lifecycle
 
-    private void start() {
+    @Override
+    protected void start() {
         if (running || left) {
             return;
         }
@@ -198,7 +159,8 @@ public final class TreeNode implements OverlayNode {
         rendezvous();
     }
 
-    private void stop() {
+    @Override
+    protected void stop() {
         left = true;
         if (!running) {
             return;
@@ -213,9 +175,7 @@ public final class TreeNode implements OverlayNode {
         links.clear();
         children.clear();
         routes = Map.of();
-        TreeTopology old = published;
-        published = TreeTopology.stopped(self).withState(NodeState.STOPPED, ++version);
-        notifyListeners(old, published);
+        publish(TreeTopology.stopped(self).withState(NodeState.STOPPED, ++version), true);
     }
 
     private static void cancel(TimerService.Timer t) {
@@ -237,7 +197,8 @@ public final class TreeNode implements OverlayNode {
             counter++;
         }
         recompute(now);
-        sendBeacons();
+        sendBeacons(); // acknowledges new children too
+        newChildren.clear();
         triggeredSinceTick = false;
         publish();
         unchangedTicks++;
@@ -252,22 +213,9 @@ public final class TreeNode implements OverlayNode {
             if (now - l.lastHeard > timeoutNanos) {
                 it.remove();
                 count("linksTimedOut");
-                rememberBuddy(l.address);
+                buddyCache.remember(l.address);
                 LOG.debug("{}: link #{} timed out", self, l.id);
             }
-        }
-    }
-
-    private void rememberBuddy(SubstrateAddress a) {
-        if (settings.buddyCacheSize() == 0 || a == null) {
-            return;
-        }
-        buddyCache.remove(a);
-        buddyCache.add(a);
-        while (buddyCache.size() > settings.buddyCacheSize()) {
-            Iterator<SubstrateAddress> it = buddyCache.iterator();
-            it.next();
-            it.remove();
         }
     }
 
@@ -276,7 +224,7 @@ public final class TreeNode implements OverlayNode {
             return;
         }
         LinkedHashSet<SubstrateAddress> candidates = new LinkedHashSet<>(settings.buddies());
-        candidates.addAll(buddyCache);
+        candidates.addAll(buddyCache.addresses());
         candidates.removeAll(env.localAddresses());
         for (Link l : links.values()) {
             candidates.remove(l.address);
@@ -297,7 +245,8 @@ public final class TreeNode implements OverlayNode {
 
     // ------------------------------------------------------------------------------------ messages
 
-    private void handle(ProtocolMessage message, SubstrateAddress from) {
+    @Override
+    protected void handle(ProtocolMessage message, SubstrateAddress from) {
         if (!running) {
             count("ignoredWhileStopped");
             return;
@@ -317,7 +266,7 @@ public final class TreeNode implements OverlayNode {
             count("goodbyesReceived");
             Link l = links.remove(g.sender());
             if (l != null) {
-                afterEvent();
+                afterEvent(null);
             }
         }
     }
@@ -347,11 +296,12 @@ public final class TreeNode implements OverlayNode {
         l.hasParent = b.hasParent();
         l.parent = b.parent();
         l.subtree = b.subtree();
+        l.acceptsMe = b.child();
         observeRoot(b.root(), b.rootSeq(), now);
-        if (isNew) {
-            send(l.address, beacon(false), "beaconsSent"); // answer at once: the link forms in one round trip
-        }
-        afterEvent();
+        // a new link is answered at once, so it forms in one round trip — after the recompute, so
+        // the answer carries the offer this beacon may have changed (two beacons sent back to back
+        // could arrive in the other order and leave the stale one as the link's last word)
+        afterEvent(isNew ? l : null);
     }
 
     /** The advertised address on the scheme the beacon came in on, else the sender address itself. */
@@ -367,12 +317,25 @@ public final class TreeNode implements OverlayNode {
         return from;
     }
 
-    private void afterEvent() {
+    /** Recomputes after a message; {@code answer} is a new link that must hear from this node now, or null. */
+    private void afterEvent(Link answer) {
         boolean changed = recompute(timers.nanoTime());
         if (changed && !triggeredSinceTick) {
             triggeredSinceTick = true;
             sendBeacons();
+        } else {
+            if (!newChildren.isEmpty()) {
+                // the offer is unchanged, but a child waits for this acknowledgement before it uses the edge
+                ProtocolMessage ack = beacon(false, true);
+                for (Link c : newChildren) {
+                    send(c.address, ack, "childAcksSent");
+                }
+            }
+            if (answer != null && !newChildren.contains(answer)) {
+                send(answer.address, beacon(hasParent && answer.id == parentId, answer.child), "beaconsSent");
+            }
         }
+        newChildren.clear();
         publish();
     }
 
@@ -442,9 +405,15 @@ public final class TreeNode implements OverlayNode {
         rootSeq = best == null ? ownSeq() : best.rootSeq;
 
         children.clear();
+        newChildren.clear();
         Map<Long, TreeAddress> r = new HashMap<>();
         for (Link l : links.values()) {
-            if (l.hasParent && l.parent == selfId && l.root == rootId && !(hasParent && l.id == parentId)) {
+            boolean isChild = l.hasParent && l.parent == selfId && l.root == rootId && !(hasParent && l.id == parentId);
+            if (isChild && !l.child) {
+                newChildren.add(l);
+            }
+            l.child = isChild;
+            if (isChild) {
                 children.add(l);
                 TreeAddress child = new TreeAddress(l.id);
                 r.put(l.id, child);
@@ -488,6 +457,11 @@ public final class TreeNode implements OverlayNode {
     }
 
     private ProtocolMessage beacon(boolean toParent) {
+        return beacon(toParent, false);
+    }
+
+    /** A beacon; {@code toChild} acknowledges the receiver as this node's child. */
+    private ProtocolMessage beacon(boolean toParent, boolean toChild) {
         List<SubstrateAddress> addrs = env.localAddresses();
         if (addrs.size() > TreeMessages.MAX_ADDRESSES) {
             addrs = addrs.subList(0, TreeMessages.MAX_ADDRESSES);
@@ -496,7 +470,7 @@ public final class TreeNode implements OverlayNode {
             count("subtreeTruncated");
         }
         return TreeMessages.encode(new Beacon(selfId, rootId, rootSeq, hasParent, hasParent ? parentId : 0, hops, addrs,
-                toParent ? subtree : null, toParent && subtreeTruncated));
+                toParent ? subtree : null, toParent && subtreeTruncated, toChild));
     }
 
     private void sendBeacons() {
@@ -505,20 +479,10 @@ public final class TreeNode implements OverlayNode {
         }
         ProtocolMessage plain = beacon(false);
         ProtocolMessage toParent = hasParent ? beacon(true) : null;
+        ProtocolMessage toChild = children.isEmpty() ? null : beacon(false, true);
         for (Link l : links.values()) {
-            send(l.address, hasParent && l.id == parentId ? toParent : plain, "beaconsSent");
+            send(l.address, hasParent && l.id == parentId ? toParent : l.child ? toChild : plain, "beaconsSent");
         }
-    }
-
-    private void send(SubstrateAddress to, ProtocolMessage m, String counter) {
-        boolean ok;
-        try {
-            ok = env.transport().send(to, m);
-        } catch (RuntimeException e) {
-            LOG.warn("{}: transport failed sending to {}: {}", self, to, e.toString());
-            ok = false;
-        }
-        count(ok ? counter : "sendFailed");
     }
 
     // ------------------------------------------------------------------------------------ publication
@@ -528,15 +492,18 @@ public final class TreeNode implements OverlayNode {
             return;
         }
         Map<LogicalAddress, SubstrateAddress> nbrs = new LinkedHashMap<>();
-        TreeAddress parent = null;
-        if (hasParent) {
-            parent = new TreeAddress(parentId);
-            nbrs.put(parent, links.get(parentId).address);
+        // multicasts from the chosen parent are accepted at once (it forwards to this node as soon
+        // as it has the claim), but it is a neighbour — forwarded to, and counted for joining —
+        // only once it has acknowledged this node, so it never drops what this node sends it
+        TreeAddress parent = hasParent ? new TreeAddress(parentId) : null;
+        Link up = hasParent ? links.get(parentId) : null;
+        if (up != null && up.acceptsMe) {
+            nbrs.put(parent, up.address);
         }
         for (Link c : children) {
             nbrs.put(new TreeAddress(c.id), c.address);
         }
-        TreeTopology old = published;
+        TreeTopology old = topology();
         TreeTopology view = new TreeTopology(self, old.state(), old.version(), rootId, hops, parent, nbrs, routes, links.size());
         boolean treeChanged = !view.sameTree(old) || old.state() == NodeState.STOPPED;
         if (treeChanged) {
@@ -546,10 +513,7 @@ public final class TreeNode implements OverlayNode {
         if (!treeChanged && state == old.state() && view.links() == old.links()) {
             return;
         }
-        published = view.withState(state, ++version);
-        if (treeChanged || state != old.state()) {
-            notifyListeners(old, published);
-        }
+        publish(view.withState(state, ++version), treeChanged || state != old.state());
     }
 
     private NodeState state(boolean noTreeNeighbour) {
@@ -557,16 +521,6 @@ public final class TreeNode implements OverlayNode {
             return links.isEmpty() && settings.buddies().isEmpty() ? NodeState.STABLE : NodeState.JOINING;
         }
         return unchangedTicks >= settings.stableAfterHeartbeats() ? NodeState.STABLE : NodeState.INCOMPLETE;
-    }
-
-    private void notifyListeners(Topology old, Topology now) {
-        for (NodeListener l : listeners) {
-            try {
-                l.onTopologyChanged(old, now);
-            } catch (RuntimeException e) {
-                LOG.warn("{}: node listener failed: {}", self, e.toString());
-            }
-        }
     }
 
     // ------------------------------------------------------------------------------------ state types
@@ -582,6 +536,10 @@ public final class TreeNode implements OverlayNode {
         boolean hasParent;
         long parent;
         long[] subtree;
+        /** Whether this node counts the link as its child (as of the last recompute). */
+        boolean child;
+        /** Whether the link's last beacon acknowledged this node as its child. */
+        boolean acceptsMe;
 
         Link(long id) {
             this.id = id;
@@ -607,6 +565,6 @@ public final class TreeNode implements OverlayNode {
 
     @Override
     public String toString() {
-        return "TreeNode" + published;
+        return "TreeNode" + topology();
     }
 }

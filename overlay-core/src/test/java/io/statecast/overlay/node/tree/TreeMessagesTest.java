@@ -2,6 +2,7 @@ package io.statecast.overlay.node.tree;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,6 +40,18 @@ class TreeMessagesTest {
         Beacon e = (Beacon) TreeMessages.decode(TreeMessages.encode(plain), 16);
         assertNull(e.subtree());
         assertEquals(plain.addresses(), e.addresses());
+        assertFalse(e.child());
+    }
+
+    @Test
+    void shouldRoundTripTheChildAcknowledgementAsItsOwnFlag() throws Exception {
+        Beacon ack = new Beacon(5, 9, 3, true, 9, 1, ADDRS, null, false, true);
+        ProtocolMessage m = TreeMessages.encode(ack);
+        assertEquals(TreeMessages.FLAG_HAS_PARENT | TreeMessages.FLAG_CHILD, m.body()[1]);
+        Beacon d = (Beacon) TreeMessages.decode(m, 16);
+        assertTrue(d.child());
+        assertTrue(d.hasParent());
+        assertNull(d.subtree());
     }
 
     @Test

@@ -1,0 +1,130 @@
+package io.statecast.overlay.node;
+
+import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.message.ProtocolMessage;
+import io.statecast.overlay.substrate.TimerService;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every overlay node shares between its protocol thread and the outside: it confines
+ * joining, leaving and protocol messages to the timer service's thread (through a bounded
+ * {@link ProtocolInbox}), publishes an immutable view of type {@code T} that any thread may read,
+ * tells listeners of changes, and keeps the node's counters. The protocol itself — what
+ * {@link #start()}, {@link #stop()} and {@link #handle} do — is the subclass's.
+ *
+ * @param <T> the overlay's published view
+ */
+public abstract class ProtocolNode<T extends Topology> implements OverlayNode {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProtocolNode.class);
+
+    /** The timer service whose thread owns all protocol state. */
+    protected final TimerService timers;
+    private final ProtocolTransport transport;
+    private final CopyOnWriteArrayList<NodeListener> listeners = new CopyOnWriteArrayList<>();
+    private final NodeCounters counters = new NodeCounters();
+    private final ProtocolInbox inbox;
+    private volatile T published;
+
+    /**
+     * @param env                the node's environment (its timers and transport are used here)
+     * @param maxPendingMessages protocol messages that may wait for the protocol thread; more are
+     *                           dropped and counted as {@code droppedQueueFull}
+     * @param initial            the view before the node joins
+     */
+    protected ProtocolNode(NodeEnvironment env, int maxPendingMessages, T initial) {
+        this.timers = Objects.requireNonNull(env, "env").timers();
+        this.transport = env.transport();
+        this.inbox = new ProtocolInbox(timers, maxPendingMessages);
+        this.published = Objects.requireNonNull(initial, "initial");
+    }
+
+    @Override
+    public T topology() {
+        return published;
+    }
+
+    @Override
+    public final void join() {
+        timers.execute(this::start);
+    }
+
+    @Override
+    public final void leave() {
+        timers.execute(this::stop);
+    }
+
+    @Override
+    public final void onProtocolMessage(ProtocolMessage message, SubstrateAddress from) {
+        Objects.requireNonNull(message, "message");
+        if (!inbox.post(() -> handle(message, from))) {
+            count("droppedQueueFull");
+        }
+    }
+
+    @Override
+    public final void addListener(NodeListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    @Override
+    public final void removeListener(NodeListener listener) {
+        listeners.remove(listener);
+    }
+
+    @Override
+    public final Map<String, Long> counters() {
+        return counters.snapshot();
+    }
+
+    /**
+     * Sends a protocol message and counts it under {@code counter}, or as {@code sendFailed} if
+     * the transport refused or threw (logged; the protocol goes on).
+     */
+    protected final void send(SubstrateAddress to, ProtocolMessage m, String counter) {
+        boolean ok;
+        try {
+            ok = transport.send(to, m);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: transport failed sending to {}: {}", topology().self(), to, e.toString());
+            ok = false;
+        }
+        count(ok ? counter : "sendFailed");
+    }
+
+    /** Adds one to the counter {@code name}. */
+    protected final void count(String name) {
+        counters.count(name);
+    }
+
+    /**
+     * Publishes {@code view}; with {@code notify}, tells every listener (a failing listener is
+     * logged and does not stop the others). Protocol thread only.
+     */
+    protected final void publish(T view, boolean notify) {
+        T old = published;
+        published = Objects.requireNonNull(view, "view");
+        if (notify) {
+            for (NodeListener l : listeners) {
+                try {
+                    l.onTopologyChanged(old, view);
+                } catch (RuntimeException e) {
+                    LOG.warn("{}: node listener failed: {}", view.self(), e.toString());
+                }
+            }
+        }
+    }
+
+    /** Starts the protocol (on {@link #join()}); on the protocol thread. */
+    protected abstract void start();
+
+    /** Leaves (on {@link #leave()}); on the protocol thread. */
+    protected abstract void stop();
+
+    /** Handles one protocol message; on the protocol thread. */
+    protected abstract void handle(ProtocolMessage message, SubstrateAddress from);
+}
