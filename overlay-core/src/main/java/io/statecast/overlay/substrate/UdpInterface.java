@@ -22,6 +22,11 @@ import java.net.InetSocketAddress;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +40,19 @@ import org.slf4j.LoggerFactory;
  * e.g. with the adapter's TCP interface, and not shut down by this interface) or created with one
  * thread and shut down on {@link #close()}.
  *
+ * <p><b>Send batching.</b> {@link #send} only appends the datagram to a lock-free queue; the first
+ * send into an empty queue schedules one flush task on the event loop, which writes everything
+ * queued by then and flushes once. A thread that sends a burst (a MessageStore shard answering a
+ * drained batch) thus costs the event loop one task and at most one wake-up instead of one per
+ * datagram, and nothing waits for a timer: the flush runs as soon as the loop gets to it. All
+ * senders share the one queue, so datagrams leave in the order {@link #send} accepted them (per
+ * destination and overall). Bytes in that queue are bounded by {@link UdpConfig#sendQueueBytes()}
+ * like those in the channel's own buffer.
+ *
+ * <p><b>Reading.</b> Each read event takes up to {@value #DATAGRAMS_PER_READ} datagrams from the
+ * socket before the event loop polls again, so a busy socket costs one selector call per batch
+ * rather than one per datagram.
+ *
  * <p><b>Bounds.</b> The receive buffer of each read is {@link UdpConfig#maxDatagramBytes()} + 1,
  * so a larger datagram is recognised (the kernel truncates it to that size) and dropped as
  * {@link InterfaceMetrics.ReceiveDrop#TOO_LARGE}. A small datagram is copied into a right-sized
@@ -47,6 +65,10 @@ public final class UdpInterface implements SubstrateInterface {
     private static final int COMPACT_ABOVE_WASTE_BYTES = 2048;
     /** Sender addresses remembered per channel, to avoid building a substrate address per datagram. */
     private static final int SENDER_CACHE_SIZE = 1024;
+    /** Datagrams read per read event (the socket is read until empty or this many). */
+    static final int DATAGRAMS_PER_READ = 32;
+    /** Datagrams one flush task writes before it yields the event loop and schedules itself again. */
+    private static final int DATAGRAMS_PER_FLUSH = 256;
 
     private final UdpConfig config;
     private final EventLoopGroup group;
@@ -54,6 +76,12 @@ public final class UdpInterface implements SubstrateInterface {
     private final InterfaceMetrics metrics = new InterfaceMetrics();
     private final InetAddresses resolver = new InetAddresses();
     private final ChannelFutureListener writeListener;
+    /** Datagrams accepted by {@link #send} and not yet written to the channel, in send order. */
+    private final Queue<DatagramPacket> outbox = new ConcurrentLinkedQueue<>();
+    private final AtomicLong outboxBytes = new AtomicLong();
+    /** Whether a flush task is scheduled and has not yet started draining {@link #outbox}. */
+    private final AtomicBoolean flushScheduled = new AtomicBoolean();
+    private final Runnable flushTask = this::flushOutbox;
     private volatile Channel channel;
     private volatile SubstrateAddress local;
     private volatile FrameReceiver receiver;
@@ -126,7 +154,8 @@ public final class UdpInterface implements SubstrateInterface {
                 .channelFactory(() -> new NioDatagramChannel(family))
                 .option(ChannelOption.SO_RCVBUF, config.receiveBufferBytes())
                 .option(ChannelOption.SO_SNDBUF, config.sendBufferBytes())
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(config.maxDatagramBytes() + 1))
+                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(config.maxDatagramBytes() + 1)
+                        .maxMessagesPerRead(DATAGRAMS_PER_READ))
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.sendQueueBytes() / 2, config.sendQueueBytes()))
                 .handler(new Receiver());
@@ -161,7 +190,7 @@ public final class UdpInterface implements SubstrateInterface {
             drop = InterfaceMetrics.SendDrop.TOO_LARGE;
         } else if ((target = resolver.resolve(to)) == null) {
             drop = InterfaceMetrics.SendDrop.UNRESOLVED;
-        } else if (!ch.isWritable()) {
+        } else if (!writable(ch)) {
             drop = InterfaceMetrics.SendDrop.NOT_WRITABLE;
         }
         if (drop != null) {
@@ -170,15 +199,70 @@ public final class UdpInterface implements SubstrateInterface {
             return false;
         }
         int size = frame.readableBytes();
-        ch.writeAndFlush(new DatagramPacket(frame, target)).addListener(writeListener);
+        outboxBytes.addAndGet(size);
+        outbox.offer(new DatagramPacket(frame, target));
         metrics.recordSent(size);
+        if (!flushScheduled.get() && flushScheduled.compareAndSet(false, true)) {
+            scheduleFlush(ch);
+        }
+        if (closed) {
+            discardOutbox(); // raced with close(): nobody else will flush it
+        }
         return true;
+    }
+
+    private boolean writable(Channel ch) {
+        return ch.isWritable() && outboxBytes.get() < config.sendQueueBytes();
+    }
+
+    private void scheduleFlush(Channel ch) {
+        try {
+            ch.eventLoop().execute(flushTask);
+        } catch (RejectedExecutionException e) { // the event loop has shut down (closing)
+            flushScheduled.set(false);
+            discardOutbox();
+        }
+    }
+
+    /**
+     * Runs on the event loop: writes what the outbox holds and flushes once. Clearing the flag
+     * before draining means a datagram queued after the drain started schedules a new task, so
+     * none is stranded.
+     */
+    private void flushOutbox() {
+        flushScheduled.set(false);
+        Channel ch = channel;
+        long bytes = 0;
+        int n = 0;
+        DatagramPacket p;
+        while (n < DATAGRAMS_PER_FLUSH && (p = outbox.poll()) != null) {
+            bytes += p.content().readableBytes();
+            ch.write(p, ch.newPromise().addListener(writeListener));
+            n++;
+        }
+        outboxBytes.addAndGet(-bytes);
+        if (n > 0) {
+            ch.flush();
+        }
+        if (n == DATAGRAMS_PER_FLUSH && !outbox.isEmpty() && flushScheduled.compareAndSet(false, true)) {
+            scheduleFlush(ch); // let reads and other channels in before the rest
+        }
+    }
+
+    /** Releases datagrams that can no longer be written, counting them as failed writes. */
+    private void discardOutbox() {
+        DatagramPacket p;
+        while ((p = outbox.poll()) != null) {
+            outboxBytes.addAndGet(-p.content().readableBytes());
+            p.release();
+            metrics.recordDrop(InterfaceMetrics.SendDrop.WRITE_FAILED);
+        }
     }
 
     @Override
     public boolean isWritable(SubstrateAddress to) {
         Channel ch = channel;
-        return ch != null && !closed && ch.isWritable();
+        return ch != null && !closed && writable(ch);
     }
 
     @Override
@@ -194,10 +278,13 @@ public final class UdpInterface implements SubstrateInterface {
             }
             closed = true;
         }
+        // A flush task scheduled before this point runs before the channel closes (the event loop
+        // runs tasks in order), so what was accepted before close() still leaves.
         NettyLoops.close(channel);
         if (ownsGroup) {
             NettyLoops.shutdown(group);
         }
+        discardOutbox();
     }
 
     @Override
