@@ -19,12 +19,14 @@ import io.statecast.overlay.address.SubstrateAddress;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -53,6 +55,17 @@ import org.slf4j.LoggerFactory;
  * socket before the event loop polls again, so a busy socket costs one selector call per batch
  * rather than one per datagram.
  *
+ * <p><b>Control before bulk.</b> When the receiver outruns the event loop, the kernel drops
+ * whatever arrives at a full socket buffer, overlay heartbeats as readily as data. So frames the
+ * receiver calls bulk ({@link FrameReceiver#isBulk}) wait in a bounded backlog
+ * ({@value #BACKLOG_DATAGRAMS} datagrams, and no more bytes than {@link UdpConfig#receiveBufferBytes()})
+ * and are delivered, in order, in slices of event-loop time between reads, while control frames
+ * are delivered as soon as they are read. Reading thus stays far ahead of bulk delivery: under
+ * overload the socket keeps being drained, bulk frames are shed at the full backlog (counted as
+ * {@link InterfaceMetrics.ReceiveDrop#BACKLOG_FULL}) and control frames still get through. A
+ * control frame may overtake bulk frames that arrived before it; bulk frames keep their order.
+ * When the loop keeps up, a bulk frame is delivered right after the read event it came in.
+ *
  * <p><b>Bounds.</b> The receive buffer of each read is {@link UdpConfig#maxDatagramBytes()} + 1,
  * so a larger datagram is recognised (the kernel truncates it to that size) and dropped as
  * {@link InterfaceMetrics.ReceiveDrop#TOO_LARGE}. A small datagram is copied into a right-sized
@@ -69,6 +82,10 @@ public final class UdpInterface implements SubstrateInterface {
     static final int DATAGRAMS_PER_READ = 32;
     /** Datagrams one flush task writes before it yields the event loop and schedules itself again. */
     private static final int DATAGRAMS_PER_FLUSH = 256;
+    /** Bulk datagrams the receive backlog holds at most (its bytes are bounded by SO_RCVBUF's size). */
+    static final int BACKLOG_DATAGRAMS = 1024;
+    /** Event-loop time bulk frames get per turn before the socket is read again. */
+    private static final long BULK_SLICE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
     private final UdpConfig config;
     private final EventLoopGroup group;
@@ -292,7 +309,10 @@ public final class UdpInterface implements SubstrateInterface {
         return local.toString();
     }
 
-    /** Hands each datagram to the receiver. One instance per channel: its cache is confined to the event loop. */
+    /**
+     * Hands each datagram to the receiver: control frames at once, bulk frames through the backlog.
+     * One instance per channel: its state is confined to the event loop.
+     */
     private final class Receiver extends ChannelInboundHandlerAdapter {
 
         private final Map<InetSocketAddress, SubstrateAddress> senders =
@@ -304,6 +324,21 @@ public final class UdpInterface implements SubstrateInterface {
                         return size() > SENDER_CACHE_SIZE;
                     }
                 };
+        /** Bulk frames read and not yet delivered, with their senders (same order, same length). */
+        private final ArrayDeque<ByteBuf> backlog = new ArrayDeque<>();
+        private final ArrayDeque<SubstrateAddress> backlogFrom = new ArrayDeque<>();
+        private long backlogBytes;
+        private boolean drainScheduled;
+        private ChannelHandlerContext context;
+        private final Runnable drainTask = () -> {
+            drainScheduled = false;
+            drainBacklog();
+        };
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            context = ctx;
+        }
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -326,19 +361,92 @@ public final class UdpInterface implements SubstrateInterface {
             }
             SubstrateAddress from = senders.computeIfAbsent(packet.sender(),
                     a -> InetAddresses.toSubstrate(SubstrateAddress.Scheme.UDP, a));
+            boolean bulk;
+            try {
+                bulk = r.isBulk(content);
+            } catch (RuntimeException e) {
+                metrics.recordDrop(InterfaceMetrics.ReceiveDrop.RECEIVER_ERROR);
+                LOG.warn("frame receiver of {} threw classifying a frame", local, e);
+                content.release();
+                return;
+            }
+            if (bulk && (backlog.size() >= BACKLOG_DATAGRAMS || backlogBytes + size > config.receiveBufferBytes())) {
+                metrics.recordDrop(InterfaceMetrics.ReceiveDrop.BACKLOG_FULL);
+                content.release();
+                return;
+            }
             ByteBuf frame = content;
             if (content.capacity() - size > COMPACT_ABOVE_WASTE_BYTES) {
                 frame = ctx.alloc().buffer(size, size);
                 frame.writeBytes(content);
                 content.release();
             }
-            metrics.recordReceived(size);
+            if (bulk) {
+                backlog.add(frame);
+                backlogFrom.add(from);
+                backlogBytes += size;
+            } else {
+                deliver(r, frame, from);
+            }
+        }
+
+        /** After each read event: bulk frames get their time slice once the control frames are through. */
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            if (!drainScheduled) {
+                drainBacklog();
+            }
+        }
+
+        /**
+         * Delivers backlogged bulk frames for at most {@link #BULK_SLICE_NANOS} (at least one). If
+         * some remain, the rest waits for a task scheduled with no delay: Netty runs it only after
+         * its next look at the socket, so reading, and with it every control frame, keeps pace
+         * with the sender while the bulk frames wait or, when the backlog is full, are shed.
+         */
+        private void drainBacklog() {
+            long start = System.nanoTime();
+            ByteBuf frame;
+            while ((frame = backlog.poll()) != null) {
+                SubstrateAddress from = backlogFrom.poll();
+                backlogBytes -= frame.readableBytes();
+                FrameReceiver r = receiver;
+                if (closed || r == null) {
+                    metrics.recordDrop(InterfaceMetrics.ReceiveDrop.CLOSED);
+                    frame.release();
+                    continue;
+                }
+                deliver(r, frame, from);
+                if (System.nanoTime() - start >= BULK_SLICE_NANOS) {
+                    break;
+                }
+            }
+            if (!backlog.isEmpty() && !drainScheduled) {
+                drainScheduled = true;
+                context.executor().schedule(drainTask, 0, TimeUnit.NANOSECONDS);
+            }
+        }
+
+        private void deliver(FrameReceiver r, ByteBuf frame, SubstrateAddress from) {
+            metrics.recordReceived(frame.readableBytes());
             try {
                 r.onFrame(frame, from);
             } catch (RuntimeException e) {
                 metrics.recordDrop(InterfaceMetrics.ReceiveDrop.RECEIVER_ERROR);
                 LOG.warn("frame receiver of {} threw", local, e);
             }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            ByteBuf frame;
+            while ((frame = backlog.poll()) != null) {
+                metrics.recordDrop(InterfaceMetrics.ReceiveDrop.CLOSED);
+                frame.release();
+            }
+            backlogFrom.clear();
+            backlogBytes = 0;
+            ctx.fireChannelInactive();
         }
 
         @Override

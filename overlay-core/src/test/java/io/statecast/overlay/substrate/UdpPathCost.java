@@ -4,6 +4,7 @@ import com.sun.management.ThreadMXBean;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.EventLoopGroup;
+import io.statecast.overlay.address.SubstrateAddress;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Locale;
@@ -24,7 +25,8 @@ import java.util.concurrent.locks.LockSupport;
  * next burst, so nothing is lost and every burst starts with idle event loops, as in a paced run.
  * Printed per round: CPU and allocation per datagram of A's event loop (sending), B's event loop
  * (receiving) and the producer thread. Attach {@code strace -c -p TID} to the printed thread ids
- * for syscall counts.
+ * for syscall counts. The receiver calls every frame bulk, as the adapter does data frames
+ * ({@code -Dcost.control=true}: control).
  */
 public final class UdpPathCost {
 
@@ -38,6 +40,7 @@ public final class UdpPathCost {
     public static void main(String[] args) throws Exception {
         int burst = args.length > 0 ? Integer.parseInt(args[0]) : 8;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+        boolean bulk = !Boolean.getBoolean("cost.control");
         ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         EventLoopGroup ga = NettyLoops.newGroup("cost-a");
         EventLoopGroup gb = NettyLoops.newGroup("cost-b");
@@ -45,9 +48,17 @@ public final class UdpPathCost {
         try (UdpInterface a = new UdpInterface(UdpConfig.defaults(), ga);
                 UdpInterface b = new UdpInterface(UdpConfig.defaults(), gb)) {
             a.start((frame, from) -> frame.release());
-            b.start((frame, from) -> {
-                frame.release();
-                received.incrementAndGet();
+            b.start(new FrameReceiver() { // as the adapter's: data frames are bulk
+                @Override
+                public void onFrame(ByteBuf frame, SubstrateAddress from) {
+                    frame.release();
+                    received.incrementAndGet();
+                }
+
+                @Override
+                public boolean isBulk(ByteBuf frame) {
+                    return bulk;
+                }
             });
             long ta = ga.submit(() -> Thread.currentThread().getId()).get();
             long tb = gb.submit(() -> Thread.currentThread().getId()).get();
