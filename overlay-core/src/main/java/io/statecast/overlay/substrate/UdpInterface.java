@@ -9,7 +9,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.DatagramChannelConfig;
 import io.netty.channel.socket.DatagramPacket;
@@ -69,7 +68,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Bounds.</b> The receive buffer of each read is {@link UdpConfig#maxDatagramBytes()} + 1,
  * so a larger datagram is recognised (the kernel truncates it to that size) and dropped as
  * {@link InterfaceMetrics.ReceiveDrop#TOO_LARGE}. A small datagram is copied into a right-sized
- * buffer before it is handed on, so frames held by upper layers do not pin 64 KiB each.
+ * buffer before it is handed on, so frames held by upper layers do not pin 64 KiB each, and the
+ * receive buffers themselves are reused ({@link ReceiveBufferRing}).
  */
 public final class UdpInterface implements SubstrateInterface {
 
@@ -166,16 +166,16 @@ public final class UdpInterface implements SubstrateInterface {
         this.receiver = receiver;
         InternetProtocolFamily family = bindTo.getAddress() instanceof Inet4Address
                 ? InternetProtocolFamily.IPv4 : InternetProtocolFamily.IPv6;
+        ReceiveBufferRing buffers = new ReceiveBufferRing(config.maxDatagramBytes() + 1, DATAGRAMS_PER_READ);
         Bootstrap b = new Bootstrap()
                 .group(group)
                 .channelFactory(() -> new NioDatagramChannel(family))
                 .option(ChannelOption.SO_RCVBUF, config.receiveBufferBytes())
                 .option(ChannelOption.SO_SNDBUF, config.sendBufferBytes())
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(config.maxDatagramBytes() + 1)
-                        .maxMessagesPerRead(DATAGRAMS_PER_READ))
+                .option(ChannelOption.RCVBUF_ALLOCATOR, buffers)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.sendQueueBytes() / 2, config.sendQueueBytes()))
-                .handler(new Receiver());
+                .handler(new Receiver(buffers));
         ChannelFuture f = b.bind(bindTo).awaitUninterruptibly();
         if (!f.isSuccess()) {
             throw new IOException("cannot bind udp://" + hostPort(config.host(), config.port()) + ": " + f.cause(), f.cause());
@@ -330,10 +330,15 @@ public final class UdpInterface implements SubstrateInterface {
         private long backlogBytes;
         private boolean drainScheduled;
         private ChannelHandlerContext context;
+        private final ReceiveBufferRing buffers;
         private final Runnable drainTask = () -> {
             drainScheduled = false;
             drainBacklog();
         };
+
+        Receiver(ReceiveBufferRing buffers) {
+            this.buffers = buffers;
+        }
 
         @Override
         public void handlerAdded(ChannelHandlerContext ctx) {
@@ -446,6 +451,7 @@ public final class UdpInterface implements SubstrateInterface {
             }
             backlogFrom.clear();
             backlogBytes = 0;
+            buffers.releaseAll();
             ctx.fireChannelInactive();
         }
 

@@ -103,6 +103,8 @@ public final class UdpPathCost {
             }
             System.out.printf(Locale.ROOT, "median of the last half: sender loop %.2f us, receiver loop %.2f us, producer %.2f us%n",
                     median(sendCpu), median(recvCpu), median(prodCpu));
+            System.out.printf(Locale.ROOT, "minimum of the last half: sender loop %.2f us, receiver loop %.2f us, producer %.2f us%n",
+                    min(sendCpu), min(recvCpu), min(prodCpu));
         } finally {
             NettyLoops.shutdown(ga);
             NettyLoops.shutdown(gb);
@@ -122,6 +124,10 @@ public final class UdpPathCost {
         } catch (java.io.IOException e) {
             return "?";
         }
+    }
+
+    private static double min(double[] v) {
+        return Arrays.stream(Arrays.copyOfRange(v, v.length / 2, v.length)).min().orElse(Double.NaN);
     }
 
     private static double median(double[] v) {
