@@ -83,10 +83,10 @@ public final class UdpPathCost {
                     }
                     sent += burst;
                     long want = start + sent;
-                    long deadline = System.nanoTime() + 1_000_000_000L;
+                    long deadline = System.nanoTime() + 10_000_000_000L;
                     while (received.get() < want) {
                         if (System.nanoTime() > deadline) {
-                            throw new IllegalStateException("lost datagrams: " + (want - received.get()) + " " + b.metrics());
+                            throw new IllegalStateException("lost datagrams: " + (want - received.get()) + " receiver " + b.metrics() + " sender " + a.metrics());
                         }
                         LockSupport.parkNanos(20_000);
                     }
