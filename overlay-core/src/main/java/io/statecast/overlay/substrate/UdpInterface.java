@@ -50,9 +50,10 @@ import org.slf4j.LoggerFactory;
  * destination and overall). Bytes in that queue are bounded by {@link UdpConfig#sendQueueBytes()}
  * like those in the channel's own buffer.
  *
- * <p><b>Reading.</b> Each read event takes up to {@value #DATAGRAMS_PER_READ} datagrams from the
- * socket before the event loop polls again, so a busy socket costs one selector call per batch
- * rather than one per datagram.
+ * <p><b>Reading.</b> On a busy socket each read event takes up to {@value #DATAGRAMS_PER_READ}
+ * datagrams before the event loop polls again, so it costs one selector call per batch rather
+ * than one per datagram; a quiet one is read a datagram per event, without the extra read that
+ * would find it empty ({@link ReceiveBufferRing}).
  *
  * <p><b>Control before bulk.</b> When the receiver outruns the event loop, the kernel drops
  * whatever arrives at a full socket buffer, overlay heartbeats as readily as data. So frames the
@@ -430,6 +431,7 @@ public final class UdpInterface implements SubstrateInterface {
                 drainScheduled = true;
                 context.executor().schedule(drainTask, 0, TimeUnit.NANOSECONDS);
             }
+            buffers.workDone();
         }
 
         private void deliver(FrameReceiver r, ByteBuf frame, SubstrateAddress from) {
