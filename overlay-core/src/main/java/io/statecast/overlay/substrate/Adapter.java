@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * codec's maximum: dropped without decoding), decoded, released, and handed to the
  * {@link AdapterListener}: protocol messages to {@link AdapterListener#onProtocolMessage}, application
  * messages to {@link AdapterListener#onApplicationMessage} (the blueprint's two buffers become two
- * calls; the layers above queue as they need). Malformed frames are dropped, counted by
+ * calls; the layers above queue as they need). Every frame that is not a protocol frame by its
+ * header counts as bulk ({@link FrameReceiver#isBulk}): an interface may let protocol frames
+ * overtake it and shed it first under overload. Malformed frames are dropped, counted by
  * {@link DecodeException.Reason} in {@link #metrics()}, and logged at most once per cause per
  * {@link AdapterConfig#dropLogInterval()}. An exception thrown by the listener is counted and
  * logged the same way and never reaches the interface's I/O thread.
@@ -138,6 +140,11 @@ public final class Adapter implements AutoCloseable {
                     @Override
                     public boolean onFrameChecked(ByteBuf frame, SubstrateAddress from) {
                         return receive(frame, from);
+                    }
+
+                    @Override
+                    public boolean isBulk(ByteBuf frame) {
+                        return !codec.isControlFrame(frame);
                     }
                 });
             }

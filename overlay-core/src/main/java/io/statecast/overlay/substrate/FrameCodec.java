@@ -24,6 +24,12 @@ interface FrameCodec {
     /** Decodes all readable bytes of {@code frame} as one message. */
     WireMessage decode(ByteBuf frame) throws DecodeException;
 
+    /**
+     * Whether {@code frame} looks like a protocol (overlay control) frame, judged from its header
+     * alone without decoding; a malformed frame is not one. Must not move the reader index.
+     */
+    boolean isControlFrame(ByteBuf frame);
+
     /** The codec the adapter uses in production. */
     static FrameCodec of(MessageCodec codec) {
         return new FrameCodec() {
@@ -45,6 +51,15 @@ interface FrameCodec {
             @Override
             public WireMessage decode(ByteBuf frame) throws DecodeException {
                 return codec.decode(frame);
+            }
+
+            @Override
+            public boolean isControlFrame(ByteBuf frame) {
+                // The common header starts magic, version, kind (MessageCodec.COMMON_HEADER_BYTES).
+                int at = frame.readerIndex();
+                return frame.readableBytes() >= MessageCodec.COMMON_HEADER_BYTES
+                        && frame.getUnsignedByte(at) == MessageCodec.MAGIC
+                        && frame.getUnsignedByte(at + 2) == MessageCodec.KIND_PROTOCOL;
             }
 
             @Override

@@ -25,4 +25,16 @@ public interface FrameReceiver {
         onFrame(frame, from);
         return true;
     }
+
+    /**
+     * Whether {@code frame} is bulk data rather than overlay control. An interface may queue bulk
+     * frames behind control frames and shed them first when the receiver falls behind, so that a
+     * flood of data cannot crowd out heartbeats (the UDP interface does; see {@link UdpInterface}).
+     * Called on the I/O thread before the frame is delivered; must be cheap and must neither
+     * consume nor release the frame. The default, false, treats every frame as control: delivered
+     * at once, in arrival order.
+     */
+    default boolean isBulk(ByteBuf frame) {
+        return false;
+    }
 }

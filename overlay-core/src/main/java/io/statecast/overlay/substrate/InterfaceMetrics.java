@@ -54,7 +54,12 @@ public final class InterfaceMetrics {
         /** The frame receiver threw; the frame is considered consumed. */
         RECEIVER_ERROR,
         /** A well-framed frame the layer above could not decode; the connection was closed (TCP). */
-        UNDECODABLE
+        UNDECODABLE,
+        /**
+         * A bulk (data) frame shed because the receiver had fallen behind and the interface's
+         * backlog of bulk frames was full; control frames are never shed for this (UDP).
+         */
+        BACKLOG_FULL
     }
 
     /** Connection life-cycle events (TCP). */

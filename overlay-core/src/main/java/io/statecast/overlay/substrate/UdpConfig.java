@@ -21,7 +21,8 @@ import java.util.Objects;
  *                           Default and upper limit {@value #MAX_UDP_PAYLOAD_BYTES} (the IPv4 UDP
  *                           payload limit); 1..65507
  * @param sendQueueBytes     bytes of datagrams waiting for the socket above which {@link UdpInterface#send}
- *                           drops (it never blocks); default {@value #DEFAULT_SEND_QUEUE_BYTES} (4 MiB).
+ *                           drops (it never blocks); applies to the interface's send queue and to the
+ *                           channel's buffer each; default {@value #DEFAULT_SEND_QUEUE_BYTES} (4 MiB).
  *                           64 KiB..1 GiB
  */
 public record UdpConfig(

@@ -9,7 +9,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.DatagramChannelConfig;
 import io.netty.channel.socket.DatagramPacket;
@@ -19,9 +18,16 @@ import io.statecast.overlay.address.SubstrateAddress;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,10 +41,36 @@ import org.slf4j.LoggerFactory;
  * e.g. with the adapter's TCP interface, and not shut down by this interface) or created with one
  * thread and shut down on {@link #close()}.
  *
+ * <p><b>Send batching.</b> {@link #send} only appends the datagram to a lock-free queue; the first
+ * send into an empty queue schedules one flush task on the event loop, which writes everything
+ * queued by then and flushes once. A thread that sends a burst (a MessageStore shard answering a
+ * drained batch) thus costs the event loop one task and at most one wake-up instead of one per
+ * datagram, and nothing waits for a timer: the flush runs as soon as the loop gets to it. All
+ * senders share the one queue, so datagrams leave in the order {@link #send} accepted them (per
+ * destination and overall). Bytes in that queue are bounded by {@link UdpConfig#sendQueueBytes()}
+ * like those in the channel's own buffer.
+ *
+ * <p><b>Reading.</b> On a busy socket each read event takes up to {@value #DATAGRAMS_PER_READ}
+ * datagrams before the event loop polls again, so it costs one selector call per batch rather
+ * than one per datagram; a quiet one is read a datagram per event, without the extra read that
+ * would find it empty ({@link ReceiveBufferRing}).
+ *
+ * <p><b>Control before bulk.</b> When the receiver outruns the event loop, the kernel drops
+ * whatever arrives at a full socket buffer, overlay heartbeats as readily as data. So frames the
+ * receiver calls bulk ({@link FrameReceiver#isBulk}) wait in a bounded backlog
+ * ({@value #BACKLOG_DATAGRAMS} datagrams, and no more bytes than {@link UdpConfig#receiveBufferBytes()})
+ * and are delivered, in order, in slices of event-loop time between reads, while control frames
+ * are delivered as soon as they are read. Reading thus stays far ahead of bulk delivery: under
+ * overload the socket keeps being drained, bulk frames are shed at the full backlog (counted as
+ * {@link InterfaceMetrics.ReceiveDrop#BACKLOG_FULL}) and control frames still get through. A
+ * control frame may overtake bulk frames that arrived before it; bulk frames keep their order.
+ * When the loop keeps up, a bulk frame is delivered right after the read event it came in.
+ *
  * <p><b>Bounds.</b> The receive buffer of each read is {@link UdpConfig#maxDatagramBytes()} + 1,
  * so a larger datagram is recognised (the kernel truncates it to that size) and dropped as
  * {@link InterfaceMetrics.ReceiveDrop#TOO_LARGE}. A small datagram is copied into a right-sized
- * buffer before it is handed on, so frames held by upper layers do not pin 64 KiB each.
+ * buffer before it is handed on, so frames held by upper layers do not pin 64 KiB each, and the
+ * receive buffers themselves are reused ({@link ReceiveBufferRing}).
  */
 public final class UdpInterface implements SubstrateInterface {
 
@@ -47,6 +79,14 @@ public final class UdpInterface implements SubstrateInterface {
     private static final int COMPACT_ABOVE_WASTE_BYTES = 2048;
     /** Sender addresses remembered per channel, to avoid building a substrate address per datagram. */
     private static final int SENDER_CACHE_SIZE = 1024;
+    /** Datagrams read per read event (the socket is read until empty or this many). */
+    static final int DATAGRAMS_PER_READ = 32;
+    /** Datagrams one flush task writes before it yields the event loop and schedules itself again. */
+    private static final int DATAGRAMS_PER_FLUSH = 256;
+    /** Bulk datagrams the receive backlog holds at most (its bytes are bounded by SO_RCVBUF's size). */
+    static final int BACKLOG_DATAGRAMS = 1024;
+    /** Event-loop time bulk frames get per turn before the socket is read again. */
+    private static final long BULK_SLICE_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
     private final UdpConfig config;
     private final EventLoopGroup group;
@@ -54,6 +94,12 @@ public final class UdpInterface implements SubstrateInterface {
     private final InterfaceMetrics metrics = new InterfaceMetrics();
     private final InetAddresses resolver = new InetAddresses();
     private final ChannelFutureListener writeListener;
+    /** Datagrams accepted by {@link #send} and not yet written to the channel, in send order. */
+    private final Queue<DatagramPacket> outbox = new ConcurrentLinkedQueue<>();
+    private final AtomicLong outboxBytes = new AtomicLong();
+    /** Whether a flush task is scheduled and has not yet started draining {@link #outbox}. */
+    private final AtomicBoolean flushScheduled = new AtomicBoolean();
+    private final Runnable flushTask = this::flushOutbox;
     private volatile Channel channel;
     private volatile SubstrateAddress local;
     private volatile FrameReceiver receiver;
@@ -121,15 +167,16 @@ public final class UdpInterface implements SubstrateInterface {
         this.receiver = receiver;
         InternetProtocolFamily family = bindTo.getAddress() instanceof Inet4Address
                 ? InternetProtocolFamily.IPv4 : InternetProtocolFamily.IPv6;
+        ReceiveBufferRing buffers = new ReceiveBufferRing(config.maxDatagramBytes() + 1, DATAGRAMS_PER_READ);
         Bootstrap b = new Bootstrap()
                 .group(group)
                 .channelFactory(() -> new NioDatagramChannel(family))
                 .option(ChannelOption.SO_RCVBUF, config.receiveBufferBytes())
                 .option(ChannelOption.SO_SNDBUF, config.sendBufferBytes())
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(config.maxDatagramBytes() + 1))
+                .option(ChannelOption.RCVBUF_ALLOCATOR, buffers)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK,
                         new WriteBufferWaterMark(config.sendQueueBytes() / 2, config.sendQueueBytes()))
-                .handler(new Receiver());
+                .handler(new Receiver(buffers));
         ChannelFuture f = b.bind(bindTo).awaitUninterruptibly();
         if (!f.isSuccess()) {
             throw new IOException("cannot bind udp://" + hostPort(config.host(), config.port()) + ": " + f.cause(), f.cause());
@@ -161,7 +208,7 @@ public final class UdpInterface implements SubstrateInterface {
             drop = InterfaceMetrics.SendDrop.TOO_LARGE;
         } else if ((target = resolver.resolve(to)) == null) {
             drop = InterfaceMetrics.SendDrop.UNRESOLVED;
-        } else if (!ch.isWritable()) {
+        } else if (!writable(ch)) {
             drop = InterfaceMetrics.SendDrop.NOT_WRITABLE;
         }
         if (drop != null) {
@@ -170,15 +217,70 @@ public final class UdpInterface implements SubstrateInterface {
             return false;
         }
         int size = frame.readableBytes();
-        ch.writeAndFlush(new DatagramPacket(frame, target)).addListener(writeListener);
+        outboxBytes.addAndGet(size);
+        outbox.offer(new DatagramPacket(frame, target));
         metrics.recordSent(size);
+        if (!flushScheduled.get() && flushScheduled.compareAndSet(false, true)) {
+            scheduleFlush(ch);
+        }
+        if (closed) {
+            discardOutbox(); // raced with close(): nobody else will flush it
+        }
         return true;
+    }
+
+    private boolean writable(Channel ch) {
+        return ch.isWritable() && outboxBytes.get() < config.sendQueueBytes();
+    }
+
+    private void scheduleFlush(Channel ch) {
+        try {
+            ch.eventLoop().execute(flushTask);
+        } catch (RejectedExecutionException e) { // the event loop has shut down (closing)
+            flushScheduled.set(false);
+            discardOutbox();
+        }
+    }
+
+    /**
+     * Runs on the event loop: writes what the outbox holds and flushes once. Clearing the flag
+     * before draining means a datagram queued after the drain started schedules a new task, so
+     * none is stranded.
+     */
+    private void flushOutbox() {
+        flushScheduled.set(false);
+        Channel ch = channel;
+        long bytes = 0;
+        int n = 0;
+        DatagramPacket p;
+        while (n < DATAGRAMS_PER_FLUSH && (p = outbox.poll()) != null) {
+            bytes += p.content().readableBytes();
+            ch.write(p, ch.newPromise().addListener(writeListener));
+            n++;
+        }
+        outboxBytes.addAndGet(-bytes);
+        if (n > 0) {
+            ch.flush();
+        }
+        if (n == DATAGRAMS_PER_FLUSH && !outbox.isEmpty() && flushScheduled.compareAndSet(false, true)) {
+            scheduleFlush(ch); // let reads and other channels in before the rest
+        }
+    }
+
+    /** Releases datagrams that can no longer be written, counting them as failed writes. */
+    private void discardOutbox() {
+        DatagramPacket p;
+        while ((p = outbox.poll()) != null) {
+            outboxBytes.addAndGet(-p.content().readableBytes());
+            p.release();
+            metrics.recordDrop(InterfaceMetrics.SendDrop.WRITE_FAILED);
+        }
     }
 
     @Override
     public boolean isWritable(SubstrateAddress to) {
         Channel ch = channel;
-        return ch != null && !closed && ch.isWritable();
+        return ch != null && !closed && writable(ch);
     }
 
     @Override
@@ -194,10 +296,13 @@ public final class UdpInterface implements SubstrateInterface {
             }
             closed = true;
         }
+        // A flush task scheduled before this point runs before the channel closes (the event loop
+        // runs tasks in order), so what was accepted before close() still leaves.
         NettyLoops.close(channel);
         if (ownsGroup) {
             NettyLoops.shutdown(group);
         }
+        discardOutbox();
     }
 
     @Override
@@ -205,7 +310,10 @@ public final class UdpInterface implements SubstrateInterface {
         return local.toString();
     }
 
-    /** Hands each datagram to the receiver. One instance per channel: its cache is confined to the event loop. */
+    /**
+     * Hands each datagram to the receiver: control frames at once, bulk frames through the backlog.
+     * One instance per channel: its state is confined to the event loop.
+     */
     private final class Receiver extends ChannelInboundHandlerAdapter {
 
         private final Map<InetSocketAddress, SubstrateAddress> senders =
@@ -217,6 +325,26 @@ public final class UdpInterface implements SubstrateInterface {
                         return size() > SENDER_CACHE_SIZE;
                     }
                 };
+        /** Bulk frames read and not yet delivered, with their senders (same order, same length). */
+        private final ArrayDeque<ByteBuf> backlog = new ArrayDeque<>();
+        private final ArrayDeque<SubstrateAddress> backlogFrom = new ArrayDeque<>();
+        private long backlogBytes;
+        private boolean drainScheduled;
+        private ChannelHandlerContext context;
+        private final ReceiveBufferRing buffers;
+        private final Runnable drainTask = () -> {
+            drainScheduled = false;
+            drainBacklog();
+        };
+
+        Receiver(ReceiveBufferRing buffers) {
+            this.buffers = buffers;
+        }
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            context = ctx;
+        }
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -239,19 +367,94 @@ public final class UdpInterface implements SubstrateInterface {
             }
             SubstrateAddress from = senders.computeIfAbsent(packet.sender(),
                     a -> InetAddresses.toSubstrate(SubstrateAddress.Scheme.UDP, a));
+            boolean bulk;
+            try {
+                bulk = r.isBulk(content);
+            } catch (RuntimeException e) {
+                metrics.recordDrop(InterfaceMetrics.ReceiveDrop.RECEIVER_ERROR);
+                LOG.warn("frame receiver of {} threw classifying a frame", local, e);
+                content.release();
+                return;
+            }
+            if (bulk && (backlog.size() >= BACKLOG_DATAGRAMS || backlogBytes + size > config.receiveBufferBytes())) {
+                metrics.recordDrop(InterfaceMetrics.ReceiveDrop.BACKLOG_FULL);
+                content.release();
+                return;
+            }
             ByteBuf frame = content;
             if (content.capacity() - size > COMPACT_ABOVE_WASTE_BYTES) {
                 frame = ctx.alloc().buffer(size, size);
                 frame.writeBytes(content);
                 content.release();
             }
-            metrics.recordReceived(size);
+            if (bulk) {
+                backlog.add(frame);
+                backlogFrom.add(from);
+                backlogBytes += size;
+            } else {
+                deliver(r, frame, from);
+            }
+        }
+
+        /** After each read event: bulk frames get their time slice once the control frames are through. */
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            if (!drainScheduled) {
+                drainBacklog();
+            }
+        }
+
+        /**
+         * Delivers backlogged bulk frames for at most {@link #BULK_SLICE_NANOS} (at least one). If
+         * some remain, the rest waits for a task scheduled with no delay: Netty runs it only after
+         * its next look at the socket, so reading, and with it every control frame, keeps pace
+         * with the sender while the bulk frames wait or, when the backlog is full, are shed.
+         */
+        private void drainBacklog() {
+            long start = System.nanoTime();
+            ByteBuf frame;
+            while ((frame = backlog.poll()) != null) {
+                SubstrateAddress from = backlogFrom.poll();
+                backlogBytes -= frame.readableBytes();
+                FrameReceiver r = receiver;
+                if (closed || r == null) {
+                    metrics.recordDrop(InterfaceMetrics.ReceiveDrop.CLOSED);
+                    frame.release();
+                    continue;
+                }
+                deliver(r, frame, from);
+                if (System.nanoTime() - start >= BULK_SLICE_NANOS) {
+                    break;
+                }
+            }
+            if (!backlog.isEmpty() && !drainScheduled) {
+                drainScheduled = true;
+                context.executor().schedule(drainTask, 0, TimeUnit.NANOSECONDS);
+            }
+            buffers.workDone();
+        }
+
+        private void deliver(FrameReceiver r, ByteBuf frame, SubstrateAddress from) {
+            metrics.recordReceived(frame.readableBytes());
             try {
                 r.onFrame(frame, from);
             } catch (RuntimeException e) {
                 metrics.recordDrop(InterfaceMetrics.ReceiveDrop.RECEIVER_ERROR);
                 LOG.warn("frame receiver of {} threw", local, e);
             }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            ByteBuf frame;
+            while ((frame = backlog.poll()) != null) {
+                metrics.recordDrop(InterfaceMetrics.ReceiveDrop.CLOSED);
+                frame.release();
+            }
+            backlogFrom.clear();
+            backlogBytes = 0;
+            buffers.releaseAll();
+            ctx.fireChannelInactive();
         }
 
         @Override

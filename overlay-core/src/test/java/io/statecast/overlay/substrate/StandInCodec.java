@@ -80,6 +80,13 @@ final class StandInCodec implements FrameCodec {
     }
 
     @Override
+    public boolean isControlFrame(ByteBuf frame) {
+        int at = frame.readerIndex();
+        return frame.readableBytes() >= 2 && frame.getUnsignedByte(at) == MAGIC
+                && frame.getUnsignedByte(at + 1) == KIND_PROTOCOL;
+    }
+
+    @Override
     public WireMessage decode(ByteBuf in) throws DecodeException {
         int start = in.readerIndex();
         if (in.readableBytes() > max) {
