@@ -30,7 +30,9 @@ import java.util.List;
  * other {@code Message/…} field overrides the base's value. The ServiceID is always the spec's.
  * <ul>
  *   <li>DeliveryMode: the field, else the base's; one of them is required.</li>
- *   <li>DestinationAddress (unicast only): the field, else the base's destination.</li>
+ *   <li>DestinationAddress (unicast only): the field, else the base's destination. An XPath
+ *       selecting several values sends one message per distinct address, in the order selected
+ *       (a parent asks only the children whose acknowledgement is missing).</li>
  *   <li>Tree root (multicast): the base's root ({@code RootAddress}), so a copy of a message sent
  *       on to children travels on the tree of the original source; this node's tree without a base.</li>
  *   <li>HopLimit: the field, else the socket's default (the blueprint's 255). Not copied: the
@@ -92,15 +94,34 @@ public final class PrimitiveExecutor {
             case SEND_DATA_MESSAGE -> {
                 OverlayMessage base = message(action, f, ctx, false);
                 byte[] payload = payload(action, f, ctx, base);
-                int n = overlay.sendDataMessage(serviceId, messageId(action, f, ctx, base), payload, route(action, f, ctx, base));
-                yield n == 0 ? NOTHING_SENT : "";
+                long id = messageId(action, f, ctx, base);
+                DeliveryMode mode = mode(action, f, ctx, base);
+                List<LogicalAddress> to = destinations(action, f, ctx, mode, base);
+                if (to == null || to.size() == 1) {
+                    Route r = route(action, f, ctx, base, mode, to == null ? null : to.get(0));
+                    yield overlay.sendDataMessage(serviceId, id, payload, r) == 0 ? NOTHING_SENT : "";
+                }
+                int silent = 0;
+                for (LogicalAddress d : to) {
+                    silent += overlay.sendDataMessage(serviceId, id, payload, route(action, f, ctx, base, mode, d)) == 0 ? 1 : 0;
+                }
+                yield silentOf(silent, to.size());
             }
             case SEND_CONTROL_MESSAGE -> {
                 OverlayMessage base = message(action, f, ctx, false);
                 byte type = messageType(action, f, ctx, base);
-                int n = overlay.sendControlMessage(serviceId, type, messageId(action, f, ctx, base), null,
-                        route(action, f, ctx, base));
-                yield n == 0 ? NOTHING_SENT : "";
+                long id = messageId(action, f, ctx, base);
+                DeliveryMode mode = mode(action, f, ctx, base);
+                List<LogicalAddress> to = destinations(action, f, ctx, mode, base);
+                if (to == null || to.size() == 1) {
+                    Route r = route(action, f, ctx, base, mode, to == null ? null : to.get(0));
+                    yield overlay.sendControlMessage(serviceId, type, id, null, r) == 0 ? NOTHING_SENT : "";
+                }
+                int silent = 0;
+                for (LogicalAddress d : to) {
+                    silent += overlay.sendControlMessage(serviceId, type, id, null, route(action, f, ctx, base, mode, d)) == 0 ? 1 : 0;
+                }
+                yield silentOf(silent, to.size());
             }
             case FORWARD_MESSAGE -> {
                 int silent = 0;
@@ -108,7 +129,7 @@ public final class PrimitiveExecutor {
                 for (OverlayMessage m : all) {
                     silent += overlay.forwardMessage(m) == 0 ? 1 : 0;
                 }
-                yield silent == 0 ? "" : all.size() == 1 ? NOTHING_SENT : silent + " of " + all.size() + ": " + NOTHING_SENT;
+                yield silentOf(silent, all.size());
             }
             case TO_APPLICATION -> {
                 int refused = 0;
@@ -149,6 +170,11 @@ public final class PrimitiveExecutor {
                 yield "";
             }
         };
+    }
+
+    /** The detail of a call that sent {@code total} messages, {@code silent} of which went nowhere. */
+    private static String silentOf(int silent, int total) {
+        return silent == 0 ? "" : total == 1 ? NOTHING_SENT : silent + " of " + total + ": " + NOTHING_SENT;
     }
 
     /** The node's view, in the tree of the most recent message's root (this node's tree if none). */
@@ -225,32 +251,78 @@ public final class PrimitiveExecutor {
                 base.root(), List.of(new FsmExtension(ctx.spec().service().serviceId(), type, id)));
     }
 
-    private static Route route(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
+    private static DeliveryMode mode(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
             throws ActionException, EvaluationException {
         String modeText = text(a, f, ctx, ActionField.DELIVERY_MODE);
-        DeliveryMode mode;
         if (modeText != null) {
-            mode = parse(a, ActionField.DELIVERY_MODE, () -> AttributeValues.deliveryMode(modeText));
-        } else if (base != null) {
-            mode = base.mode();
-        } else {
-            throw new ActionException(where(a) + "no delivery mode: set Message/DeliveryMode or copy a Message");
+            return parse(a, ActionField.DELIVERY_MODE, () -> AttributeValues.deliveryMode(modeText));
         }
-        LogicalAddress destination = null;
+        if (base != null) {
+            return base.mode();
+        }
+        throw new ActionException(where(a) + "no delivery mode: set Message/DeliveryMode or copy a Message");
+    }
+
+    /**
+     * Where a unicast goes: the {@code Message/DestinationAddress} field, else the base's
+     * destination. An XPath selecting several values gives each distinct address once, in the
+     * order selected; it is evaluated once, however many messages go out. {@code null} for
+     * multicast and flood.
+     */
+    private static List<LogicalAddress> destinations(ActionTemplate a, FieldValue[] f, ActionContext ctx,
+            DeliveryMode mode, OverlayMessage base) throws ActionException, EvaluationException {
+        if (mode != DeliveryMode.UNICAST) {
+            return null;
+        }
+        ActionField field = ActionField.DESTINATION_ADDRESS;
+        FieldValue v = f[field.ordinal()];
+        LogicalAddress d = null;
+        if (v instanceof FieldValue.HistoryQuery) {
+            PathResult r = resolve(a, f, ctx, v);
+            if (r instanceof PathResult.Texts texts) {
+                List<LogicalAddress> out = new ArrayList<>(texts.texts().size());
+                for (String t : texts.texts()) {
+                    LogicalAddress one = destination(a, ctx, parse(a, field, () -> AttributeValues.address(t)));
+                    if (!out.contains(one)) {
+                        out.add(one);
+                    }
+                }
+                return out;
+            }
+            if (r instanceof PathResult.Address ad) {
+                d = ad.address();
+            } else if (r instanceof PathResult.Text t) {
+                d = parse(a, field, () -> AttributeValues.address(t.text()));
+            } else if (r != null) {
+                throw new ActionException(where(a) + "field " + field.path() + ": the xpath must select a value, got "
+                        + describe(r));
+            }
+        } else if (v != null) {
+            d = address(a, f, ctx, field);
+        }
+        if (d == null && base != null) {
+            d = base.destination();
+        }
+        if (d == null) {
+            throw new ActionException(where(a) + "a unicast needs Message/DestinationAddress");
+        }
+        return List.of(destination(a, ctx, d));
+    }
+
+    private static LogicalAddress destination(ActionTemplate a, ActionContext ctx, LogicalAddress d)
+            throws ActionException {
+        if (d.family() != ctx.overlay().localAddress().family()) {
+            throw new ActionException(where(a) + "destination " + AttributeValues.text(d)
+                    + " is not an address of this overlay");
+        }
+        return d;
+    }
+
+    /** The route of one message to {@code destination} (a unicast's, {@code null} otherwise). */
+    private static Route route(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base,
+            DeliveryMode mode, LogicalAddress destination) throws ActionException, EvaluationException {
         LogicalAddress root = null;
-        if (mode == DeliveryMode.UNICAST) {
-            destination = address(a, f, ctx, ActionField.DESTINATION_ADDRESS);
-            if (destination == null && base != null) {
-                destination = base.destination();
-            }
-            if (destination == null) {
-                throw new ActionException(where(a) + "a unicast needs Message/DestinationAddress");
-            }
-            if (destination.family() != ctx.overlay().localAddress().family()) {
-                throw new ActionException(where(a) + "destination " + AttributeValues.text(destination)
-                        + " is not an address of this overlay");
-            }
-        } else if (mode == DeliveryMode.MULTICAST && base != null) {
+        if (mode == DeliveryMode.MULTICAST && base != null) {
             LogicalAddress r = base.treeRoot();
             root = r.equals(ctx.overlay().localAddress()) ? null : r;
         }
@@ -296,6 +368,9 @@ public final class PrimitiveExecutor {
                 if (r instanceof PathResult.Text t) {
                     return t.text().getBytes(StandardCharsets.UTF_8);
                 }
+                if (r instanceof PathResult.Texts ts) {
+                    return ts.first().getBytes(StandardCharsets.UTF_8);
+                }
                 throw new ActionException(where(a) + "field Message/Payload: the xpath selected "
                         + (r == null ? "nothing" : describe(r)));
             }
@@ -337,6 +412,9 @@ public final class PrimitiveExecutor {
             }
             if (r instanceof PathResult.Text t) {
                 return t.text();
+            }
+            if (r instanceof PathResult.Texts ts) {
+                return ts.first();
             }
             if (r instanceof PathResult.Address ad) {
                 return AttributeValues.text(ad.address());
@@ -403,6 +481,9 @@ public final class PrimitiveExecutor {
         }
         if (r instanceof PathResult.Address ad) {
             return "address " + AttributeValues.text(ad.address());
+        }
+        if (r instanceof PathResult.Texts ts) {
+            return ts.texts().size() + " values";
         }
         return r instanceof PathResult.Bytes ? "a <Payload>" : "a <Message>";
     }

@@ -18,6 +18,9 @@ import java.util.regex.Pattern;
  * //Event[@name="a"][last()]/Message/Payload
  * </pre>
  *
+ * and the acknowledgement services' "nodes that have not acknowledged" (answered by
+ * {@link AckQueryFastPath#silent}; several addresses come back as {@link PathResult.Texts}).
+ *
  * Only text of exactly these shapes is recognised (whitespace aside); anything else is evaluated
  * by Saxon. An address comes back as {@link PathResult.Address} rather than its text. The answer
  * is the one Saxon gives on the history document (a test checks this on
@@ -36,18 +39,22 @@ public final class FastPath {
     private final String[] names;
     private final MessageAttribute attribute;
     private final boolean payload;
+    /** Set for the "not acknowledged" shape; the other fields are then unused. */
+    private final AckQueryFastPath silent;
 
-    private FastPath(String[] names, MessageAttribute attribute, boolean payload) {
+    private FastPath(String[] names, MessageAttribute attribute, boolean payload, AckQueryFastPath silent) {
         this.names = names;
         this.attribute = attribute;
         this.payload = payload;
+        this.silent = silent;
     }
 
     /** The fast path for {@code text}, or {@code null} when Saxon must evaluate it. */
     public static FastPath of(String text) {
         Matcher m = SHAPE.matcher(text);
         if (!m.matches()) {
-            return null;
+            AckQueryFastPath s = AckQueryFastPath.silentOf(text);
+            return s == null ? null : new FastPath(new String[0], null, false, s);
         }
         List<String> names = new ArrayList<>();
         Matcher n = ONE_NAME.matcher(m.group(1));
@@ -69,7 +76,7 @@ public final class FastPath {
                 }
             }
         }
-        return new FastPath(names.toArray(String[]::new), attribute, payload);
+        return new FastPath(names.toArray(String[]::new), attribute, payload, null);
     }
 
     /** The event names the path selects from. */
@@ -79,6 +86,17 @@ public final class FastPath {
 
     /** What the path selects in {@code history}, or {@code null} for an empty result. */
     public PathResult evaluate(History history) {
+        if (silent != null) {
+            List<LogicalAddress> who = silent.silent(history);
+            if (who.size() <= 1) {
+                return who.isEmpty() ? null : new PathResult.Address(who.get(0));
+            }
+            List<String> texts = new ArrayList<>(who.size());
+            for (LogicalAddress a : who) {
+                texts.add(AttributeValues.text(a));
+            }
+            return new PathResult.Texts(texts);
+        }
         HistoryEntry e = history.lastEvent(names);
         if (!(e instanceof HistoryEntry.MessageEvent me)) {
             return null;

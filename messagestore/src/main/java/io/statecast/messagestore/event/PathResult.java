@@ -13,7 +13,9 @@ import java.util.Objects;
  * <p>A result of several items: several {@code <Message>} elements are {@link Messages} (in the
  * order the expression returned them; {@code toApplication} and {@code forwardMessage} run once per
  * message, every other use takes the first); several {@code <Payload>} elements are one
- * {@link Bytes}, their concatenation in that order; anything else is its first item.
+ * {@link Bytes}, their concatenation in that order; several other items are {@link Texts}
+ * (a {@code Message/DestinationAddress} sends one message per item, every other use takes the
+ * first); a mix of kinds is its first item.
  */
 public sealed interface PathResult {
 
@@ -55,6 +57,25 @@ public sealed interface PathResult {
         /** Requires the address. */
         public Address {
             Objects.requireNonNull(address, "address");
+        }
+    }
+
+    /**
+     * Two or more items that are neither messages nor payloads (addresses, numbers, text), as
+     * their string values in the order the expression returned them.
+     */
+    record Texts(List<String> texts) implements PathResult {
+        /** Copies the list; requires at least two values. */
+        public Texts {
+            texts = List.copyOf(texts);
+            if (texts.size() < 2) {
+                throw new IllegalArgumentException("Texts holds two or more values, got " + texts.size());
+            }
+        }
+
+        /** The first value: what a use that takes one value reads. */
+        public String first() {
+            return texts.get(0);
         }
     }
 

@@ -41,8 +41,9 @@ public final class QueryEvaluator {
      *
      * @param owner    identifies the loaded spec (evaluators are cached per owner)
      * @param bindings the spec's parameter values (all are declared in every XPath)
-     * @return the result as an action needs it ({@link PathResult}: several messages or payloads
-     *         are kept together, any other result is its first item), or {@code null} when empty
+     * @return the result as an action needs it ({@link PathResult}: several messages, payloads or
+     *         other values of one kind are kept together, a mix is its first item), or {@code null}
+     *         when empty
      */
     public PathResult evaluatePath(Object owner, CompiledPath path, QueryBindings bindings, History history)
             throws EvaluationException {
@@ -51,7 +52,7 @@ public final class QueryEvaluator {
             return null;
         }
         PathResult first = toResult(value.itemAt(0));
-        if (value.size() == 1 || !(first instanceof PathResult.Message || first instanceof PathResult.Bytes)) {
+        if (value.size() == 1) {
             return first;
         }
         return several(first, value);
@@ -76,7 +77,7 @@ public final class QueryEvaluator {
         return out;
     }
 
-    /** Several messages, or several payloads concatenated; the first item when the kinds are mixed. */
+    /** Several messages, several payloads concatenated, or several values; the first item when the kinds are mixed. */
     private static PathResult several(PathResult first, XdmValue value) {
         List<PathResult> items = new ArrayList<>(value.size());
         items.add(first);
@@ -93,6 +94,13 @@ public final class QueryEvaluator {
                 messages.add(((PathResult.Message) r).message());
             }
             return new PathResult.Messages(messages);
+        }
+        if (first instanceof PathResult.Text) {
+            List<String> texts = new ArrayList<>(items.size());
+            for (PathResult r : items) {
+                texts.add(((PathResult.Text) r).text());
+            }
+            return new PathResult.Texts(texts);
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         for (PathResult r : items) {

@@ -101,6 +101,59 @@ class AckQueryFastPathTest {
                 + " (seed " + SEED + ")");
     }
 
+    /** As the services' ACK Requests select their destinations: the expected nodes that have not acknowledged. */
+    static final String H2H_SILENT = H2H.replace("return exists($node) and (every $c in $expected satisfies $c = $acked)",
+            "return $expected[not(. = $acked)]");
+    static final String E2E_SILENT = E2E.replace(
+            "return exists($node) and (every $c in $node/Children/LogicalAddress satisfies $c = $acked)",
+            "return $node/Children/LogicalAddress[not(. = $acked)]");
+
+    @Test
+    void shouldRecogniseOnlyTheSilentNodeShapes() {
+        assertNotNull(FastPath.of(H2H_SILENT), H2H_SILENT);
+        assertNotNull(FastPath.of(E2E_SILENT.replace("\n", " ")), E2E_SILENT);
+        assertNull(AckQueryFastPath.of(H2H_SILENT), "not a composite query");
+        assertNull(AckQueryFastPath.silentOf(H2H), "not a selection");
+        assertNull(FastPath.of(E2E_SILENT.replace("not(. = $acked)", ". = $acked")));
+        assertNull(FastPath.of(E2E_SILENT.replace("Children", "Neighbours")));
+        assertNull(FastPath.of(H2H_SILENT.replace("[1]", "[last()]")));
+    }
+
+    @Test
+    void silentNodesShouldAgreeWithSaxonOnRandomHistories() throws Exception {
+        Random rnd = new Random(SEED);
+        QueryEvaluator saxon = new QueryEvaluator(EvaluationGuard.NONE);
+        int several = 0;
+        for (String text : List.of(H2H_SILENT, E2E_SILENT)) {
+            CompiledPath compiled = engine.compilePath(text, Set.of());
+            FastPath fast = FastPath.of(text);
+            String[] names = {"payloadmessage", "h2hackmessage", "fullackmessage", "other"};
+            for (int round = 0; round < 400; round++) {
+                History h = new History(1 + rnd.nextInt(12), HistoryNames.of(engine.processor().getUnderlyingConfiguration()));
+                int n = rnd.nextInt(14);
+                for (int i = 0; i < n; i++) {
+                    int kind = rnd.nextInt(6);
+                    if (kind == 0) {
+                        h.addNodeRecord(randomNode(rnd), i);
+                    } else if (kind == 1) {
+                        h.addTimerEvent(names[rnd.nextInt(names.length)], rnd.nextInt(5), i, rnd.nextBoolean());
+                    } else {
+                        h.addMessageEvent(names[rnd.nextInt(names.length)], randomMessage(rnd), i, rnd.nextInt(5) != 0);
+                    }
+                }
+                PathResult expected = saxon.evaluatePath(this, compiled, QueryBindings.NONE, h);
+                PathResult actual = fast.evaluate(h);
+                if (actual instanceof PathResult.Address ad) {
+                    actual = new PathResult.Text(AttributeValues.text(ad.address())); // Saxon gives the text
+                }
+                several += expected instanceof PathResult.Texts ? 1 : 0;
+                assertEquals(expected, actual, text + " on " + h.entries() + " (seed " + SEED + ")");
+            }
+        }
+        assertTrue(several > 20, "the random histories should leave several nodes silent often enough, did "
+                + several + " times (seed " + SEED + ")");
+    }
+
     private static NodeSnapshot randomNode(Random rnd) {
         List<LogicalAddress> children = new ArrayList<>();
         for (int i = rnd.nextInt(3); i > 0; i--) {

@@ -9,12 +9,15 @@ import io.statecast.overlay.message.OverlayMessage;
  */
 sealed interface Effect {
 
-    /** sendDataMessage. */
-    record SendData(long messageId, byte[] payload, Route route) implements Effect {
+    /**
+     * One message sent by sendDataMessage; {@code action} is the index of the action record being
+     * executed (a destination XPath selecting several addresses sends one message to each).
+     */
+    record SendData(long messageId, byte[] payload, Route route, long action) implements Effect {
     }
 
-    /** sendControlMessage. */
-    record SendControl(byte type, long messageId, Route route) implements Effect {
+    /** One message sent by sendControlMessage; {@code action} as for {@link SendData}. */
+    record SendControl(byte type, long messageId, Route route, long action) implements Effect {
     }
 
     /**

@@ -77,13 +77,13 @@ final class ScenarioNode implements OverlayContext, InstanceEnvironment {
 
     @Override
     public int sendDataMessage(int serviceId, long messageId, byte[] payload, Route route) {
-        effects.add(new Effect.SendData(messageId, payload, route));
+        effects.add(new Effect.SendData(messageId, payload, route, actionsRecorded()));
         return 1;
     }
 
     @Override
     public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
-        effects.add(new Effect.SendControl(messageType, messageId, route));
+        effects.add(new Effect.SendControl(messageType, messageId, route, actionsRecorded()));
         return 1;
     }
 

@@ -246,22 +246,15 @@ public final class ScenarioRunner {
             for (int index = 0; index < fresh.size(); index++) {
                 ActionRecord r = fresh.get(index);
                 Map<String, String> p = new LinkedHashMap<>();
-                // forwardMessage and toApplication act once per selected message: one call each
+                // forwardMessage and toApplication act once per selected message, the send
+                // primitives once per selected destination: one call each
                 List<OverlayMessage> messages = List.of();
+                List<Map<String, String>> sends = List.of();
                 boolean executed = r.outcome() == ActionOutcome.EXECUTED;
                 switch (r.primitive()) {
-                    case SEND_DATA_MESSAGE -> {
-                        if (executed && take(effects, used, Effect.SendData.class) instanceof Effect.SendData d) {
-                            p.put("id", Long.toString(d.messageId()));
-                            route(d.route(), p);
-                            p.put("payload", payload(d.payload()));
-                        }
-                    }
-                    case SEND_CONTROL_MESSAGE -> {
-                        if (executed && take(effects, used, Effect.SendControl.class) instanceof Effect.SendControl c) {
-                            p.put("type", Integer.toString(Byte.toUnsignedInt(c.type())));
-                            p.put("id", Long.toString(c.messageId()));
-                            route(c.route(), p);
+                    case SEND_DATA_MESSAGE, SEND_CONTROL_MESSAGE -> {
+                        if (executed) {
+                            sends = takeSends(effects, used, first + index);
                         }
                     }
                     case FORWARD_MESSAGE, TO_APPLICATION -> {
@@ -302,8 +295,12 @@ public final class ScenarioRunner {
                 if (!r.detail().isEmpty() && !(r.primitive() == Primitive.CANCEL_TIMER && executed)) {
                     p.put("detail", r.detail());
                 }
-                if (messages.isEmpty()) {
+                if (messages.isEmpty() && sends.isEmpty()) {
                     out.add(new ActualCall(r.primitive().specName(), p));
+                }
+                for (Map<String, String> send : sends) {
+                    send.putAll(p);
+                    out.add(new ActualCall(r.primitive().specName(), send));
                 }
                 for (OverlayMessage m : messages) {
                     Map<String, String> one = new LinkedHashMap<>();
@@ -311,6 +308,29 @@ public final class ScenarioRunner {
                     one.putAll(p);
                     out.add(new ActualCall(r.primitive().specName(), one));
                 }
+            }
+            return out;
+        }
+
+        /** The parameters of each message the action record with index {@code action} sent, in order. */
+        private static List<Map<String, String>> takeSends(List<Effect> effects, boolean[] used, long action) {
+            List<Map<String, String>> out = new ArrayList<>(1);
+            for (int i = 0; i < effects.size(); i++) {
+                Effect e = effects.get(i);
+                Map<String, String> p = new LinkedHashMap<>();
+                if (!used[i] && e instanceof Effect.SendData d && d.action() == action) {
+                    p.put("id", Long.toString(d.messageId()));
+                    route(d.route(), p);
+                    p.put("payload", payload(d.payload()));
+                } else if (!used[i] && e instanceof Effect.SendControl c && c.action() == action) {
+                    p.put("type", Integer.toString(Byte.toUnsignedInt(c.type())));
+                    p.put("id", Long.toString(c.messageId()));
+                    route(c.route(), p);
+                } else {
+                    continue;
+                }
+                used[i] = true;
+                out.add(p);
             }
             return out;
         }
