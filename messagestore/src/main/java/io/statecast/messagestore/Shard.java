@@ -13,14 +13,15 @@ import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.instance.Tombstones;
 import io.statecast.messagestore.metrics.Counters;
 import io.statecast.messagestore.metrics.DropReason;
-import io.statecast.messagestore.metrics.LogLimiter;
 import io.statecast.messagestore.spec.Scope;
 import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.logging.RateLimitedLog;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.TimerService;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
@@ -77,7 +78,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     private final ConcurrentLinkedQueue<Inbound> data = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final AtomicReference<Ticket> evaluating = new AtomicReference<>();
-    private final LogLimiter errorLog = new LogLimiter(10, TimeUnit.SECONDS);
+    private final RateLimitedLog errorLog = RateLimitedLog.onePer(LOG, Duration.ofSeconds(10));
     private final Runnable drainTask = this::drainTask;
     /** Clock threading: the timer service the drain task runs on; null with dedicated threading. */
     private final Executor executor;

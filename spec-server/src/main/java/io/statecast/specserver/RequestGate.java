@@ -62,7 +62,7 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
         if (decoded.isFailure()) {
             ReferenceCountUtil.release(msg);
             context.metrics().malformedRequests.increment();
-            context.problemLog().warn("malformed HTTP from {}: {}", ctx.channel().remoteAddress(), String.valueOf(decoded.cause()));
+            context.problemLog().warn(0, "malformed HTTP from {}: {}", ctx.channel().remoteAddress(), String.valueOf(decoded.cause()));
             if (state == State.PROCESSING) {
                 // Garbage after a complete request: answer that request, then close.
                 discarding = true;

@@ -1,5 +1,6 @@
 package io.statecast.specserver;
 
+import io.statecast.overlay.logging.RateLimitedLog;
 import java.util.concurrent.ExecutorService;
 
 /**

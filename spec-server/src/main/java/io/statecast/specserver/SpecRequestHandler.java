@@ -142,7 +142,7 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             return task.call();
         } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
             context.metrics().internalErrors.increment();
-            context.problemLog().warn("request failed", e);
+            context.problemLog().warn(0, "request failed", e);
             // The cause stays in the log: it can name server paths the client has no business seeing.
             return responses.error(HttpResponseStatus.INTERNAL_SERVER_ERROR,
                     e instanceof IOException ? "storage error; see the server log" : "internal error; see the server log");
@@ -362,7 +362,7 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             LOG.debug("connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
         } else {
             context.metrics().internalErrors.increment();
-            context.problemLog().warn("closing connection {} after an error", ctx.channel().remoteAddress(), cause);
+            context.problemLog().warn(0, "closing connection {} after an error", ctx.channel().remoteAddress(), cause);
         }
         ctx.close();
     }

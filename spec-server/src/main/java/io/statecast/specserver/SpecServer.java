@@ -19,12 +19,14 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.WriteTimeoutHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.statecast.overlay.logging.RateLimitedLog;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -119,7 +121,7 @@ public final class SpecServer implements AutoCloseable {
         DiagramCache diagrams = new DiagramCache(limits.maxSpecBytes());
         ServerContext context = new ServerContext(store, check, limits, new BearerAuth(config.token()),
                 new Responses(new ObjectMapper()), metrics, workers,
-                new RateLimitedLog(LOG, 10, 10, TimeUnit.SECONDS), diagrams);
+                new RateLimitedLog(LOG, System::nanoTime, Duration.ofSeconds(10), 10, 1), diagrams);
         EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("spec-server-accept", true));
         EventLoopGroup io = new NioEventLoopGroup(2, new DefaultThreadFactory("spec-server-io", true));
         AtomicInteger open = new AtomicInteger();
@@ -167,7 +169,7 @@ public final class SpecServer implements AutoCloseable {
             if (open.incrementAndGet() > limits.maxConnections()) {
                 open.decrementAndGet();
                 context.metrics().connectionsRefused.increment();
-                context.problemLog().warn("refused connection from {}: maxConnections={} reached", ch.remoteAddress(), limits.maxConnections());
+                context.problemLog().warn(0, "refused connection from {}: maxConnections={} reached", ch.remoteAddress(), limits.maxConnections());
                 ch.pipeline().addLast(new Refuse());
                 return;
             }

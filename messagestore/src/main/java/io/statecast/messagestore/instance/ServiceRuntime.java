@@ -9,13 +9,14 @@ import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.QueryBindings;
 import io.statecast.messagestore.event.TimerEventDefinition;
 import io.statecast.messagestore.metrics.Counters;
-import io.statecast.messagestore.metrics.LogLimiter;
 import io.statecast.messagestore.spec.ActionTemplate;
 import io.statecast.messagestore.spec.FieldAssignment;
 import io.statecast.messagestore.spec.FieldValue;
 import io.statecast.messagestore.spec.Parameter;
 import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.overlay.logging.RateLimitedLog;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -23,9 +24,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import net.sf.saxon.Configuration;
 import org.apache.commons.scxml.TriggerEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A loaded spec as the runtime uses it: the {@link ServiceSpec} plus what is worth computing once
@@ -37,6 +39,8 @@ import org.apache.commons.scxml.TriggerEvent;
  */
 public final class ServiceRuntime {
 
+    private static final Logger INSTANCE_LOG = LoggerFactory.getLogger(ServiceInstance.class);
+
     private final ServiceSpec spec;
     private final Map<String, TriggerEvent[]> triggers;
     private final Map<CompiledPath, FastPath> fastPaths;
@@ -46,9 +50,10 @@ public final class ServiceRuntime {
     private final HistoryNames historyNames;
     private final Counters counters = new Counters();
     /** Rate limits for the log lines instances of this service write. */
-    final LogLimiter actionLog = new LogLimiter(10, TimeUnit.SECONDS);
-    final LogLimiter throttleLog = new LogLimiter(10, TimeUnit.SECONDS);
-    final LogLimiter engineLog = new LogLimiter(10, TimeUnit.SECONDS);
+    // Gates for ServiceInstance's problem lines (one line per 10 s each, per service).
+    final RateLimitedLog actionLog = RateLimitedLog.onePer(INSTANCE_LOG, Duration.ofSeconds(10));
+    final RateLimitedLog throttleLog = RateLimitedLog.onePer(INSTANCE_LOG, Duration.ofSeconds(10));
+    final RateLimitedLog engineLog = RateLimitedLog.onePer(INSTANCE_LOG, Duration.ofSeconds(10));
     private volatile String quarantineReason;
 
     /** Prepares {@code spec} for running. */

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.statecast.overlay.address.AddressRepository;
 import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.logging.RateLimitedLog;
 import io.statecast.overlay.message.DecodeException;
 import io.statecast.overlay.message.MessageCodec;
 import io.statecast.overlay.message.OverlayMessage;
@@ -113,7 +114,7 @@ public final class Adapter implements AutoCloseable {
                         + " (" + previous + ", " + i + "); an adapter has at most one per scheme");
             }
         }
-        this.dropLog = new RateLimitedLog(LOG, timers::nanoTime, config.dropLogInterval().toNanos(), LOG_KEYS);
+        this.dropLog = new RateLimitedLog(LOG, timers::nanoTime, config.dropLogInterval(), 1, LOG_KEYS);
     }
 
     /**

@@ -23,8 +23,10 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.logging.RateLimitedLog;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,7 +76,7 @@ public final class TcpInterface implements SubstrateInterface {
 
     private static final Logger LOG = LoggerFactory.getLogger(TcpInterface.class);
     private static final int LENGTH_BYTES = 4;
-    private static final long VIOLATION_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final Duration VIOLATION_LOG_INTERVAL = Duration.ofSeconds(10);
 
     private static final int ACCEPTED = 0;
     private static final int DROPPED = 1;
@@ -113,7 +115,7 @@ public final class TcpInterface implements SubstrateInterface {
         this.group = group != null ? group : NettyLoops.newGroup("statecast-tcp");
         this.local = new SubstrateAddress(SubstrateAddress.Scheme.TCP, hostPort(config.host(), config.port()));
         this.waterMark = new WriteBufferWaterMark(config.writeBufferBytes() / 2, config.writeBufferBytes());
-        this.violationLog = new RateLimitedLog(LOG, System::nanoTime, VIOLATION_LOG_INTERVAL_NANOS,
+        this.violationLog = new RateLimitedLog(LOG, System::nanoTime, VIOLATION_LOG_INTERVAL, 1,
                 InterfaceMetrics.ReceiveDrop.values().length);
         this.writeListener = f -> {
             if (!f.isSuccess()) {
