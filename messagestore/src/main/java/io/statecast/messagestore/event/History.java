@@ -255,6 +255,11 @@ public final class History {
         return null;
     }
 
+    /** Whether queries can see this history: the spec has expressions ({@link #document()} is not null). */
+    public boolean queryable() {
+        return names != null;
+    }
+
     /**
      * The history document (context item for XPath and XQuery), or {@code null} when the spec
      * has no expressions. The same node every time: it grows as entries are added.
