@@ -265,6 +265,7 @@ public final class ServiceSpec {
     public SCXMLExecutor newExecutor(ActionSink sink) {
         SCXMLExecutor executor = new SCXMLExecutor(NoExpressionEvaluator.INSTANCE, RefusingEventDispatcher.INSTANCE,
                 errorReporter, LeanSemantics.INSTANCE);
+        LeanInstanceState.trim(executor);
         executor.setRootContext(EngineContext.root(sink));
         executor.setSuperStep(false);
         executor.setStateMachine(model);
