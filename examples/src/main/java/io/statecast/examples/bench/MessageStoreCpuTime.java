@@ -12,6 +12,7 @@ import java.util.Locale;
  *
  * <pre>
  * java -cp "examples/target/statecast.jar:examples/target/lib/*" \
+ *     [-Dstatecast.bench.spec=blueprint-h2h.scxml] \
  *     io.statecast.examples.bench.MessageStoreCpuTime [relayedMessage event newInstance relayedThroughStores]
  * </pre>
  *
@@ -29,6 +30,8 @@ public final class MessageStoreCpuTime {
         List<String> ops = args.length > 0 ? List.of(args)
                 : List.of("relayedMessage", "event", "newInstance", "relayedThroughStores");
         MessageStoreBenchmark b = new MessageStoreBenchmark();
+        // the JMH @Param: which hop-to-hop spec (blueprint-h2h.scxml or h2h-ack.scxml)
+        b.spec = System.getProperty("statecast.bench.spec", "h2h-ack.scxml");
         b.setUp();
         long tid = Thread.currentThread().getId();
         Object sink = null;

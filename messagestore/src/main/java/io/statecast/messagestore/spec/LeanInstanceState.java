@@ -3,7 +3,6 @@ package io.statecast.messagestore.spec;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.Map;
 import org.apache.commons.scxml.NotificationRegistry;
 import org.apache.commons.scxml.SCInstance;
@@ -15,20 +14,25 @@ import org.slf4j.LoggerFactory;
  * Trims what every Commons SCXML executor keeps for features specs cannot use. The executor's
  * {@code SCInstance} makes six maps per executor — five synchronized ones (per-state contexts,
  * history configurations, completions, invoker classes, invokers) and a listener registry's —
- * about 460 bytes in every live service instance, most of them for {@code <history>},
- * {@code <invoke>} and listeners, which the validator refuses and the runtime never registers.
- * Here the history and invoker maps and the listener registry become one shared, read-only
- * empty map (a write would fail loudly: it would mean a spec the validator should have refused),
- * and the contexts and completions plain, small maps (an executor is confined to one thread).
+ * about 460 bytes in every live service instance, three of them and the registry for
+ * {@code <history>}, {@code <invoke>} and listeners, which the validator refuses and the runtime
+ * never registers. Here those four become one shared, read-only empty map (a write would fail
+ * loudly: it would mean a spec the validator should have refused), about 300 bytes less per
+ * instance. The contexts and completions maps, which the engine writes, stay as they are.
  *
  * <p>Commons SCXML offers no way to pass these in, so the fields are set through
- * {@link VarHandle}s looked up once; the per-executor cost is seven field writes. Should the
+ * {@link VarHandle}s looked up once; the per-executor cost is five field writes. Should the
  * lookup fail (another Commons SCXML version, a module that does not open the package), the
  * executors stay as Commons SCXML makes them: only the footprint differs.
  */
 final class LeanInstanceState {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeanInstanceState.class);
+    /**
+     * The shared empty map; synchronized like the maps it replaces, so the engine's call sites
+     * keep seeing one map class.
+     */
+    private static final Map<Object, Object> NONE = Collections.synchronizedMap(Collections.emptyMap());
     private static final Handles HANDLES = Handles.lookUp();
 
     private LeanInstanceState() {
@@ -42,11 +46,9 @@ final class LeanInstanceState {
         }
         SCInstance si = (SCInstance) h.scInstance.get(executor);
         h.notificationRegistry.set(si, h.sharedRegistry);
-        h.histories.set(si, Collections.emptyMap());
-        h.invokerClasses.set(si, Collections.emptyMap());
-        h.invokers.set(si, Collections.emptyMap());
-        h.contexts.set(si, new HashMap<>(4));
-        h.completions.set(si, new HashMap<>(2));
+        h.histories.set(si, NONE);
+        h.invokerClasses.set(si, NONE);
+        h.invokers.set(si, NONE);
     }
 
     /** Whether executors are trimmed in this JVM (false: the lookup failed and was logged). */
@@ -55,8 +57,7 @@ final class LeanInstanceState {
     }
 
     private record Handles(VarHandle scInstance, VarHandle notificationRegistry, VarHandle histories,
-            VarHandle invokerClasses, VarHandle invokers, VarHandle contexts, VarHandle completions,
-            NotificationRegistry sharedRegistry) {
+            VarHandle invokerClasses, VarHandle invokers, NotificationRegistry sharedRegistry) {
 
         static Handles lookUp() {
             try {
@@ -65,14 +66,12 @@ final class LeanInstanceState {
                 MethodHandles.Lookup inst = MethodHandles.privateLookupIn(SCInstance.class, self);
                 MethodHandles.Lookup reg = MethodHandles.privateLookupIn(NotificationRegistry.class, self);
                 NotificationRegistry shared = new NotificationRegistry();
-                reg.findVarHandle(NotificationRegistry.class, "regs", Map.class).set(shared, Collections.emptyMap());
+                reg.findVarHandle(NotificationRegistry.class, "regs", Map.class).set(shared, NONE);
                 return new Handles(exec.findVarHandle(SCXMLExecutor.class, "scInstance", SCInstance.class),
                         inst.findVarHandle(SCInstance.class, "notificationRegistry", NotificationRegistry.class),
                         inst.findVarHandle(SCInstance.class, "histories", Map.class),
                         inst.findVarHandle(SCInstance.class, "invokerClasses", Map.class),
-                        inst.findVarHandle(SCInstance.class, "invokers", Map.class),
-                        inst.findVarHandle(SCInstance.class, "contexts", Map.class),
-                        inst.findVarHandle(SCInstance.class, "completions", Map.class), shared);
+                        inst.findVarHandle(SCInstance.class, "invokers", Map.class), shared);
             } catch (ReflectiveOperationException | RuntimeException e) {
                 LOG.info("Commons SCXML executors keep their default state maps (about 460 bytes more per "
                         + "instance): {}", e.toString());

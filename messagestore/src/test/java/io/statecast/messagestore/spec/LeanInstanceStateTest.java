@@ -8,8 +8,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Executors with trimmed instance state (shared empty history/invoker maps and listener registry,
- * plain context and completion maps) run the engine as before, parallel regions included.
+ * Executors with trimmed instance state (shared empty history and invoker maps and listener registry)
+ * run the engine as before, parallel regions included.
  */
 class LeanInstanceStateTest {
 
