@@ -415,7 +415,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     @Override
     public void recordNode(NodeSnapshot node) {
         long before = history.evicted();
-        history.addNodeRecord(node, nowMillis());
+        history.addNodeRecord(service.canonical(node), nowMillis());
         countEvictions(before);
     }
 
