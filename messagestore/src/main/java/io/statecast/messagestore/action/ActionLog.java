@@ -62,7 +62,9 @@ public final class ActionLog {
 
     /** Grows to hold more records, laying the ring out from index 0. */
     private void grow(int slotCount) {
-        int grown = Math.min(capacity, Math.max(FIRST_SLOTS, slotCount + (slotCount >> 1) + 1));
+        // by a constant step: a retained instance holds at most FIRST_SLOTS - 1 unused slots, and
+        // the arrays are small enough that copying them more often costs nothing worth counting
+        int grown = Math.min(capacity, slotCount + FIRST_SLOTS);
         long[] s = new long[2 * grown];
         String[] d = details == null ? null : new String[grown];
         for (int i = 0; i < size; i++) {
