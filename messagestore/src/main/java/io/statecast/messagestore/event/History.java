@@ -64,13 +64,8 @@ public final class History {
      * {@link #entries} (only its first {@code entries.size()} bytes count); null afterwards.
      */
     private byte[] xmlWanted;
-    /** Once the document is built: the element of each entry, parallel to {@link #entries}, null where none. */
-    private ArrayList<HistElement> elements;
-    /** Once the document is built: the children of {@code <HistoryOfEvents>}, the non-null elements in order. */
-    private ArrayList<HistNode> rootChildren;
-    private HistTree tree;
-    private HistElement rootElement;
-    private XdmNode document;
+    /** The document and its bookkeeping, once built (kept apart: most instances never build one). */
+    private Built built;
     private long nextBlock = 1;
     private long evicted;
     private long version;
@@ -111,19 +106,19 @@ public final class History {
         xml &= names != null;
         if (entries.size() == capacity) {
             entries.remove(0);
-            if (elements == null) {
+            if (built == null) {
                 System.arraycopy(xmlWanted, 1, xmlWanted, 0, capacity - 1);
-            } else if (elements.remove(0) != null) {
-                rootChildren.remove(0);
+            } else if (built.elements.remove(0) != null) {
+                built.rootChildren.remove(0);
             }
             evicted++;
         }
         long block = xml ? newBlock() : 0;
-        if (elements != null) {
+        if (built != null) {
             HistElement element = xml ? element(entry, block) : null;
-            elements.add(element);
+            built.elements.add(element);
             if (element != null) {
-                rootChildren.add(element);
+                built.rootChildren.add(element);
             }
         } else {
             int at = entries.size();
@@ -158,7 +153,7 @@ public final class History {
      * @return how many entries were removed
      */
     public int forget(List<? extends NodeInfo> selected) {
-        if (rootElement == null || selected.isEmpty()) {
+        if (built == null || selected.isEmpty()) {
             // without a document, nothing selected can be from this history
             return 0;
         }
@@ -166,21 +161,21 @@ public final class History {
         for (NodeInfo n : selected) {
             NodeInfo top = n;
             Object parent = top.getParent();
-            while (parent instanceof NodeInfo p && p != rootElement) {
+            while (parent instanceof NodeInfo p && p != built.rootElement) {
                 top = p;
                 parent = top.getParent();
             }
-            if (parent == rootElement) {
+            if (parent == built.rootElement) {
                 tops.add(top);
             }
         }
         int removed = 0;
         for (int i = entries.size() - 1; i >= 0 && removed < tops.size(); i--) {
-            HistElement e = elements.get(i);
+            HistElement e = built.elements.get(i);
             if (e != null && tops.contains(e)) {
                 entries.remove(i);
-                elements.remove(i);
-                rootChildren.remove(e);
+                built.elements.remove(i);
+                built.rootChildren.remove(e);
                 removed++;
             }
         }
@@ -197,8 +192,8 @@ public final class History {
 
     /** Whether entry {@code index} of {@link #entries()} has an XML form (queries can see it). */
     public boolean hasXml(int index) {
-        return elements == null ? xmlWanted[Objects.checkIndex(index, entries.size())] != 0
-                : elements.get(index) != null;
+        return built == null ? xmlWanted[Objects.checkIndex(index, entries.size())] != 0
+                : built.elements.get(index) != null;
     }
 
     /** Number of entries held. */
@@ -269,23 +264,22 @@ public final class History {
             return null;
         }
         root();
-        return document;
+        return built.document;
     }
 
     private void root() {
-        if (rootElement != null) {
+        if (built != null) {
             return;
         }
-        tree = new HistTree(names);
+        HistTree tree = new HistTree(names);
         HistDocument doc = new HistDocument(tree);
         tree.setRootNode(doc);
         int n = entries.size();
-        elements = new ArrayList<>(Math.max(4, n));
-        rootChildren = new ArrayList<>(Math.max(4, n));
-        rootElement = new HistElement(doc, STEP, HistoryVocabulary.HISTORY, null, null, null, rootChildren, null,
-                null);
+        ArrayList<HistNode> rootChildren = new ArrayList<>(Math.max(4, n));
+        HistElement rootElement = new HistElement(doc, STEP, HistoryVocabulary.HISTORY, null, null, null, rootChildren,
+                null, null);
         doc.setRootElement(rootElement);
-        document = new XdmNode(doc);
+        built = new Built(new ArrayList<>(Math.max(4, n)), rootChildren, rootElement, new XdmNode(doc));
         // the entries with XML took the last blocks handed out, in order (nothing was removed from
         // the middle: forget needs the document)
         int wanted = 0;
@@ -295,12 +289,22 @@ public final class History {
         long block = nextBlock - wanted;
         for (int i = 0; i < n; i++) {
             HistElement e = xmlWanted[i] != 0 ? element(entries.get(i), BLOCK * block++) : null;
-            elements.add(e);
+            built.elements.add(e);
             if (e != null) {
                 rootChildren.add(e);
             }
         }
         xmlWanted = null;
+    }
+
+    /**
+     * The built document.
+     *
+     * @param elements     the element of each entry, parallel to {@link #entries}, null where none
+     * @param rootChildren the children of {@code <HistoryOfEvents>}: the non-null elements, in order
+     */
+    private record Built(ArrayList<HistElement> elements, ArrayList<HistNode> rootChildren, HistElement rootElement,
+            XdmNode document) {
     }
 
     private long newBlock() {
@@ -310,7 +314,7 @@ public final class History {
     // ------------------------------------------------------------------ XML forms
 
     private HistElement messageEventElement(HistoryEntry.MessageEvent e, long base) {
-        HistElement parent = rootElement;
+        HistElement parent = built.rootElement;
         OverlayMessage m = e.message();
         return new HistElement(parent, base, HistoryVocabulary.EVENT, EVENT_ATTRIBUTES,
                 new String[] {e.name(), Long.toString(e.timeMillis())}, null, null,
@@ -370,7 +374,7 @@ public final class History {
     static final String PAYLOAD = "Payload";
 
     private HistElement timerEventElement(HistoryEntry.TimerEvent e, long base) {
-        HistElement parent = rootElement;
+        HistElement parent = built.rootElement;
         String id = Integer.toString(e.timerId());
         return new HistElement(parent, base, HistoryVocabulary.EVENT, EVENT_ATTRIBUTES,
                 new String[] {e.name(), Long.toString(e.timeMillis())}, null, null,
@@ -381,7 +385,7 @@ public final class History {
     }
 
     private HistElement nodeElement(HistoryEntry.NodeRecord e, long base) {
-        HistElement parent = rootElement;
+        HistElement parent = built.rootElement;
         NodeSnapshot n = e.node();
         long[] next = {base + STEP};
         return new HistElement(parent, base, HistoryVocabulary.NODE, NODE_ATTRIBUTES,

@@ -73,7 +73,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     private final ArrayDeque<ActionTemplate> pending = new ArrayDeque<>(8);
     private final ActionLog actions;
     private final TokenBucket budget;
-    private final Map<Integer, Armed> timers = new HashMap<>(8);
+    private final Map<Integer, Armed> timers = new HashMap<>(4); // holds 3 without resizing
     private final long createdNanos;
     private long lastMessageNanos;
     private long timerGeneration;
