@@ -29,10 +29,11 @@ final class LeanInstanceState {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeanInstanceState.class);
     /**
-     * The shared empty map; synchronized like the maps it replaces, so the engine's call sites
-     * keep seeing one map class.
+     * The shared empty map. Not synchronized: the engine reads it on every step
+     * ({@code getInvokers().keySet()}), and one lock shared by every shard's executors would be
+     * contended; an immutable map needs none.
      */
-    private static final Map<Object, Object> NONE = Collections.synchronizedMap(Collections.emptyMap());
+    private static final Map<Object, Object> NONE = Collections.emptyMap();
     private static final Handles HANDLES = Handles.lookUp();
 
     private LeanInstanceState() {
