@@ -149,7 +149,7 @@ public class MessageStoreBenchmark {
         loader.close();
     }
 
-    private static byte[] resource(String name) {
+    static byte[] resource(String name) {
         try (InputStream in = MessageStoreBenchmark.class.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException(name + " missing from the jar");
@@ -285,7 +285,7 @@ public class MessageStoreBenchmark {
      * An overlay that sends nothing, except that a unicast control message is handed to
      * {@code peer} (if any) as the peer would receive it.
      */
-    private static final class BenchOverlay implements OverlayContext {
+    static final class BenchOverlay implements OverlayContext {
         private final LogicalAddress self;
         private final Topology topology;
         private final TimerService clock;
@@ -354,7 +354,7 @@ public class MessageStoreBenchmark {
     }
 
     /** A topology fixed for the benchmark: the tree rooted at the source. */
-    private record FixedTopology(LogicalAddress self, LogicalAddress parentInTree, List<LogicalAddress> kids)
+    record FixedTopology(LogicalAddress self, LogicalAddress parentInTree, List<LogicalAddress> kids)
             implements Topology {
 
         @Override

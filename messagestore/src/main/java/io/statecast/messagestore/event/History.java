@@ -4,9 +4,11 @@ import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import net.sf.saxon.om.NodeInfo;
 import net.sf.saxon.s9api.XdmNode;
@@ -31,12 +33,18 @@ import net.sf.saxon.s9api.XdmNode;
  * MessageType unsigned 0..255 (a payload is 128), Payload in base64, {@code time} in milliseconds
  * of the node's clock.
  *
- * <p>The document is built incrementally and never rebuilt: an event's element is made once,
- * when the event is recorded, and only if {@code xml} says some expression of the spec can read
- * it ({@code ServiceSpec.historyXmlNeeded}); its {@code <Message>} children are made the first
- * time a query walks into it. The document node, {@code <HistoryOfEvents>} and the list of its
- * children are made once per instance and grow in place. Events recorded without XML are in
- * {@link #entries()} but not in the document (no expression could see them).
+ * <p>The document is built the first time it is asked for ({@link #document()}, or
+ * {@link #forget}), then incrementally and never rebuilt: from then on an event's element is made
+ * once, when the event is recorded, and only if {@code xml} says some expression of the spec can
+ * read it ({@code ServiceSpec.historyXmlNeeded}); its {@code <Message>} children are made the
+ * first time a query walks into it. The document node, {@code <HistoryOfEvents>} and the list of
+ * its children are made once per instance and grow in place. Until then only the entries and a
+ * flag per entry are kept: most instances of a service whose expressions all take a fast path
+ * never build a document (their elements, time strings and lists were about 800 bytes per
+ * instance). Building late gives every element the same sequence numbers (document order) as
+ * building it at once would have: an entry with XML takes its block when it is recorded. Events
+ * recorded without XML are in {@link #entries()} but not in the document (no expression could
+ * see them).
  *
  * <p>Confined to the instance's thread.
  */
@@ -50,14 +58,14 @@ public final class History {
 
     private final int capacity;
     private final HistoryNames names;
-    private final ArrayList<HistoryEntry> entries = new ArrayList<>();
-    /** The element of each entry, parallel to {@link #entries}, null where none was built. */
-    private final ArrayList<HistElement> elements = new ArrayList<>();
-    /** The children of {@code <HistoryOfEvents>}: the non-null elements, in order. */
-    private final ArrayList<HistNode> rootChildren = new ArrayList<>();
-    private HistTree tree;
-    private HistElement rootElement;
-    private XdmNode document;
+    private final ArrayList<HistoryEntry> entries = new ArrayList<>(4);
+    /**
+     * Until the document is built: whether each entry is to have an element, parallel to
+     * {@link #entries} (only its first {@code entries.size()} bytes count); null afterwards.
+     */
+    private byte[] xmlWanted;
+    /** The document and its bookkeeping, once built (kept apart: most instances never build one). */
+    private Built built;
     private long nextBlock = 1;
     private long evicted;
     private long version;
@@ -81,37 +89,58 @@ public final class History {
      * @param xml whether to make its XML form (some expression may read events of this name)
      */
     public void addMessageEvent(String name, OverlayMessage message, long timeMillis, boolean xml) {
-        HistoryEntry.MessageEvent e = new HistoryEntry.MessageEvent(name, message, timeMillis);
-        append(e, xml && names != null ? messageEventElement(e) : null);
+        append(new HistoryEntry.MessageEvent(name, message, timeMillis), xml);
     }
 
     /** Records a timer event; {@code xml} as for messages. */
     public void addTimerEvent(String name, int timerId, long timeMillis, boolean xml) {
-        HistoryEntry.TimerEvent e = new HistoryEntry.TimerEvent(name, timerId, timeMillis);
-        append(e, xml && names != null ? timerEventElement(e) : null);
+        append(new HistoryEntry.TimerEvent(name, timerId, timeMillis), xml);
     }
 
     /** Records node information (always visible to queries when the spec has any). */
     public void addNodeRecord(NodeSnapshot node, long timeMillis) {
-        HistoryEntry.NodeRecord e = new HistoryEntry.NodeRecord(node, timeMillis);
-        append(e, names != null ? nodeElement(e) : null);
+        append(new HistoryEntry.NodeRecord(node, timeMillis), true);
     }
 
-    private void append(HistoryEntry entry, HistElement element) {
+    private void append(HistoryEntry entry, boolean xml) {
+        xml &= names != null;
         if (entries.size() == capacity) {
             entries.remove(0);
-            HistElement old = elements.remove(0);
-            if (old != null) {
-                rootChildren.remove(0);
+            if (built == null) {
+                System.arraycopy(xmlWanted, 1, xmlWanted, 0, capacity - 1);
+            } else if (built.elements.remove(0) != null) {
+                built.rootChildren.remove(0);
             }
             evicted++;
         }
-        entries.add(entry);
-        elements.add(element);
-        if (element != null) {
-            rootChildren.add(element);
+        long block = xml ? newBlock() : 0;
+        if (built != null) {
+            HistElement element = xml ? element(entry, block) : null;
+            built.elements.add(element);
+            if (element != null) {
+                built.rootChildren.add(element);
+            }
+        } else {
+            int at = entries.size();
+            if (xmlWanted == null || xmlWanted.length == at) {
+                xmlWanted = Arrays.copyOf(xmlWanted == null ? new byte[0] : xmlWanted,
+                        Math.min(capacity, Math.max(4, at + (at >> 1) + 1)));
+            }
+            xmlWanted[at] = (byte) (xml ? 1 : 0);
         }
+        entries.add(entry);
         version++;
+    }
+
+    /** The element of {@code entry}, numbered in {@code block}. */
+    private HistElement element(HistoryEntry entry, long block) {
+        if (entry instanceof HistoryEntry.MessageEvent m) {
+            return messageEventElement(m, block);
+        }
+        if (entry instanceof HistoryEntry.TimerEvent t) {
+            return timerEventElement(t, block);
+        }
+        return nodeElement((HistoryEntry.NodeRecord) entry, block);
     }
 
     /**
@@ -124,28 +153,29 @@ public final class History {
      * @return how many entries were removed
      */
     public int forget(List<? extends NodeInfo> selected) {
-        if (rootElement == null || selected.isEmpty()) {
+        if (built == null || selected.isEmpty()) {
+            // without a document, nothing selected can be from this history
             return 0;
         }
         Set<NodeInfo> tops = Collections.newSetFromMap(new IdentityHashMap<>());
         for (NodeInfo n : selected) {
             NodeInfo top = n;
             Object parent = top.getParent();
-            while (parent instanceof NodeInfo p && p != rootElement) {
+            while (parent instanceof NodeInfo p && p != built.rootElement) {
                 top = p;
                 parent = top.getParent();
             }
-            if (parent == rootElement) {
+            if (parent == built.rootElement) {
                 tops.add(top);
             }
         }
         int removed = 0;
         for (int i = entries.size() - 1; i >= 0 && removed < tops.size(); i--) {
-            HistElement e = elements.get(i);
+            HistElement e = built.elements.get(i);
             if (e != null && tops.contains(e)) {
                 entries.remove(i);
-                elements.remove(i);
-                rootChildren.remove(e);
+                built.elements.remove(i);
+                built.rootChildren.remove(e);
                 removed++;
             }
         }
@@ -162,7 +192,8 @@ public final class History {
 
     /** Whether entry {@code index} of {@link #entries()} has an XML form (queries can see it). */
     public boolean hasXml(int index) {
-        return elements.get(index) != null;
+        return built == null ? xmlWanted[Objects.checkIndex(index, entries.size())] != 0
+                : built.elements.get(index) != null;
     }
 
     /** Number of entries held. */
@@ -219,6 +250,11 @@ public final class History {
         return null;
     }
 
+    /** Whether queries can see this history: the spec has expressions ({@link #document()} is not null). */
+    public boolean queryable() {
+        return names != null;
+    }
+
     /**
      * The history document (context item for XPath and XQuery), or {@code null} when the spec
      * has no expressions. The same node every time: it grows as entries are added.
@@ -228,20 +264,47 @@ public final class History {
             return null;
         }
         root();
-        return document;
+        return built.document;
     }
 
-    private HistElement root() {
-        if (rootElement == null) {
-            tree = new HistTree(names);
-            HistDocument doc = new HistDocument(tree);
-            tree.setRootNode(doc);
-            rootElement = new HistElement(doc, STEP, HistoryVocabulary.HISTORY, null, null, null, rootChildren, null,
-                    null);
-            doc.setRootElement(rootElement);
-            document = new XdmNode(doc);
+    private void root() {
+        if (built != null) {
+            return;
         }
-        return rootElement;
+        HistTree tree = new HistTree(names);
+        HistDocument doc = new HistDocument(tree);
+        tree.setRootNode(doc);
+        int n = entries.size();
+        ArrayList<HistNode> rootChildren = new ArrayList<>(Math.max(4, n));
+        HistElement rootElement = new HistElement(doc, STEP, HistoryVocabulary.HISTORY, null, null, null, rootChildren,
+                null, null);
+        doc.setRootElement(rootElement);
+        built = new Built(new ArrayList<>(Math.max(4, n)), rootChildren, rootElement, new XdmNode(doc));
+        // the entries with XML took the last blocks handed out, in order (nothing was removed from
+        // the middle: forget needs the document)
+        int wanted = 0;
+        for (int i = 0; i < n; i++) {
+            wanted += xmlWanted[i];
+        }
+        long block = nextBlock - wanted;
+        for (int i = 0; i < n; i++) {
+            HistElement e = xmlWanted[i] != 0 ? element(entries.get(i), BLOCK * block++) : null;
+            built.elements.add(e);
+            if (e != null) {
+                rootChildren.add(e);
+            }
+        }
+        xmlWanted = null;
+    }
+
+    /**
+     * The built document.
+     *
+     * @param elements     the element of each entry, parallel to {@link #entries}, null where none
+     * @param rootChildren the children of {@code <HistoryOfEvents>}: the non-null elements, in order
+     */
+    private record Built(ArrayList<HistElement> elements, ArrayList<HistNode> rootChildren, HistElement rootElement,
+            XdmNode document) {
     }
 
     private long newBlock() {
@@ -250,9 +313,8 @@ public final class History {
 
     // ------------------------------------------------------------------ XML forms
 
-    private HistElement messageEventElement(HistoryEntry.MessageEvent e) {
-        HistElement parent = root();
-        long base = newBlock();
+    private HistElement messageEventElement(HistoryEntry.MessageEvent e, long base) {
+        HistElement parent = built.rootElement;
         OverlayMessage m = e.message();
         return new HistElement(parent, base, HistoryVocabulary.EVENT, EVENT_ATTRIBUTES,
                 new String[] {e.name(), Long.toString(e.timeMillis())}, null, null,
@@ -311,9 +373,8 @@ public final class History {
     /** Element name of the payload inside {@code <Message>}. */
     static final String PAYLOAD = "Payload";
 
-    private HistElement timerEventElement(HistoryEntry.TimerEvent e) {
-        HistElement parent = root();
-        long base = newBlock();
+    private HistElement timerEventElement(HistoryEntry.TimerEvent e, long base) {
+        HistElement parent = built.rootElement;
         String id = Integer.toString(e.timerId());
         return new HistElement(parent, base, HistoryVocabulary.EVENT, EVENT_ATTRIBUTES,
                 new String[] {e.name(), Long.toString(e.timeMillis())}, null, null,
@@ -323,10 +384,9 @@ public final class History {
                 HistoryNames.BELOW_EVENT);
     }
 
-    private HistElement nodeElement(HistoryEntry.NodeRecord e) {
-        HistElement parent = root();
+    private HistElement nodeElement(HistoryEntry.NodeRecord e, long base) {
+        HistElement parent = built.rootElement;
         NodeSnapshot n = e.node();
-        long base = newBlock();
         long[] next = {base + STEP};
         return new HistElement(parent, base, HistoryVocabulary.NODE, NODE_ATTRIBUTES,
                 new String[] {Long.toString(e.timeMillis())}, null, null, node -> {

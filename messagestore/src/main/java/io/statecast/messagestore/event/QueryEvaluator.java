@@ -167,13 +167,14 @@ public final class QueryEvaluator {
      */
     public boolean evaluateQuery(Object owner, CompiledQuery query, QueryBindings bindings, History history)
             throws EvaluationException {
-        XdmNode doc = history.document();
-        if (doc == null) {
+        if (!history.queryable()) {
             return false;
         }
         if (query.fastPath() != null) {
+            // answered over the entries: the document need not exist
             return query.fastPath().evaluate(history);
         }
+        XdmNode doc = history.document();
         Map<Object, Object> cache = loaded.computeIfAbsent(owner, k -> new IdentityHashMap<>());
         XQueryEvaluator evaluator = (XQueryEvaluator) cache.get(query);
         boolean first = evaluator == null;

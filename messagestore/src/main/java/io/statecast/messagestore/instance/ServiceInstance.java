@@ -2,6 +2,7 @@ package io.statecast.messagestore.instance;
 
 import io.statecast.messagestore.action.ActionContext;
 import io.statecast.messagestore.action.ActionException;
+import io.statecast.messagestore.action.ActionLog;
 import io.statecast.messagestore.action.ActionOutcome;
 import io.statecast.messagestore.action.ActionRecord;
 import io.statecast.messagestore.action.PrimitiveExecutor;
@@ -70,9 +71,9 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     private final SCXMLExecutor executor;
     private final History history;
     private final ArrayDeque<ActionTemplate> pending = new ArrayDeque<>(8);
-    private ArrayDeque<ActionRecord> actions;
+    private final ActionLog actions;
     private final TokenBucket budget;
-    private final Map<Integer, Armed> timers = new HashMap<>(8);
+    private final Map<Integer, Armed> timers = new HashMap<>(4); // holds 3 without resizing
     private final long createdNanos;
     private long lastMessageNanos;
     private long timerGeneration;
@@ -96,6 +97,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         this.createdNanos = now;
         this.lastMessageNanos = now;
         this.budget = new TokenBucket(limits.primitiveBurst(), limits.primitiveRatePerSecond(), now);
+        this.actions = new ActionLog(limits.actionHistoryEntries());
         this.executor = service.spec().newExecutor(this);
     }
 
@@ -283,12 +285,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     private void record(ActionTemplate a, ActionOutcome outcome, String detail) {
         service.counters().action(a.primitive(), outcome);
         env.nodeCounters().action(a.primitive(), outcome);
-        if (actions == null) {
-            actions = new ArrayDeque<>(Math.min(env.limits().actionHistoryEntries(), 16));
-        } else if (actions.size() == env.limits().actionHistoryEntries()) {
-            actions.pollFirst();
-        }
-        actions.addLast(new ActionRecord(a.primitive(), a.line(), nowMillis(), outcome, detail));
+        actions.add(a.primitive(), a.line(), nowMillis(), outcome, detail);
     }
 
     private void evaluationFailed(EvaluationException e) {
@@ -418,7 +415,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     @Override
     public void recordNode(NodeSnapshot node) {
         long before = history.evicted();
-        history.addNodeRecord(node, nowMillis());
+        history.addNodeRecord(service.canonical(node), nowMillis());
         countEvictions(before);
     }
 
@@ -441,7 +438,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
 
     /** The most recent actions, oldest first (at most {@code actionHistoryEntries}). */
     public List<ActionRecord> actionHistory() {
-        return actions == null ? List.of() : List.copyOf(actions);
+        return actions.records();
     }
 
     /** The ids of the engine's current (atomic) states. */

@@ -6,6 +6,7 @@ import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.FastPath;
 import io.statecast.messagestore.event.HistoryNames;
 import io.statecast.messagestore.event.MessageEventDefinition;
+import io.statecast.messagestore.event.NodeSnapshot;
 import io.statecast.messagestore.event.QueryBindings;
 import io.statecast.messagestore.event.TimerEventDefinition;
 import io.statecast.messagestore.metrics.Counters;
@@ -55,6 +56,11 @@ public final class ServiceRuntime {
     final RateLimitedLog throttleLog = RateLimitedLog.onePer(INSTANCE_LOG, Duration.ofSeconds(10));
     final RateLimitedLog engineLog = RateLimitedLog.onePer(INSTANCE_LOG, Duration.ofSeconds(10));
     private volatile String quarantineReason;
+    /**
+     * The node view most recently recorded by an instance of this service; immutable, so sharing
+     * it across shards is safe. Consecutive instances nearly always see the same topology.
+     */
+    private volatile NodeSnapshot lastSnapshot;
 
     /** Prepares {@code spec} for running. */
     public ServiceRuntime(ServiceSpec spec) {
@@ -218,5 +224,19 @@ public final class ServiceRuntime {
     @Override
     public String toString() {
         return "service " + name() + " (ServiceID " + serviceId() + ")";
+    }
+
+    /**
+     * {@code node}, or an equal snapshot an instance of this service recorded before: a node
+     * holding thousands of instances (h2h-ack keeps each for TimeoutMsg) then holds one copy of
+     * its topology view instead of one per instance.
+     */
+    NodeSnapshot canonical(NodeSnapshot node) {
+        NodeSnapshot last = lastSnapshot;
+        if (node.equals(last)) {
+            return last;
+        }
+        lastSnapshot = node;
+        return node;
     }
 }

@@ -12,6 +12,11 @@ import org.apache.commons.scxml.model.ModelException;
  * stores a few internal values in it (current states, event data). The root context also carries
  * the instance's {@link ActionSink}, which {@link ExecuteAction} looks up.
  *
+ * <p>The engine's own system variables ({@code _ALL_STATES}, {@code _eventdata},
+ * {@code _eventdatamap}) are not stored: they exist for expression languages, and specs have none
+ * (every expression is refused by {@link NoExpressionEvaluator}), while storing them kept a map and
+ * a copy of the state set alive in every instance (about 400 bytes each).
+ *
  * <p>Confined to the executor's thread, like the executor.
  */
 public final class EngineContext implements Context {
@@ -55,10 +60,19 @@ public final class EngineContext implements Context {
 
     @Override
     public void setLocal(String name, Object value) {
+        if (engineVariable(name)) {
+            return;
+        }
         if (vars == null) {
             vars = new HashMap<>(4);
         }
         vars.put(name, value);
+    }
+
+    /** The engine's system variables, written by Commons SCXML for expressions only. */
+    private static boolean engineVariable(String name) {
+        return name != null && name.startsWith("_") && (name.equals("_ALL_STATES") || name.equals("_eventdata")
+                || name.equals("_eventdatamap"));
     }
 
     @Override

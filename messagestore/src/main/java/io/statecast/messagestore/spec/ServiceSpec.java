@@ -274,6 +274,7 @@ public final class ServiceSpec {
     SCXMLExecutor newExecutor(ActionSink sink, LeanSemantics semantics) {
         SCXMLExecutor executor = new SCXMLExecutor(NoExpressionEvaluator.INSTANCE, RefusingEventDispatcher.INSTANCE,
                 errorReporter, semantics);
+        LeanInstanceState.trim(executor);
         executor.setRootContext(EngineContext.root(sink));
         executor.setSuperStep(false);
         executor.setStateMachine(model);

@@ -83,6 +83,93 @@ class HistoryEquivalenceTest {
         }
     }
 
+    /**
+     * A document built late (at a random point, or only at the end) answers every query, numbers
+     * its nodes (generate-id without the document number) and flags its entries exactly as one
+     * built before the first entry, through evictions and forgetEvents.
+     */
+    @Test
+    void shouldAnswerTheSameWhetherTheDocumentIsBuiltFirstOrLate() throws Exception {
+        Random rnd = new Random(SEED);
+        Processor p = engine.processor();
+        XPathCompiler xp = p.newXPathCompiler();
+        String ids = "string-join(//node()/generate-id(), ',')";
+        for (int round = 0; round < 60; round++) {
+            int capacity = 1 + rnd.nextInt(10);
+            History first = new History(capacity, HistoryNames.of(p.getUnderlyingConfiguration()));
+            History late = new History(capacity, HistoryNames.of(p.getUnderlyingConfiguration()));
+            first.document();
+            int n = rnd.nextInt(16);
+            int buildAt = rnd.nextInt(n + 2);
+            StringBuilder ops = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                if (i == buildAt) {
+                    late.document();
+                    ops.append("build;");
+                }
+                switch (rnd.nextInt(5)) {
+                    case 0 -> {
+                        String name = rnd.nextBoolean() ? "a" : "t";
+                        int id = rnd.nextInt(4);
+                        boolean xml = rnd.nextInt(4) > 0;
+                        first.addTimerEvent(name, id, i, xml);
+                        late.addTimerEvent(name, id, i, xml);
+                        ops.append("timer ").append(name).append(xml ? "" : " no-xml").append(';');
+                    }
+                    case 1 -> {
+                        NodeSnapshot node = new NodeSnapshot(new TreeAddress(1), new TreeAddress(9),
+                                rnd.nextBoolean() ? new TreeAddress(7) : null, addresses(rnd), addresses(rnd));
+                        first.addNodeRecord(node, i);
+                        late.addNodeRecord(node, i);
+                        ops.append("node;");
+                    }
+                    case 2 -> {
+                        if (i > buildAt) {
+                            String q = "//Event[@name='a'][1]/Message/SourceAddress | //Node[1]";
+                            int a = first.forget(select(xp, q, first.document()));
+                            int b = late.forget(select(xp, q, late.document()));
+                            assertEquals(a, b, "forgot (seed " + SEED + ", " + ops + ")");
+                            ops.append("forget ").append(a).append(';');
+                        }
+                    }
+                    default -> {
+                        String name = rnd.nextBoolean() ? "a" : "b";
+                        OverlayMessage m = message(rnd);
+                        boolean xml = rnd.nextInt(5) > 0;
+                        first.addMessageEvent(name, m, i, xml);
+                        late.addMessageEvent(name, m, i, xml);
+                        ops.append("message ").append(name).append(xml ? "" : " no-xml").append(';');
+                    }
+                }
+                String where = " (seed " + SEED + ", round " + round + ", " + ops + ")";
+                assertEquals(first.entries(), late.entries(), "entries" + where);
+                assertEquals(first.version(), late.version(), "version" + where);
+                assertEquals(first.evicted(), late.evicted(), "evicted" + where);
+                for (int e = 0; e < first.size(); e++) {
+                    assertEquals(first.hasXml(e), late.hasXml(e), "hasXml(" + e + ")" + where);
+                }
+            }
+            String where = " (seed " + SEED + ", round " + round + ", " + ops + ")";
+            XdmNode a = first.document();
+            XdmNode b = late.document();
+            assertEquals(p.newSerializer().serializeNodeToString(a), p.newSerializer().serializeNodeToString(b),
+                    "document" + where);
+            for (String q : QUERIES) {
+                assertEquals(xp.evaluate(q, a).toString(), xp.evaluate(q, b).toString(), q + where);
+            }
+            assertEquals(xp.evaluate(ids, a).toString().replaceAll("h\\d+n", "n"),
+                    xp.evaluate(ids, b).toString().replaceAll("h\\d+n", "n"), "generate-id" + where);
+        }
+    }
+
+    private static List<net.sf.saxon.om.NodeInfo> select(XPathCompiler xp, String q, XdmNode doc) throws Exception {
+        List<net.sf.saxon.om.NodeInfo> out = new ArrayList<>();
+        for (net.sf.saxon.s9api.XdmItem item : xp.evaluate(q, doc)) {
+            out.add(((XdmNode) item).getUnderlyingNode());
+        }
+        return out;
+    }
+
     private static List<io.statecast.overlay.address.LogicalAddress> addresses(Random rnd) {
         List<io.statecast.overlay.address.LogicalAddress> out = new ArrayList<>();
         for (int i = 0, n = rnd.nextInt(4); i < n; i++) {
