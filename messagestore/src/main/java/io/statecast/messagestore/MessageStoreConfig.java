@@ -67,7 +67,7 @@ public record MessageStoreConfig(
     /** Longest {@link #timerTick} accepted. */
     public static final Duration MAX_TIMER_TICK = Duration.ofSeconds(1);
     /** Default of {@link #warmStartRounds}. */
-    public static final int DEFAULT_WARM_START_ROUNDS = 1_000;
+    public static final int DEFAULT_WARM_START_ROUNDS = 300;
     /** Most {@link #warmStartRounds} accepted. */
     public static final int MAX_WARM_START_ROUNDS = 1_000_000;
 
