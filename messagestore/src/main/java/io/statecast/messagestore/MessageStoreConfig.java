@@ -35,6 +35,12 @@ import java.util.Objects;
  *                                late, never early. Zero: timers are tasks of the overlay's timer
  *                                service instead (always so with clock threading or a virtual
  *                                clock). Default {@link #DEFAULT_TIMER_TICK} (1 ms), at most 1 s
+ * @param warmStartRounds         rounds of throw-away instances a warm start runs per spec. The
+ *                                first rounds check the spec; the rest only let the JIT compile
+ *                                the engine's path before the first real message, and stop early
+ *                                once half of {@link #warmStartTimeout} has passed (CPU or wall
+ *                                time). Default {@value #DEFAULT_WARM_START_ROUNDS}, within
+ *                                1..{@value #MAX_WARM_START_ROUNDS}
  */
 public record MessageStoreConfig(
         int shards,
@@ -47,7 +53,8 @@ public record MessageStoreConfig(
         SpecLimits specLimits,
         boolean warmStart,
         Duration warmStartTimeout,
-        Duration timerTick) {
+        Duration timerTick,
+        int warmStartRounds) {
 
     /** Default of the queue capacities. */
     public static final int DEFAULT_QUEUE_CAPACITY = 10_000;
@@ -59,6 +66,10 @@ public record MessageStoreConfig(
     public static final Duration DEFAULT_TIMER_TICK = Duration.ofMillis(1);
     /** Longest {@link #timerTick} accepted. */
     public static final Duration MAX_TIMER_TICK = Duration.ofSeconds(1);
+    /** Default of {@link #warmStartRounds}. */
+    public static final int DEFAULT_WARM_START_ROUNDS = 300;
+    /** Most {@link #warmStartRounds} accepted. */
+    public static final int MAX_WARM_START_ROUNDS = 1_000_000;
 
     /** How shards run. */
     public enum Threading {
@@ -98,6 +109,18 @@ public record MessageStoreConfig(
         if (timerTick.isNegative() || timerTick.compareTo(MAX_TIMER_TICK) > 0) {
             throw new IllegalArgumentException("timerTick must be within 0.." + MAX_TIMER_TICK + ", got " + timerTick);
         }
+        if (warmStartRounds < 1 || warmStartRounds > MAX_WARM_START_ROUNDS) {
+            throw new IllegalArgumentException("warmStartRounds must be 1.." + MAX_WARM_START_ROUNDS + ", got "
+                    + warmStartRounds);
+        }
+    }
+
+    /** Settings with the default {@link #warmStartRounds}. */
+    public MessageStoreConfig(int shards, Threading threading, int dataQueueCapacity, int controlQueueCapacity,
+            InstanceLimits instances, int unknownServiceMessages, Duration unknownServiceHold, SpecLimits specLimits,
+            boolean warmStart, Duration warmStartTimeout, Duration timerTick) {
+        this(shards, threading, dataQueueCapacity, controlQueueCapacity, instances, unknownServiceMessages,
+                unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, DEFAULT_WARM_START_ROUNDS);
     }
 
     /** Settings with the default {@link #timerTick}. */
@@ -118,49 +141,55 @@ public record MessageStoreConfig(
     /** This configuration with {@code n} shards. */
     public MessageStoreConfig withShards(int n) {
         return new MessageStoreConfig(n, threading, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick);
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds);
     }
 
     /** This configuration with another threading. */
     public MessageStoreConfig withThreading(Threading t) {
         return new MessageStoreConfig(shards, t, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick);
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds);
     }
 
     /** This configuration with other queue capacities. */
     public MessageStoreConfig withQueues(int data, int control) {
         return new MessageStoreConfig(shards, threading, data, control, instances, unknownServiceMessages,
-                unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick);
+                unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds);
     }
 
     /** This configuration with other instance limits. */
     public MessageStoreConfig withInstances(InstanceLimits limits) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, limits,
-                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick);
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds);
     }
 
     /** This configuration with another unknown-service hold. */
     public MessageStoreConfig withUnknownServiceHold(int messages, Duration hold) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances, messages,
-                hold, specLimits, warmStart, warmStartTimeout, timerTick);
+                hold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds);
     }
 
     /** This configuration with other spec limits. */
     public MessageStoreConfig withSpecLimits(SpecLimits limits) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, limits, warmStart, warmStartTimeout, timerTick);
+                unknownServiceMessages, unknownServiceHold, limits, warmStart, warmStartTimeout, timerTick, warmStartRounds);
     }
 
     /** This configuration with warm start on or off. */
     public MessageStoreConfig withWarmStart(boolean on) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, specLimits, on, warmStartTimeout, timerTick);
+                unknownServiceMessages, unknownServiceHold, specLimits, on, warmStartTimeout, timerTick, warmStartRounds);
     }
 
     /** This configuration with another {@link #timerTick} (zero: timers on the overlay's timer service). */
     public MessageStoreConfig withTimerTick(Duration tick) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, tick);
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, tick, warmStartRounds);
+    }
+
+    /** This configuration with another {@link #warmStartRounds}. */
+    public MessageStoreConfig withWarmStartRounds(int rounds) {
+        return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances,
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, rounds);
     }
 
     /** The run-time limit of one query evaluation. */

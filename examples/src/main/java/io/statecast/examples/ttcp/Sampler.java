@@ -6,8 +6,8 @@ import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -34,7 +34,8 @@ final class Sampler {
     private final long periodMs;
     private final List<Sample> samples = new ArrayList<>();
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-    private ScheduledExecutorService executor;
+    private ScheduledThreadPoolExecutor executor;
+    private boolean started;
     private long dropped;
 
     Sampler(OverlaySocket socket, StoreProbe probe, EpochClock clock, LongSupplier progress, long periodMs) {
@@ -45,15 +46,30 @@ final class Sampler {
         this.periodMs = periodMs;
     }
 
-    synchronized void start() {
+    /**
+     * Creates and starts the sampling thread without sampling yet, so that {@link #start()} only
+     * hands it the periodic task: a receiver prepares before it joins and starts right after,
+     * keeping thread creation off the path from join to the first message.
+     */
+    synchronized void prepare() {
         if (executor != null) {
             return;
         }
-        executor = Executors.newSingleThreadScheduledExecutor(r -> {
+        executor = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "statecast-ttcp-sampler");
             t.setDaemon(true);
             return t;
         });
+        executor.prestartCoreThread();
+    }
+
+    /** Starts sampling now and every period after (prepares first if that was not done). */
+    synchronized void start() {
+        if (started) {
+            return;
+        }
+        prepare();
+        started = true;
         executor.scheduleAtFixedRate(this::sample, 0, periodMs, TimeUnit.MILLISECONDS);
     }
 
@@ -63,6 +79,7 @@ final class Sampler {
         synchronized (this) {
             e = executor;
             executor = null;
+            started = false;
         }
         if (e != null) {
             e.shutdownNow();

@@ -102,17 +102,21 @@ public final class TtcpReceiver {
      * @throws InterruptedException if interrupted
      */
     public Result run() throws OverlayJoinException, InterruptedException {
+        // Everything that is not the protocol is set up before join(): from join() on, the
+        // receiver's own work is on the path to the first message (firstDataAfterJoinMs).
         Map<String, Long> kernelBefore = KernelUdp.read();
+        Sampler sampler = new Sampler(socket, probe, clock, () -> progress, options.sampleMs());
+        sampler.prepare();
+        byte[] hello = TtcpPayload.hello();
+        long helloNanos = TimeUnit.MILLISECONDS.toNanos(options.helloMs());
+        long idleNanos = TimeUnit.MILLISECONDS.toNanos(options.idleMs());
+        long startTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.startTimeoutMs());
         long startMicros = clock.nowMicros();
         socket.join();
         long joinedNanos = System.nanoTime();
         long joinedMicros = clock.toMicros(joinedNanos);
-        out.printf("ttcp recv: joined as %s at %s; announcing until data arrives%n", socket.localAddress(),
-                socket.substrateAddresses());
-        Sampler sampler = new Sampler(socket, probe, clock, () -> progress, options.sampleMs());
         sampler.start();
-        long helloNanos = TimeUnit.MILLISECONDS.toNanos(options.helloMs());
-        long idleNanos = TimeUnit.MILLISECONDS.toNanos(options.idleMs());
+        boolean joinedReported = false;
         Phase phase = Phase.WAITING;
         String reason = null;
         long nextAnnounce = joinedNanos;
@@ -123,14 +127,14 @@ public final class TtcpReceiver {
         while (true) {
             long now = System.nanoTime();
             if (phase == Phase.WAITING) {
-                if (now - joinedNanos > TimeUnit.MILLISECONDS.toNanos(options.startTimeoutMs())) {
+                if (now - joinedNanos > startTimeoutNanos) {
                     reason = "start-timeout";
                     finishedNanos = now;
                     finishedMicros = clock.toMicros(now);
                     break;
                 }
                 if (now >= nextAnnounce) {
-                    send(TtcpPayload.hello());
+                    send(hello);
                     nextAnnounce = now + helloNanos;
                 }
             } else if (phase == Phase.RECEIVING && now - lastData > idleNanos) {
@@ -154,10 +158,16 @@ public final class TtcpReceiver {
             long wait = phase == Phase.RECEIVING ? POLL_NANOS
                     : Math.min(POLL_NANOS, Math.max(1, nextAnnounce - System.nanoTime()));
             OverlayMessage m = socket.receive(wait, TimeUnit.NANOSECONDS);
+            long arrivedNanos = m == null ? 0 : System.nanoTime();
+            if (!joinedReported) {
+                // printed once the first receive() returned, so that formatting and writing the
+                // line is not on the path from join() to the first message; still the first line
+                joinedReported = true;
+                reportJoined();
+            }
             if (m == null) {
                 continue;
             }
-            long arrivedNanos = System.nanoTime();
             long arrived = clock.toMicros(arrivedNanos);
             TtcpPayload.Message msg;
             try {
@@ -200,6 +210,9 @@ public final class TtcpReceiver {
                 otherControl++;
             }
         }
+        if (!joinedReported) {
+            reportJoined();
+        }
         List<Sampler.Sample> samples = sampler.stop();
         ObjectNode report = report(reason, startMicros, joinedMicros, finishedMicros, finAfterDone, samples, sampler,
                 kernelBefore);
@@ -210,6 +223,11 @@ public final class TtcpReceiver {
                 + "delay p50 %s ms, p99 %s ms%n", reason, log.distinct(), missing, log.duplicates(), log.corruptCount(),
                 s.get("messagesPerSecond"), s.get("throughputMbps"), s.get("delayMsP50"), s.get("delayMsP99"));
         return new Result(exit, report);
+    }
+
+    private void reportJoined() {
+        out.printf("ttcp recv: joined as %s at %s; announcing until data arrives%n", socket.localAddress(),
+                socket.substrateAddresses());
     }
 
     private void announceFinish(String reason) {

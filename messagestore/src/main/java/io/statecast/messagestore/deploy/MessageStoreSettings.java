@@ -72,7 +72,7 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
 
     private static final Set<String> TOP = Set.of("shards", "threading", "dataQueueCapacity", "controlQueueCapacity",
             "warmStart", "warmStartTimeoutMs", "evaluationLimitMs", "maxSpecBytes", "unknownService", "instances",
-            "services", "specServer", "timerTickMs");
+            "services", "specServer", "timerTickMs", "warmStartRounds");
     private static final Set<String> UNKNOWN = Set.of("holdMessages", "holdMs");
     private static final Set<String> INSTANCES = Set.of("maxLive", "historyEntries", "actionHistoryEntries",
             "timersPerInstance", "primitiveBurst", "primitiveRatePerSecond", "idleTimeoutMs", "tombstones",
@@ -116,6 +116,8 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
         long tickMs = longField(section, "timerTickMs", d.timerTick().toMillis(), 0,
                 MessageStoreConfig.MAX_TIMER_TICK.toMillis(), PREFIX);
         long warmMs = longField(section, "warmStartTimeoutMs", d.warmStartTimeout().toMillis(), 1, 600_000, PREFIX);
+        int warmRounds = intField(section, "warmStartRounds", d.warmStartRounds(), 1,
+                MessageStoreConfig.MAX_WARM_START_ROUNDS, PREFIX);
         QueryLimits q = d.specLimits().queries();
         long evalMs = longField(section, "evaluationLimitMs", q.evaluationTimeout().toMillis(), 1, 60_000, PREFIX);
         int maxBytes = intField(section, "maxSpecBytes", d.specLimits().maxBytes(), 1024, 16 * 1024 * 1024, PREFIX);
@@ -169,7 +171,7 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
             }
         }
         MessageStoreConfig config = new MessageStoreConfig(shards, threading, data, control, il, holdMessages,
-                Duration.ofMillis(holdMs), specLimits, warm, Duration.ofMillis(warmMs), Duration.ofMillis(tickMs));
+                Duration.ofMillis(holdMs), specLimits, warm, Duration.ofMillis(warmMs), Duration.ofMillis(tickMs), warmRounds);
         return new MessageStoreSettings(config, services, specServer(section.get("specServer"), PREFIX + ".specServer"));
     }
 

@@ -26,20 +26,31 @@ import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.TimerService;
 import io.statecast.overlay.substrate.VirtualTimerService;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The blueprint's warm start (§5.1.7.2), per spec: before a spec serves real messages, a few
+ * The blueprint's warm start (§5.1.7.2), per spec: before a spec serves real messages,
  * throw-away instances run on a private virtual clock through a message matching each of its
  * message filters and the timers those set (at most {@value #MAX_TIMER_TASKS} expiries each), so
  * the engine, the custom actions, the XPath and XQuery evaluators and the history classes are
  * loaded and compiled by the JIT before the first real message pays for it.
+ *
+ * <p>The first {@value #CHECK_ROUNDS} rounds check the spec and always run. Loading classes is
+ * not enough for the first message to be fast: code the JIT has not compiled runs interpreted,
+ * tens of times slower, so further rounds, up to {@link MessageStoreConfig#warmStartRounds()},
+ * give the JIT's counters the invocations it compiles at. They repeat the checking rounds'
+ * messages (a spec may treat other message identifiers differently) and stop early once half of the
+ * deadline has passed in the worker thread's CPU time or in wall time, so they never make a
+ * spec's warm start fail.
  *
  * <p>The instances act on a discarding overlay and count into throw-away counters. The run has a
  * deadline ({@link MessageStoreConfig#warmStartTimeout()}) on a worker thread: a spec whose
@@ -48,29 +59,45 @@ import org.slf4j.LoggerFactory;
 public final class WarmStart implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(WarmStart.class);
-    private static final int INSTANCES = 3;
+    /** Rounds that check the spec: they run whatever the budget. */
+    static final int CHECK_ROUNDS = 3;
     private static final int MAX_TIMER_TASKS = 32;
 
     private final MessageStoreConfig config;
     private final BoundedWorker worker;
+    private final LongSupplier cpuNanos;
 
     /** A warm start with the store's limits. */
     public WarmStart(MessageStoreConfig config) {
+        this(config, WarmStart::threadCpuNanos);
+    }
+
+    /** A warm start reading the worker thread's CPU time from {@code cpuNanos} (tests). */
+    WarmStart(MessageStoreConfig config, LongSupplier cpuNanos) {
         this.config = config;
         this.worker = new BoundedWorker("statecast-ms-warmstart", config.specLimits().queries().workerStackBytes());
+        this.cpuNanos = cpuNanos;
+    }
+
+    /** The calling thread's CPU time; its wall time where the JVM cannot measure CPU time. */
+    private static long threadCpuNanos() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : System.nanoTime();
     }
 
     /**
      * Warms {@code service}'s spec.
      *
+     * @return the rounds run: {@link MessageStoreConfig#warmStartRounds()}, or fewer when the
+     *         budget ran out
      * @throws ServiceLoadException when the run overran its deadline or a query failed fatally
      */
-    public void run(ServiceRuntime service) throws ServiceLoadException {
+    public int run(ServiceRuntime service) throws ServiceLoadException {
         ServiceSpec spec = service.spec();
         long t0 = System.nanoTime();
-        String failure;
+        Outcome outcome;
         try {
-            failure = worker.call(() -> exercise(spec), config.warmStartTimeout(), "the warm start of " + spec.source());
+            outcome = worker.call(() -> exercise(spec), config.warmStartTimeout(), "the warm start of " + spec.source());
         } catch (QueryTimeoutException e) {
             throw new ServiceLoadException(spec.source() + ": " + e.getMessage()
                     + " (a query or the state machine does not finish)", e);
@@ -80,27 +107,43 @@ public final class WarmStart implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new ServiceLoadException(spec.source() + ": interrupted during the warm start", e);
         }
-        if (failure != null) {
-            throw new ServiceLoadException(spec.source() + ": the warm start quarantined the spec: " + failure);
+        if (outcome.quarantined() != null) {
+            throw new ServiceLoadException(spec.source() + ": the warm start quarantined the spec: "
+                    + outcome.quarantined());
         }
-        LOG.debug("warm start of {} took {} ms", spec.source(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+        LOG.debug("warm start of {}: {} rounds, {} ms CPU, {} ms", spec.source(), outcome.rounds(),
+                TimeUnit.NANOSECONDS.toMillis(outcome.cpuNanos()), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+        return outcome.rounds();
     }
 
-    /** Runs the throw-away instances; returns why the spec must be refused, or null. */
-    private String exercise(ServiceSpec spec) {
+    /** What the throw-away instances did: rounds run, CPU spent, why the spec must be refused (or null). */
+    private record Outcome(int rounds, long cpuNanos, String quarantined) {
+    }
+
+    /** Runs the throw-away instances. */
+    private Outcome exercise(ServiceSpec spec) {
+        long cpu0 = cpuNanos.getAsLong();
+        long wall0 = System.nanoTime();
+        long budget = config.warmStartTimeout().toNanos() / 2;
         ServiceRuntime scratch = new ServiceRuntime(spec);
         LogicalAddress.Family family = family(spec);
         LogicalAddress self = family == LogicalAddress.Family.DT ? new DtAddress(1, 1) : new TreeAddress(1_000_001);
         LogicalAddress other = family == LogicalAddress.Family.DT ? new DtAddress(2, 2) : new TreeAddress(1_000_002);
         VirtualTimerService clock = new VirtualTimerService();
         Env env = new Env(new DiscardingOverlay(self, clock), config.instances());
-        for (int round = 0; round < INSTANCES && env.quarantined == null; round++) {
+        int round = 0;
+        for (; round < config.warmStartRounds() && env.quarantined == null; round++) {
+            if (round >= CHECK_ROUNDS && (cpuNanos.getAsLong() - cpu0 >= budget || System.nanoTime() - wall0 >= budget)) {
+                break;
+            }
+            // the JIT's rounds repeat the checking rounds' inputs: only what was checked runs again
+            long messageId = round % CHECK_ROUNDS;
             List<OverlayMessage> inputs = new ArrayList<>();
             for (MessageEventDefinition d : spec.messageEvents()) {
-                inputs.add(synthesize(spec, d, self, other, round));
+                inputs.add(synthesize(spec, d, self, other, messageId));
             }
             InstanceKey key = spec.service().scope() == Scope.FLOW ? InstanceKey.ofFlow(spec.service().serviceId(), other)
-                    : InstanceKey.ofMessage(spec.service().serviceId(), round);
+                    : InstanceKey.ofMessage(spec.service().serviceId(), messageId);
             ServiceInstance instance = new ServiceInstance(key, scratch, env);
             instance.start();
             for (OverlayMessage m : inputs) {
@@ -113,7 +156,7 @@ public final class WarmStart implements AutoCloseable {
             instance.dispose(EndCause.CLOSED);
             clock.runUntilIdle(MAX_TIMER_TASKS);
         }
-        return env.quarantined;
+        return new Outcome(round, cpuNanos.getAsLong() - cpu0, env.quarantined);
     }
 
     private static LogicalAddress.Family family(ServiceSpec spec) {

@@ -52,7 +52,7 @@ class MessageStoreSettingsTest {
         MessageStoreSettings s = MessageStoreSettings.parse(json("""
                 {'shards': 3, 'threading': 'clock', 'dataQueueCapacity': 50, 'controlQueueCapacity': 60,
                  'warmStart': false, 'warmStartTimeoutMs': 900, 'evaluationLimitMs': 25, 'maxSpecBytes': 4096,
-                 'timerTickMs': 4, 'unknownService': {'holdMessages': 7, 'holdMs': 800},
+                 'timerTickMs': 4, 'warmStartRounds': 40, 'unknownService': {'holdMessages': 7, 'holdMs': 800},
                  'instances': {'maxLive': 10, 'historyEntries': 11, 'actionHistoryEntries': 12, 'timersPerInstance': 13,
                                'primitiveBurst': 14, 'primitiveRatePerSecond': 15.5, 'idleTimeoutMs': 16,
                                'tombstones': 17, 'tombstoneTtlMs': 18},
@@ -68,6 +68,7 @@ class MessageStoreSettingsTest {
         assertEquals(Duration.ofMillis(25), c.evaluationLimit());
         assertEquals(4096, c.specLimits().maxBytes());
         assertEquals(Duration.ofMillis(4), c.timerTick());
+        assertEquals(40, c.warmStartRounds());
         assertEquals(7, c.unknownServiceMessages());
         assertEquals(Duration.ofMillis(800), c.unknownServiceHold());
         assertEquals(new InstanceLimits(10, 11, 12, 13, 14, 15.5, 16, 17, 18), c.instances());
@@ -85,6 +86,7 @@ class MessageStoreSettingsTest {
         assertTrue(error("{'threading': 'fast'}").contains("must be dedicated or clock"));
         assertTrue(error("{'timerTickMs': 1001}").contains("overlay.messageStore.timerTickMs=1001 must be within 0..1000"));
         assertTrue(error("{'timerTickMs': -1}").startsWith("overlay.messageStore.timerTickMs | "));
+        assertTrue(error("{'warmStartRounds': 0}").contains("overlay.messageStore.warmStartRounds=0 must be within 1..1000000"));
         assertTrue(error("{'warmStart': 'yes'}").startsWith("overlay.messageStore.warmStart | "));
         assertTrue(error("{'instances': {'maxLive': -1}}").startsWith("overlay.messageStore.instances.maxLive | "));
         assertTrue(error("{'instances': {'burst': 1}}").startsWith("overlay.messageStore.instances.burst | "));
