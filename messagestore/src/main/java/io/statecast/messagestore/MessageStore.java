@@ -578,6 +578,15 @@ public final class MessageStore implements MessageStorePort {
         return dataBacklog.get();
     }
 
+    /**
+     * Live service instances now, against {@code instances.maxLiveInstances}: cheap enough for a
+     * sender to read before every message, so it can wait instead of having its own messages
+     * refused ({@code INSTANCE_LIMIT}) while finished instances linger.
+     */
+    public int liveInstances() {
+        return live.get();
+    }
+
     /** A snapshot of the node's and every loaded service's metrics. */
     public MessageStoreMetrics metrics() {
         List<ServiceMetrics> services = new ArrayList<>();

@@ -150,10 +150,12 @@ class MessageStoreTest {
         CountersSnapshot svc = s.metrics().service(42).counters();
         assertEquals(3, svc.created());
         assertEquals(3, svc.liveInstances());
+        assertEquals(3, s.liveInstances(), "the cheap count a sender reads agrees with the metrics");
         assertEquals(2, svc.drops(DropReason.INSTANCE_LIMIT));
         assertEquals(3, count(overlay.drain(), ToApplication.class));
         clock.advanceBy(Duration.ofMillis(1000));
         assertEquals(0, s.metrics().node().liveInstances(), "ended instances give their place back");
+        assertEquals(0, s.liveInstances());
         assertTrue(s.receiveMessage(data(6), Arrival.DELIVERED));
         settle();
         assertEquals(4, s.metrics().service(42).counters().created());

@@ -13,10 +13,12 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Makes a sender wait while the substrate toward a child in its own multicast tree is not
  * writable — TTCP's blocking write, for an overlay — or while its own MessageStore holds half a
- * data queue of messages not yet processed. Without the second condition a sender at full speed
- * filled its own store's data queue, whose drop-tail then discarded its messages before any
- * service instance saw them (19,795 of 30,000 in one h2h-ack run on loopback): messages the
- * service never had a chance to deliver. The children and their substrate addresses are re-read
+ * data queue of messages not yet processed, or is within 5 % of its live-instance limit. Without
+ * the second condition a sender at full speed filled its own store's data queue, whose drop-tail
+ * then discarded its messages before any service instance saw them (19,795 of 30,000 in one
+ * h2h-ack run on loopback); without the third, at 8,000 msgs/s h2h-ack's finished instances
+ * (lingering 6 s) filled the store and it refused 2,390 of 80,000 new messages. Either way,
+ * messages the service never had a chance to deliver. The children and their substrate addresses are re-read
  * only when the topology changes. One sending thread uses it.
  */
 final class BackpressureGate {
@@ -29,6 +31,7 @@ final class BackpressureGate {
     /** The socket's store, or null (none, or not one whose backlog can be read). */
     private final MessageStore store;
     private final int backlogLimit;
+    private final int liveLimit;
     private long version = -1;
     private List<SubstrateAddress> targets = List.of();
 
@@ -36,10 +39,15 @@ final class BackpressureGate {
         this.socket = socket;
         this.store = socket.messageStore() instanceof MessageStore ms ? ms : null;
         this.backlogLimit = store == null ? Integer.MAX_VALUE : Math.max(1, store.config().dataQueueCapacity() / 2);
+        this.liveLimit = store == null ? Integer.MAX_VALUE
+                : Math.max(1, store.config().instances().maxLiveInstances() / 20 * 19);
     }
 
     private boolean blocked(SubstrateAddress target) {
-        return target == null ? store != null && store.dataBacklog() >= backlogLimit : !socket.adapter().isWritable(target);
+        if (target != null) {
+            return !socket.adapter().isWritable(target);
+        }
+        return store != null && (store.dataBacklog() >= backlogLimit || store.liveInstances() >= liveLimit);
     }
 
     /** @return nanoseconds waited; negative if it gave up after {@link #MAX_WAIT_NANOS} */
