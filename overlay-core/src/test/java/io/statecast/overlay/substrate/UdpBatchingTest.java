@@ -9,6 +9,7 @@ import io.netty.buffer.Unpooled;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.MessageCodec;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
@@ -323,5 +324,22 @@ class UdpBatchingTest {
         assertFalse(codec.isControlFrame(garbage));
         assertFalse(codec.isControlFrame(wrongMagic));
         assertFalse(codec.isControlFrame(Unpooled.EMPTY_BUFFER));
+    }
+
+    @Test
+    void theAdapterRanksProtocolFramesAndSmallServiceFramesAheadOfData() {
+        FrameCodec codec = FrameCodec.of(new MessageCodec(0x5eed, MessageCodec.DEFAULT_MAX_MESSAGE_BYTES));
+        ByteBuf protocol = Unpooled.buffer();
+        codec.encode(new ProtocolMessage(3, new byte[600]), protocol);
+        ByteBuf ack = Unpooled.buffer();
+        codec.encode(new OverlayMessage(DeliveryMode.UNICAST, 1, new TreeAddress(2), new TreeAddress(1),
+                new TreeAddress(2), null, List.of(new FsmExtension(1, (byte) 2, 77))), ack);
+        ByteBuf data = Unpooled.buffer();
+        codec.encode(new OverlayMessage(DeliveryMode.MULTICAST, 16, new TreeAddress(1), null, new TreeAddress(1), null,
+                List.of(new FsmExtension(1, FsmExtension.PAYLOAD_TYPE, 77), new PayloadExtension(new byte[1024]))), data);
+
+        assertFalse(Adapter.isBulk(codec, protocol), "protocol frames, however large");
+        assertFalse(Adapter.isBulk(codec, ack), ack.readableBytes() + "-byte service control frame");
+        assertTrue(Adapter.isBulk(codec, data), "a 1 KiB payload");
     }
 }
