@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * {@link AdapterListener}: protocol messages to {@link AdapterListener#onProtocolMessage}, application
  * messages to {@link AdapterListener#onApplicationMessage} (the blueprint's two buffers become two
  * calls; the layers above queue as they need). A frame that is neither a protocol frame by its
- * header nor small ({@value #SMALL_FRAME_BYTES} bytes or less: services' ACKs, NACKs and requests)
+ * header nor small ({@value FrameCodec#SMALL_FRAME_BYTES} bytes or less: services' ACKs, NACKs and requests)
  * counts as bulk ({@link FrameReceiver#isBulk}): an interface may let the others overtake it and
  * shed it first under overload. Malformed frames are dropped, counted by
  * {@link DecodeException.Reason} in {@link #metrics()}, and logged at most once per cause per
@@ -268,17 +268,9 @@ public final class Adapter implements AutoCloseable {
      *
      * @return false if the frame did not decode (a stream interface then drops the connection)
      */
-    /**
-     * Application frames up to this size are ranked with protocol frames in the receive path: a
-     * service's control messages (an FSM extension and no payload, ≈ 60–80 bytes) decide whether
-     * the data already sent is acknowledged, so shedding them under overload turns every lost ACK
-     * into an ACK Request, a NACK and a retransmission.
-     */
-    static final int SMALL_FRAME_BYTES = 256;
-
     /** Whether an interface may let other frames overtake {@code frame} and shed it first. */
     static boolean isBulk(FrameCodec codec, ByteBuf frame) {
-        return frame.readableBytes() > SMALL_FRAME_BYTES && !codec.isControlFrame(frame);
+        return frame.readableBytes() > FrameCodec.SMALL_FRAME_BYTES && !codec.isControlFrame(frame);
     }
 
     private boolean receive(ByteBuf frame, SubstrateAddress from) {

@@ -30,6 +30,16 @@ interface FrameCodec {
      */
     boolean isControlFrame(ByteBuf frame);
 
+    /**
+     * Frames up to this size are control-sized: protocol messages and a service's control messages
+     * (an FSM extension and no payload, ≈ 60–80 bytes: ACKs, NACKs, requests). They decide whether
+     * neighbours stay adjacent and whether data already sent is acknowledged, so the receive path
+     * ranks them ahead of data and the UDP send queue keeps a reserve for them: losing them under
+     * overload turns every lost ACK into an ACK Request, a NACK and a retransmission, and every
+     * lost heartbeat into a lost neighbour.
+     */
+    int SMALL_FRAME_BYTES = 256;
+
     /** The codec the adapter uses in production. */
     static FrameCodec of(MessageCodec codec) {
         return new FrameCodec() {

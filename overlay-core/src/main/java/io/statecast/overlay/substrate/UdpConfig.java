@@ -22,7 +22,9 @@ import java.util.Objects;
  *                           payload limit); 1..65507
  * @param sendQueueBytes     bytes of datagrams waiting for the socket above which {@link UdpInterface#send}
  *                           drops (it never blocks); applies to the interface's send queue and to the
- *                           channel's buffer each; default {@value #DEFAULT_SEND_QUEUE_BYTES} (4 MiB).
+ *                           channel's buffer each; frames of at most 256
+ *                           bytes (heartbeats, ACKs) may use a reserve of an eighth more, writable or
+ *                           not; default {@value #DEFAULT_SEND_QUEUE_BYTES} (4 MiB).
  *                           64 KiB..1 GiB
  */
 public record UdpConfig(

@@ -208,7 +208,7 @@ public final class UdpInterface implements SubstrateInterface {
             drop = InterfaceMetrics.SendDrop.TOO_LARGE;
         } else if ((target = resolver.resolve(to)) == null) {
             drop = InterfaceMetrics.SendDrop.UNRESOLVED;
-        } else if (!writable(ch)) {
+        } else if (!writable(ch, frame.readableBytes())) {
             drop = InterfaceMetrics.SendDrop.NOT_WRITABLE;
         }
         if (drop != null) {
@@ -231,6 +231,17 @@ public final class UdpInterface implements SubstrateInterface {
 
     private boolean writable(Channel ch) {
         return ch.isWritable() && outboxBytes.get() < config.sendQueueBytes();
+    }
+
+    /**
+     * Control-sized frames may use a reserve of an eighth of the queue beyond the limit, whatever
+     * the channel's writability: a full queue of data must not cost the node its heartbeats and ACKs.
+     */
+    private boolean writable(Channel ch, int size) {
+        if (size <= FrameCodec.SMALL_FRAME_BYTES) {
+            return outboxBytes.get() < config.sendQueueBytes() + config.sendQueueBytes() / 8;
+        }
+        return writable(ch);
     }
 
     private void scheduleFlush(Channel ch) {

@@ -290,13 +290,23 @@ class UdpBatchingTest {
             }
         }
         boolean writableWhileHeld = a.isWritable(b.localAddress());
+        long controlSized = 0;
+        for (int i = 0; i < 100; i++) { // a reserve of 8 KiB for control-sized frames: 32 of 256 B
+            if (a.send(b.localAddress(), Unpooled.wrappedBuffer(new byte[FrameCodec.SMALL_FRAME_BYTES]))) {
+                controlSized++;
+            }
+        }
+        boolean dataRefusedStill = !a.send(b.localAddress(), Unpooled.wrappedBuffer(new byte[FrameCodec.SMALL_FRAME_BYTES + 1]));
+        accepted += controlSized;
         hold.countDown();
         long acceptedWhileHeld = accepted;
         boolean drained = Await.until(() -> received.get() == acceptedWhileHeld, Duration.ofSeconds(30));
 
         String context = "accepted " + accepted + " received " + received + " " + a.metrics();
-        assertEquals(64, accepted, context); // 64 x 1 KiB fill the queue exactly
-        assertEquals(100 - 64, a.metrics().dropped(InterfaceMetrics.SendDrop.NOT_WRITABLE), context);
+        assertEquals(32, controlSized, context); // the reserve: an eighth of the queue, for heartbeats and ACKs
+        assertTrue(dataRefusedStill, context);
+        assertEquals(64 + 32, accepted, context); // 64 x 1 KiB fill the queue exactly
+        assertEquals(100 - 64 + 100 - 32 + 1, a.metrics().dropped(InterfaceMetrics.SendDrop.NOT_WRITABLE), context);
         assertFalse(writableWhileHeld, context);
         assertTrue(drained, context);
         assertTrue(Await.until(() -> a.isWritable(b.localAddress()), Duration.ofSeconds(30)), context);
