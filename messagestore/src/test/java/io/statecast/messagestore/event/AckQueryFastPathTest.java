@@ -77,21 +77,8 @@ class AckQueryFastPathTest {
             AckQueryFastPath fast = compiled.fastPath();
             CompiledQuery bySaxon = new CompiledQuery(compiled.text(), compiled.executable(), compiled.reads(),
                     compiled.parameters(), null);
-            String[] names = {"payloadmessage", "h2hackmessage", "fullackmessage", "other"};
             for (int round = 0; round < 400; round++) {
-                History h = new History(1 + rnd.nextInt(12), HistoryNames.of(engine.processor().getUnderlyingConfiguration()));
-                int n = rnd.nextInt(14);
-                for (int i = 0; i < n; i++) {
-                    int kind = rnd.nextInt(8);
-                    if (kind == 0) {
-                        h.addNodeRecord(randomNode(rnd), i);
-                    } else if (kind == 1) {
-                        h.addTimerEvent(names[rnd.nextInt(names.length)], rnd.nextInt(5), i, rnd.nextBoolean());
-                    } else {
-                        // events without XML (xml=false) are invisible to Saxon; the fast path must skip them too
-                        h.addMessageEvent(names[rnd.nextInt(names.length)], randomMessage(rnd), i, rnd.nextInt(5) != 0);
-                    }
-                }
+                History h = randomHistory(rnd, 8);
                 boolean expected = saxon.evaluateQuery(this, bySaxon, QueryBindings.NONE, h);
                 truths += expected ? 1 : 0;
                 assertEquals(expected, fast.evaluate(h), text + " on " + h.entries() + " (seed " + SEED + ")");
@@ -127,20 +114,8 @@ class AckQueryFastPathTest {
         for (String text : List.of(H2H_SILENT, E2E_SILENT)) {
             CompiledPath compiled = engine.compilePath(text, Set.of());
             FastPath fast = FastPath.of(text);
-            String[] names = {"payloadmessage", "h2hackmessage", "fullackmessage", "other"};
             for (int round = 0; round < 400; round++) {
-                History h = new History(1 + rnd.nextInt(12), HistoryNames.of(engine.processor().getUnderlyingConfiguration()));
-                int n = rnd.nextInt(14);
-                for (int i = 0; i < n; i++) {
-                    int kind = rnd.nextInt(6);
-                    if (kind == 0) {
-                        h.addNodeRecord(randomNode(rnd), i);
-                    } else if (kind == 1) {
-                        h.addTimerEvent(names[rnd.nextInt(names.length)], rnd.nextInt(5), i, rnd.nextBoolean());
-                    } else {
-                        h.addMessageEvent(names[rnd.nextInt(names.length)], randomMessage(rnd), i, rnd.nextInt(5) != 0);
-                    }
-                }
+                History h = randomHistory(rnd, 6);
                 PathResult expected = saxon.evaluatePath(this, compiled, QueryBindings.NONE, h);
                 PathResult actual = fast.evaluate(h);
                 if (actual instanceof PathResult.Address ad) {
@@ -168,5 +143,27 @@ class AckQueryFastPathTest {
         return new OverlayMessage(mode, 8, Messages.a(rnd.nextInt(4)), mode == DeliveryMode.UNICAST ? Messages.a(5) : null,
                 Messages.a(rnd.nextInt(4)), null, List.of(new FsmExtension(1, (byte) 2, rnd.nextInt(3)),
                         new PayloadExtension(new byte[] {1})));
+    }
+
+    /**
+     * Up to 13 events of the ACK services' names: node records and timers one in {@code kinds}
+     * each, messages the rest; one message in five without XML, which Saxon cannot see and the
+     * fast path must skip too.
+     */
+    private History randomHistory(Random rnd, int kinds) {
+        String[] names = {"payloadmessage", "h2hackmessage", "fullackmessage", "other"};
+        History h = new History(1 + rnd.nextInt(12), HistoryNames.of(engine.processor().getUnderlyingConfiguration()));
+        int n = rnd.nextInt(14);
+        for (int i = 0; i < n; i++) {
+            int kind = rnd.nextInt(kinds);
+            if (kind == 0) {
+                h.addNodeRecord(randomNode(rnd), i);
+            } else if (kind == 1) {
+                h.addTimerEvent(names[rnd.nextInt(names.length)], rnd.nextInt(5), i, rnd.nextBoolean());
+            } else {
+                h.addMessageEvent(names[rnd.nextInt(names.length)], randomMessage(rnd), i, rnd.nextInt(5) != 0);
+            }
+        }
+        return h;
     }
 }
