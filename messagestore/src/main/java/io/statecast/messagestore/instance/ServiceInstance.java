@@ -33,7 +33,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.commons.scxml.SCXMLExecutor;
 import org.apache.commons.scxml.model.ModelException;
-import org.apache.commons.scxml.model.State;
 import org.apache.commons.scxml.model.TransitionTarget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -228,21 +227,8 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         }
     }
 
-    /**
-     * Whether every current state is a top-level final state. Not {@code Status.isFinal()}: with
-     * supersteps off, the engine's internal done-events stay pending and that says false.
-     */
     private boolean inFinalState() {
-        Set<?> states = executor.getCurrentStatus().getStates();
-        if (states.isEmpty()) {
-            return false;
-        }
-        for (Object o : states) {
-            if (!(o instanceof State st) || !st.isFinal() || st.getParentState() != null) {
-                return false;
-            }
-        }
-        return true;
+        return ServiceSpec.inFinalState(executor);
     }
 
     /** Runs the queued actions in order (the blueprint's dispatchAction). */

@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.apache.commons.scxml.SCXMLExecutor;
 import org.apache.commons.scxml.model.SCXML;
+import org.apache.commons.scxml.model.State;
 
 /**
  * The blueprint's <em>ExecSpec</em>: one loaded, checked and compiled executable specification,
@@ -284,5 +285,26 @@ public final class ServiceSpec {
     @Override
     public String toString() {
         return "ServiceSpec[" + service.name() + ", ServiceID " + service.serviceId() + ", " + source + "]";
+    }
+
+    /**
+     * Whether every current state of {@code executor} is a top-level final state: the instance has
+     * finished. Not {@code Status.isFinal()}: with supersteps off, the engine's internal done-events
+     * stay pending and that says false.
+     *
+     * @param executor an executor of a spec
+     * @return whether it has reached a top-level final state
+     */
+    public static boolean inFinalState(SCXMLExecutor executor) {
+        Set<?> states = executor.getCurrentStatus().getStates();
+        if (states.isEmpty()) {
+            return false;
+        }
+        for (Object o : states) {
+            if (!(o instanceof State st) || !st.isFinal() || st.getParentState() != null) {
+                return false;
+            }
+        }
+        return true;
     }
 }

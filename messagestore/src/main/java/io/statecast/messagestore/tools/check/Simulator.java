@@ -37,7 +37,6 @@ import java.util.TreeMap;
 import org.apache.commons.scxml.SCXMLExecutor;
 import org.apache.commons.scxml.TriggerEvent;
 import org.apache.commons.scxml.model.ModelException;
-import org.apache.commons.scxml.model.State;
 import org.apache.commons.scxml.model.TransitionTarget;
 
 /**
@@ -345,16 +344,7 @@ final class Simulator implements ActionSink, ActionContext {
     }
 
     private boolean inFinalState() {
-        Set<?> states = executor.getCurrentStatus().getStates();
-        if (states.isEmpty()) {
-            return false;
-        }
-        for (Object o : states) {
-            if (!(o instanceof State st) || !st.isFinal() || st.getParentState() != null) {
-                return false;
-            }
-        }
-        return true;
+        return ServiceSpec.inFinalState(executor);
     }
 
     private void runActions() {
