@@ -188,7 +188,9 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     /** Fires one event and runs its actions; false if the instance ended. */
     private boolean fire(String event) {
         try {
-            executor.triggerEvents(service.trigger(event));
+            if (!service.spec().stepDirectly(executor, event, this)) {
+                executor.triggerEvents(service.trigger(event));
+            }
         } catch (ModelException | RuntimeException e) {
             engineError("firing " + event, e);
         }

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.commons.scxml.SCXMLExecutor;
+import org.apache.commons.scxml.Status;
 import org.apache.commons.scxml.model.SCXML;
 import org.apache.commons.scxml.model.State;
 
@@ -280,6 +281,48 @@ public final class ServiceSpec {
         executor.setSuperStep(false);
         executor.setStateMachine(model);
         return executor;
+    }
+
+    /**
+     * Takes the step of {@code event} on {@code executor}, an executor of this spec made by
+     * {@link #newExecutor(ActionSink)}, without running the engine, when the spec's step table
+     * decides it: the configuration is one atomic state with no pending event, and every action
+     * of the step is a primitive action. The actions reach {@code sink} and the configuration
+     * changes exactly as {@code executor.triggerEvents} would have done it (the comparison is in
+     * the tests), without the engine's per-event step, status and event-data objects. An event
+     * that selects no transition changes nothing.
+     *
+     * @param executor the instance's executor, started
+     * @param event    the event's name
+     * @param sink     the sink the executor was made with
+     * @return false when nothing was done and the caller must call {@code triggerEvents}
+     */
+    public boolean stepDirectly(SCXMLExecutor executor, String event, ActionSink sink) {
+        Status status = executor.getCurrentStatus();
+        @SuppressWarnings("unchecked")
+        Set<Object> states = status.getStates();
+        if (states.size() != 1 || !status.getEvents().isEmpty()) {
+            return false;
+        }
+        StepPlan p = semantics.table().plan(states.iterator().next(), event);
+        if (p == null || p.program() == null) {
+            return false;
+        }
+        if (p.transition() == null) {
+            return true;
+        }
+        List<ExecuteAction> program = p.program();
+        for (int i = 0, n = program.size(); i < n; i++) {
+            if (program.get(i).template() == null) {
+                return false; // not compiled: the engine reports it
+            }
+        }
+        for (int i = 0, n = program.size(); i < n; i++) {
+            sink.enqueue(program.get(i).template());
+        }
+        states.clear();
+        states.addAll(p.configuration());
+        return true;
     }
 
     @Override

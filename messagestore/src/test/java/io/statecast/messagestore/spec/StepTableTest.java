@@ -42,7 +42,8 @@ class StepTableTest {
             for (Path f : files) {
                 ServiceSpec spec = loader.load(f);
                 assertEveryStepCovered(spec);
-                compare(spec, new Random(seed), seed);
+                int direct = compareCounting(spec, new Random(seed), seed);
+                assertTrue(direct > SEQUENCES, spec.source() + ": only " + direct + " events stepped directly (seed " + seed + ")");
             }
         }
     }
@@ -166,6 +167,15 @@ class StepTableTest {
     }
 
     private static void compare(ServiceSpec spec, Random random, long seed) throws ModelException {
+        compareCounting(spec, random, seed);
+    }
+
+    /**
+     * Runs the comparison with three executors — step table, general algorithm, and
+     * {@link ServiceSpec#stepDirectly} falling back to the table — and returns how many events
+     * the direct step took on its own.
+     */
+    private static int compareCounting(ServiceSpec spec, Random random, long seed) throws ModelException {
         List<String> events = new ArrayList<>();
         for (SpecStructure.TransitionInfo t : spec.structure().transitions()) {
             if (t.event() != null && !events.contains(t.event())) {
@@ -174,30 +184,49 @@ class StepTableTest {
         }
         events.add("undeclared");
         assertFalse(events.isEmpty());
+        int direct = 0;
         for (int run = 0; run < SEQUENCES; run++) {
             List<ActionTemplate> fastActions = new ArrayList<>();
             List<ActionTemplate> generalActions = new ArrayList<>();
+            List<ActionTemplate> directActions = new ArrayList<>();
+            ActionSink directSink = directActions::add;
             SCXMLExecutor fast = spec.newExecutor(fastActions::add);
             SCXMLExecutor general = spec.newExecutor(generalActions::add, LeanSemantics.general());
+            SCXMLExecutor directly = spec.newExecutor(directSink);
             String context = spec.source() + " (seed " + seed + ", sequence " + run + ")";
             String fastError = step(fast, null);
             String generalError = step(general, null);
+            String directError = step(directly, null);
             assertEquals(generalError, fastError, context + ": start");
+            assertEquals(generalError, directError, context + ": start");
             assertEquals(generalActions, fastActions, context + ": start");
+            assertEquals(generalActions, directActions, context + ": start");
             assertEquals(states(general), states(fast), context + ": start");
+            assertEquals(states(general), states(directly), context + ": start");
             List<String> fired = new ArrayList<>();
             for (int i = 0; i < LENGTH; i++) {
                 String event = events.get(random.nextInt(events.size()));
                 fired.add(event);
                 fastActions.clear();
                 generalActions.clear();
+                directActions.clear();
                 fastError = step(fast, event);
                 generalError = step(general, event);
+                if (spec.stepDirectly(directly, event, directSink)) {
+                    directError = null;
+                    direct++;
+                } else {
+                    directError = step(directly, event);
+                }
                 assertEquals(generalError, fastError, context + " after " + fired);
+                assertEquals(generalError, directError, context + " after " + fired);
                 assertEquals(generalActions, fastActions, context + " after " + fired);
+                assertEquals(generalActions, directActions, context + " after " + fired + " (direct step)");
                 assertEquals(states(general), states(fast), context + " after " + fired);
+                assertEquals(states(general), states(directly), context + " after " + fired + " (direct step)");
             }
         }
+        return direct;
     }
 
     /** Starts ({@code event == null}) or steps the executor; the engine's complaint, if any. */
