@@ -103,7 +103,9 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     /** Enters the initial state and runs its entry actions. */
     public void start() {
         try {
-            executor.go();
+            if (!service.spec().startDirectly(executor, this)) {
+                executor.go();
+            }
         } catch (ModelException | RuntimeException e) {
             engineError("starting", e);
         }

@@ -284,6 +284,45 @@ public final class ServiceSpec {
     }
 
     /**
+     * Starts {@code executor}, an executor of this spec made by {@link #newExecutor(ActionSink)}
+     * and not yet started, without running the engine, when the spec's step table has its initial
+     * entry: the entry actions reach {@code sink} and the initial states become the configuration,
+     * as {@code executor.go()} would do it (compared in the tests), without its reset of contexts
+     * that specs never create and its per-start step and status objects.
+     *
+     * @return false when nothing was done and the caller must call {@code go()}
+     */
+    public boolean startDirectly(SCXMLExecutor executor, ActionSink sink) {
+        StepTable table = semantics.table();
+        List<Object> targets = table.initialTargets();
+        List<ExecuteAction> program = table.initialProgram();
+        Status status = executor.getCurrentStatus();
+        if (targets == null || program == null || !status.getStates().isEmpty() || !status.getEvents().isEmpty()) {
+            return false;
+        }
+        if (!run(program, sink)) {
+            return false;
+        }
+        @SuppressWarnings("unchecked")
+        Set<Object> states = status.getStates();
+        states.addAll(targets);
+        return true;
+    }
+
+    /** Queues {@code program}'s templates; false, queuing nothing, when one is not compiled. */
+    private static boolean run(List<ExecuteAction> program, ActionSink sink) {
+        for (int i = 0, n = program.size(); i < n; i++) {
+            if (program.get(i).template() == null) {
+                return false; // not compiled: the engine reports it
+            }
+        }
+        for (int i = 0, n = program.size(); i < n; i++) {
+            sink.enqueue(program.get(i).template());
+        }
+        return true;
+    }
+
+    /**
      * Takes the step of {@code event} on {@code executor}, an executor of this spec made by
      * {@link #newExecutor(ActionSink)}, without running the engine, when the spec's step table
      * decides it: the configuration is one atomic state with no pending event, and every action
@@ -311,14 +350,8 @@ public final class ServiceSpec {
         if (p.transition() == null) {
             return true;
         }
-        List<ExecuteAction> program = p.program();
-        for (int i = 0, n = program.size(); i < n; i++) {
-            if (program.get(i).template() == null) {
-                return false; // not compiled: the engine reports it
-            }
-        }
-        for (int i = 0, n = program.size(); i < n; i++) {
-            sink.enqueue(program.get(i).template());
+        if (!run(p.program(), sink)) {
+            return false;
         }
         states.clear();
         states.addAll(p.configuration());

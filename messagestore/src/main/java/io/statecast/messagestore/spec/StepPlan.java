@@ -58,6 +58,19 @@ record StepPlan(Transition transition, List<Object> exits, List<Object> entries,
         if (!collect(t.getActions(), out)) {
             return null;
         }
+        return entryProgram(entries, out);
+    }
+
+    /**
+     * The program of entering {@code entries} (outermost first), as the engine's start runs it;
+     * {@code null} when an action is not a primitive action.
+     */
+    static List<ExecuteAction> entryProgram(List<Object> entries) {
+        List<ExecuteAction> out = entryProgram(entries, new ArrayList<>());
+        return out == null ? null : List.copyOf(out);
+    }
+
+    private static List<ExecuteAction> entryProgram(List<Object> entries, List<ExecuteAction> out) {
         for (Object o : entries) {
             TransitionTarget tt = (TransitionTarget) o;
             OnEntry entry = tt.getOnEntry();

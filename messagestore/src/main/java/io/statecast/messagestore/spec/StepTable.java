@@ -58,12 +58,14 @@ final class StepTable {
     private final Map<TransitionTarget, StatePlans> states;
     private final List<Object> initialTargets;
     private final List<Object> initialEntries;
+    private final List<ExecuteAction> initialProgram;
 
     private StepTable(Map<TransitionTarget, StatePlans> states, List<Object> initialTargets,
             List<Object> initialEntries) {
         this.states = states;
         this.initialTargets = initialTargets;
         this.initialEntries = initialEntries;
+        this.initialProgram = initialEntries == null ? null : StepPlan.entryProgram(initialEntries);
     }
 
     /** A table that covers nothing: every step takes the general algorithm. */
@@ -101,6 +103,14 @@ final class StepTable {
     /** The states entered at start, outermost first, or {@code null} when not precomputed. */
     List<Object> initialEntries() {
         return initialEntries;
+    }
+
+    /**
+     * The {@code <action:execute>} elements the start runs, in order, or {@code null} when the
+     * start is not precomputed or runs an action only the engine can run.
+     */
+    List<ExecuteAction> initialProgram() {
+        return initialProgram;
     }
 
     /**

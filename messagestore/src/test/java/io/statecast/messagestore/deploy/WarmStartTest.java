@@ -17,8 +17,13 @@ class WarmStartTest {
 
     @Test
     void shouldRunTheConfiguredRounds() throws Exception {
+        // a deadline no loaded machine reaches: the rounds, not the wall-clock budget, must stop it
+        MessageStoreConfig d = MessageStoreConfig.defaults();
+        MessageStoreConfig patient = new MessageStoreConfig(d.shards(), d.threading(), d.dataQueueCapacity(),
+                d.controlQueueCapacity(), d.instances(), d.unknownServiceMessages(), d.unknownServiceHold(),
+                d.specLimits(), d.warmStart(), Duration.ofSeconds(600), d.timerTick(), d.warmStartRounds());
         for (int rounds : new int[] {1, 3, 250}) {
-            try (WarmStart warm = new WarmStart(MessageStoreConfig.defaults().withWarmStartRounds(rounds), () -> 0L)) {
+            try (WarmStart warm = new WarmStart(patient.withWarmStartRounds(rounds), () -> 0L)) {
                 assertEquals(rounds, warm.run(ACK), "rounds=" + rounds);
             }
         }

@@ -70,6 +70,23 @@ class StepTableTest {
     }
 
     @Test
+    void shouldStartDirectlyOnlyOnce() throws Exception {
+        ServiceSpec spec;
+        try (SpecLoader loader = new SpecLoader()) {
+            spec = loader.load(SHIPPED.resolve("h2h-ack.scxml"));
+        }
+        List<ActionTemplate> actions = new ArrayList<>();
+        ActionSink sink = actions::add;
+        SCXMLExecutor executor = spec.newExecutor(sink);
+        assertTrue(spec.startDirectly(executor, sink));
+        assertEquals(Set.of("init"), states(executor));
+        int queued = actions.size();
+        assertFalse(spec.startDirectly(executor, sink), "an executor that has started is not started again");
+        assertEquals(queued, actions.size());
+        assertEquals(Set.of("init"), states(executor));
+    }
+
+    @Test
     void shouldLeaveStepsInsideAParallelStateToTheGeneralAlgorithm() throws Exception {
         ServiceSpec spec;
         try (SpecLoader loader = new SpecLoader()) {
@@ -196,7 +213,13 @@ class StepTableTest {
             String context = spec.source() + " (seed " + seed + ", sequence " + run + ")";
             String fastError = step(fast, null);
             String generalError = step(general, null);
-            String directError = step(directly, null);
+            String directError;
+            if (spec.startDirectly(directly, directSink)) {
+                directError = null;
+                direct++;
+            } else {
+                directError = step(directly, null);
+            }
             assertEquals(generalError, fastError, context + ": start");
             assertEquals(generalError, directError, context + ": start");
             assertEquals(generalActions, fastActions, context + ": start");
