@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -102,6 +103,8 @@ public final class MessageStore implements MessageStorePort {
     private final AtomicInteger dataBacklog = new AtomicInteger();
     private final AtomicInteger controlBacklog = new AtomicInteger();
     private final AtomicInteger live = new AtomicInteger();
+    /** Own messages in flight per ServiceID (see {@link #inFlight(int)}); entries are never removed. */
+    private final ConcurrentHashMap<Integer, AtomicInteger> inFlight = new ConcurrentHashMap<>();
     private final LongAdder quarantines = new LongAdder();
     private final LongAdder abandonedThreads = new LongAdder();
     private final PendingMessages pending;
@@ -506,8 +509,20 @@ public final class MessageStore implements MessageStorePort {
             return false;
         }
         InstanceKey key = InstanceKey.of(rt.scope(), message);
-        shardOf(key).offer(new Inbound(message, arrival, rt, key, data));
+        // counted before the shard sees it, so a sender reading inFlight() never misses its
+        // messages still queued; the instance adopts the count (Shard.process)
+        boolean own = data && arrival == Arrival.FROM_APPLICATION && rt.spec().declaresInFlight();
+        if (own) {
+            inFlightCounter(rt.serviceId()).incrementAndGet();
+        }
+        shardOf(key).offer(new Inbound(message, arrival, rt, key, data, own));
         return true;
+    }
+
+    /** The in-flight count of {@code serviceId}, created on first use. */
+    AtomicInteger inFlightCounter(int serviceId) {
+        AtomicInteger c = inFlight.get(serviceId);
+        return c != null ? c : inFlight.computeIfAbsent(serviceId, k -> new AtomicInteger());
     }
 
     private Shard shardOf(InstanceKey key) {
@@ -518,7 +533,7 @@ public final class MessageStore implements MessageStorePort {
     /** A message whose service was reloaded with another scope goes to the shard of its new key. */
     void redispatch(ServiceRuntime current, Inbound in) {
         InstanceKey key = InstanceKey.of(current.scope(), in.message());
-        Inbound again = new Inbound(in.message(), in.arrival(), current, key, in.data());
+        Inbound again = new Inbound(in.message(), in.arrival(), current, key, in.data(), in.own());
         (in.data() ? dataBacklog : controlBacklog).incrementAndGet();
         shardOf(key).offer(again);
     }
@@ -585,6 +600,37 @@ public final class MessageStore implements MessageStorePort {
      */
     public int liveInstances() {
         return live.get();
+    }
+
+    /**
+     * Messages of service {@code serviceId} that the local application sent and that are still in
+     * flight: accepted by the store and not yet processed, or held by a live instance whose
+     * current state is one of the spec's {@code <InFlight>} states. Kept up to date as instances
+     * change state and end (one atomic counter per service, no scan), so cheap enough for a sender
+     * to read before every message. Always 0 for a service that declares no in-flight states.
+     */
+    @Override
+    public int inFlight(int serviceId) {
+        AtomicInteger c = inFlight.get(serviceId);
+        return c == null ? 0 : c.get();
+    }
+
+    /** Whether the loaded service {@code serviceId} declares in-flight states ({@code <InFlight>}). */
+    @Override
+    public boolean declaresInFlight(int serviceId) {
+        ServiceRuntime rt = registry.get(serviceId);
+        return rt != null && rt.spec().declaresInFlight();
+    }
+
+    /**
+     * Whether one more message from the application would find room for its instance: live
+     * instances plus data messages waiting for a shard stay below
+     * {@code instances.maxLiveInstances}. Otherwise the store would refuse it
+     * ({@code INSTANCE_LIMIT}) while finished instances linger.
+     */
+    @Override
+    public boolean hasInstanceRoom() {
+        return live.get() + dataBacklog.get() < config.instances().maxLiveInstances();
     }
 
     /** A snapshot of the node's and every loaded service's metrics. */
