@@ -624,13 +624,15 @@ public final class MessageStore implements MessageStorePort {
 
     /**
      * Whether one more message from the application would find room for its instance: live
-     * instances plus data messages waiting for a shard stay below
+     * instances, every message waiting for a shard (a control message may start an instance too)
+     * and one message per shard (taken off its queue, its instance not yet created) stay below
      * {@code instances.maxLiveInstances}. Otherwise the store would refuse it
      * ({@code INSTANCE_LIMIT}) while finished instances linger.
      */
     @Override
     public boolean hasInstanceRoom() {
-        return live.get() + dataBacklog.get() < config.instances().maxLiveInstances();
+        long used = (long) live.get() + dataBacklog.get() + controlBacklog.get() + config.shards();
+        return used < config.instances().maxLiveInstances();
     }
 
     /** A snapshot of the node's and every loaded service's metrics. */

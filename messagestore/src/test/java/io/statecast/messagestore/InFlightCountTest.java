@@ -130,9 +130,7 @@ class InFlightCountTest {
     void shouldGiveTheCountBackWhenTheMessageIsRefused() throws Exception {
         MessageStore s = store(InstanceLimits.DEFAULTS.withMaxLiveInstances(1));
         s.install(WINDOWED);
-        assertTrue(s.hasInstanceRoom());
         s.receiveMessage(own(1), Arrival.FROM_APPLICATION);
-        assertFalse(s.hasInstanceRoom(), "one data message queued fills a limit of one");
         s.receiveMessage(own(2), Arrival.FROM_APPLICATION);
         assertEquals(2, s.inFlight(42));
         settle();
@@ -141,6 +139,23 @@ class InFlightCountTest {
         s.receiveMessage(own(1), Arrival.FROM_APPLICATION); // a duplicate of a live own message
         settle();
         assertEquals(1, s.inFlight(42), "the instance holds one own message; the duplicate adds nothing");
+    }
+
+    @Test
+    void shouldReportInstanceRoomCountingQueuedMessagesAndOnePerShard() throws Exception {
+        MessageStore s = store(InstanceLimits.DEFAULTS.withMaxLiveInstances(4)); // 2 shards
+        s.install(WINDOWED);
+        assertTrue(s.hasInstanceRoom(), "2 (one per shard) < 4");
+        s.receiveMessage(own(1), Arrival.FROM_APPLICATION);
+        assertTrue(s.hasInstanceRoom(), "1 queued + 2 < 4");
+        s.receiveMessage(ack(7), Arrival.DELIVERED);
+        assertFalse(s.hasInstanceRoom(), "a queued control message may start an instance too");
+        settle();
+        assertEquals(2, s.metrics().node().liveInstances(), "the ACK of an unknown message left an idle instance");
+        assertFalse(s.hasInstanceRoom(), "2 live + 2");
+        assertTrue(s.unloadService(42));
+        settle();
+        assertTrue(s.hasInstanceRoom(), "0 live + 2 < 4");
     }
 
     @Test
