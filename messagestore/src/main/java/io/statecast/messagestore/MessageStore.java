@@ -7,6 +7,7 @@ import io.statecast.messagestore.deploy.SpecResolver;
 import io.statecast.messagestore.deploy.UnknownServiceHandler;
 import io.statecast.messagestore.deploy.WarmStart;
 import io.statecast.messagestore.instance.EndCause;
+import io.statecast.messagestore.instance.InFlightCounter;
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.metrics.Counters;
@@ -104,7 +105,7 @@ public final class MessageStore implements MessageStorePort {
     private final AtomicInteger controlBacklog = new AtomicInteger();
     private final AtomicInteger live = new AtomicInteger();
     /** Own messages in flight per ServiceID (see {@link #inFlight(int)}); entries are never removed. */
-    private final ConcurrentHashMap<Integer, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, InFlightCounter> inFlight = new ConcurrentHashMap<>();
     private final LongAdder quarantines = new LongAdder();
     private final LongAdder abandonedThreads = new LongAdder();
     private final PendingMessages pending;
@@ -513,16 +514,16 @@ public final class MessageStore implements MessageStorePort {
         // messages still queued; the instance adopts the count (Shard.process)
         boolean own = data && arrival == Arrival.FROM_APPLICATION && rt.spec().declaresInFlight();
         if (own) {
-            inFlightCounter(rt.serviceId()).incrementAndGet();
+            inFlightCounter(rt.serviceId()).add();
         }
         shardOf(key).offer(new Inbound(message, arrival, rt, key, data, own));
         return true;
     }
 
     /** The in-flight count of {@code serviceId}, created on first use. */
-    AtomicInteger inFlightCounter(int serviceId) {
-        AtomicInteger c = inFlight.get(serviceId);
-        return c != null ? c : inFlight.computeIfAbsent(serviceId, k -> new AtomicInteger());
+    InFlightCounter inFlightCounter(int serviceId) {
+        InFlightCounter c = inFlight.get(serviceId);
+        return c != null ? c : inFlight.computeIfAbsent(serviceId, k -> new InFlightCounter());
     }
 
     private Shard shardOf(InstanceKey key) {
@@ -611,8 +612,26 @@ public final class MessageStore implements MessageStorePort {
      */
     @Override
     public int inFlight(int serviceId) {
-        AtomicInteger c = inFlight.get(serviceId);
-        return c == null ? 0 : c.get();
+        InFlightCounter c = inFlight.get(serviceId);
+        return c == null ? 0 : c.count();
+    }
+
+    /**
+     * Own messages of {@code serviceId} in flight that reached one of their service's timers
+     * (their acknowledgement was late), once per message; monotonic. The socket's AIMD window
+     * halves on these.
+     */
+    @Override
+    public long ownTimeouts(int serviceId) {
+        InFlightCounter c = inFlight.get(serviceId);
+        return c == null ? 0 : c.timeouts();
+    }
+
+    /** Own messages of {@code serviceId} that left the in-flight states so far; monotonic. */
+    @Override
+    public long ownCompletions(int serviceId) {
+        InFlightCounter c = inFlight.get(serviceId);
+        return c == null ? 0 : c.completions();
     }
 
     /** Whether the loaded service {@code serviceId} declares in-flight states ({@code <InFlight>}). */

@@ -4,6 +4,7 @@ import io.statecast.messagestore.event.EvaluationGuard;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.QueryEvaluator;
 import io.statecast.messagestore.instance.EndCause;
+import io.statecast.messagestore.instance.InFlightCounter;
 import io.statecast.messagestore.instance.InstanceEnvironment;
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
@@ -27,7 +28,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -274,9 +274,9 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         }
         // the store counted this message as in flight on arrival: an instance adopts the count,
         // and whatever else happens to the message (dropped, refused, failed) gives it back
-        AtomicInteger count = store.inFlightCounter(in.service().serviceId());
+        InFlightCounter count = store.inFlightCounter(in.service().serviceId());
         if (processMessage(in) == Outcome.NOT_ADOPTED) {
-            count.decrementAndGet();
+            count.giveBack();
         }
     }
 

@@ -101,6 +101,27 @@ class InFlightCountTest {
     }
 
     @Test
+    void shouldCountTimeoutsOncePerMessageAndCompletions() throws Exception {
+        MessageStore s = store(InstanceLimits.DEFAULTS);
+        s.install(WINDOWED);
+        s.receiveMessage(own(1), Arrival.FROM_APPLICATION);
+        s.receiveMessage(own(2), Arrival.FROM_APPLICATION);
+        settle();
+        assertEquals(0, s.ownTimeouts(42));
+        s.receiveMessage(ack(1), Arrival.DELIVERED);
+        settle();
+        assertEquals(1, s.ownCompletions(42), "message 1 left the in-flight states");
+        clock.advanceBy(Duration.ofMillis(700)); // Retry (200 ms) fires three times for message 2
+        assertEquals(1, s.ownTimeouts(42), "one congestion signal per message, however often it retries");
+        s.receiveMessage(ack(2), Arrival.DELIVERED);
+        settle();
+        assertEquals(2, s.ownCompletions(42));
+        clock.advanceBy(Duration.ofMillis(1500)); // both linger in done and finish: timers out of flight
+        assertEquals(1, s.ownTimeouts(42), "Linger expiring in 'done' is no signal");
+        assertEquals(2, s.ownCompletions(42), "ending after leaving the states is not a second completion");
+    }
+
+    @Test
     void shouldNotCountMessagesOfOtherNodes() throws Exception {
         MessageStore s = store(InstanceLimits.DEFAULTS);
         s.install(WINDOWED);

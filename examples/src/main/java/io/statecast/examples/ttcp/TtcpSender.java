@@ -239,6 +239,8 @@ public final class TtcpSender {
         summary.put("sendWindowWaits", window.waits() - windowBefore.waits());
         TtcpReport.putNumber(summary, "sendWindowWaitMs", (window.waitedNanos() - windowBefore.waitedNanos()) / 1e6);
         summary.put("sendWindowTimeouts", window.failures() - windowBefore.failures());
+        summary.put("sendWindowHalvings", window.halvings() - windowBefore.halvings());
+        summary.put("sendWindowEffective", window.window());
         summary.put("creditLost", pacer.creditLost());
         summary.put("receiversReady", roster.ready());
         summary.put("receiversDone", roster.done());

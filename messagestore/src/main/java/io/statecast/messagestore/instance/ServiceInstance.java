@@ -31,7 +31,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.commons.scxml.SCXMLExecutor;
 import org.apache.commons.scxml.model.ModelException;
 import org.apache.commons.scxml.model.TransitionTarget;
@@ -83,9 +82,11 @@ public final class ServiceInstance implements ActionSink, ActionContext {
      * The store's in-flight count of this service once the instance holds a message its node's
      * application sent (and the spec declares in-flight states); null otherwise.
      */
-    private AtomicInteger inFlightCount;
+    private InFlightCounter inFlightCount;
     /** Whether this instance is counted in {@link #inFlightCount} now. */
     private boolean inFlightCounted;
+    /** Whether a timer of this instance fired while it was counted (a congestion signal, sent once). */
+    private boolean inFlightTimedOut;
 
     /** A set timer: the handle to cancel it and the generation its expiry must carry. */
     private record Armed(TimerService.Timer handle, long generation) {
@@ -161,6 +162,12 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         List<TimerEventDefinition> matched = service.spec().matchTimer(timerId);
         if (matched.isEmpty()) {
             return;
+        }
+        if (inFlightCounted && !inFlightTimedOut) {
+            // the service's own timeout ran out on a message still in flight: its acknowledgement
+            // is late, a retransmission or a give-up follows (the socket's AIMD window halves)
+            inFlightTimedOut = true;
+            inFlightCount.timedOut();
         }
         service.counters().timerEvent();
         env.nodeCounters().timerEvent();
@@ -245,7 +252,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
      * @return false if the instance did not take it (it ended, or it holds an own message already):
      *         the caller gives the unit back
      */
-    public boolean adoptOwnMessage(AtomicInteger count) {
+    public boolean adoptOwnMessage(InFlightCounter count) {
         if (ended != null || inFlightCount != null) {
             return false;
         }
@@ -262,9 +269,9 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         if (now != inFlightCounted) {
             inFlightCounted = now;
             if (now) {
-                inFlightCount.incrementAndGet();
+                inFlightCount.add();
             } else {
-                inFlightCount.decrementAndGet();
+                inFlightCount.complete();
             }
         }
     }

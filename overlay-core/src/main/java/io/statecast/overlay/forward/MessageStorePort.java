@@ -76,6 +76,24 @@ public interface MessageStorePort extends AutoCloseable {
     }
 
     /**
+     * Congestion signals so far for service {@code serviceId}: own messages in flight that one of
+     * their service's timers reached (the acknowledgement did not come in time; counted once per
+     * message). A monotonic count; the socket's AIMD window halves when it grows. Default: 0.
+     */
+    default long ownTimeouts(int serviceId) {
+        return 0;
+    }
+
+    /**
+     * Own messages of service {@code serviceId} that left the in-flight states so far (for
+     * whatever reason); a monotonic count; the socket's AIMD window grows by one per window of
+     * them. Default: 0.
+     */
+    default long ownCompletions(int serviceId) {
+        return 0;
+    }
+
+    /**
      * Whether the store has room for the instance of one more message from the application; a
      * windowed send waits while it has not, instead of having its message refused. Default: true.
      */

@@ -45,7 +45,7 @@ import java.util.random.RandomGenerator;
  *       the overlay (at most 1024); a node with none founds an overlay alone</td></tr>
  *   <tr><td>{@code messageStore}</td><td>absent</td><td>opaque section for the MessageStore
  *       module; its presence asks for a store</td></tr>
- *   <tr><td>{@code sendWindow}</td><td>{@code {window: 1024, maxWaitMs: 10000}}</td><td>how many
+ *   <tr><td>{@code sendWindow}</td><td>{@code {window: 1024, maxWaitMs: 10000, aimd: true}}</td><td>how many
  *       own messages of a windowed service may await acknowledgement ({@link SendWindow})</td></tr>
  * </table>
  * Nested sections and their defaults are documented on {@link Heartbeat}, {@link Rendezvous},
@@ -604,21 +604,43 @@ public record OverlayConfig(
      *                  default 10,000 ms (twice the longest give-up timer of the shipped
      *                  services, 5 s: a send fails only when the service made no progress at all);
      *                  1..3,600,000
+     * @param aimd      adapt the effective window within {@code window}, additive increase and
+     *                  multiplicative decrease (TCP's congestion avoidance; the GRDP sliding
+     *                  window of our source 000): it starts at {@code window}, halves when an own
+     *                  message in flight reaches one of its service's timers (its acknowledgement
+     *                  is late: a retransmission or a give-up follows) — at most once per window of
+     *                  messages, so one burst of losses halves it once — and grows by
+     *                  1/window per message that leaves the in-flight states, never below
+     *                  {@link #MIN_AIMD_WINDOW} or above {@code window}; default true
      */
-    public record SendWindow(int window, long maxWaitMs) {
+    public record SendWindow(int window, long maxWaitMs, boolean aimd) {
         /** Default {@link #window()}. */
         public static final int DEFAULT_WINDOW = 1024;
         /** Default {@link #maxWaitMs()}. */
         public static final long DEFAULT_MAX_WAIT_MS = 10_000;
+        /** Default {@link #aimd()}. */
+        public static final boolean DEFAULT_AIMD = true;
+        /**
+         * The smallest effective window AIMD goes down to (or {@code window}, if smaller): growing
+         * by 1/window per completion, a window of 1 would take hundreds of thousands of messages
+         * to recover from a few spurious timeouts (a GC pause, a starved thread).
+         */
+        public static final int MIN_AIMD_WINDOW = 16;
+
+        /** A fixed window (no AIMD). */
+        public SendWindow(int window, long maxWaitMs) {
+            this(window, maxWaitMs, false);
+        }
 
         @JsonCreator
-        static SendWindow fromJson(@JsonProperty("window") Integer window, @JsonProperty("maxWaitMs") Long maxWaitMs) {
-            return new SendWindow(or(window, DEFAULT_WINDOW), or(maxWaitMs, DEFAULT_MAX_WAIT_MS));
+        static SendWindow fromJson(@JsonProperty("window") Integer window, @JsonProperty("maxWaitMs") Long maxWaitMs,
+                                   @JsonProperty("aimd") Boolean aimd) {
+            return new SendWindow(or(window, DEFAULT_WINDOW), or(maxWaitMs, DEFAULT_MAX_WAIT_MS), or(aimd, DEFAULT_AIMD));
         }
 
         /** The documented defaults. */
         public static SendWindow defaults() {
-            return new SendWindow(DEFAULT_WINDOW, DEFAULT_MAX_WAIT_MS);
+            return new SendWindow(DEFAULT_WINDOW, DEFAULT_MAX_WAIT_MS, DEFAULT_AIMD);
         }
 
         /** Whether sends wait at all ({@code window > 0}). */

@@ -19,7 +19,7 @@ public final class SendWindowException extends RuntimeException {
 
     /**
      * @param serviceId   the message's ServiceID
-     * @param window      the configured window
+     * @param window      the effective window (the configured one, or its AIMD value)
      * @param inFlight    own messages of the service in flight when the send gave up
      * @param instanceRoom whether the store had room for another instance then
      * @param waitedMs    how long the send waited

@@ -3,6 +3,7 @@ package io.statecast.overlay.socket;
 import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.TimerService;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -13,6 +14,9 @@ import java.util.concurrent.locks.LockSupport;
  * when full, the sender parks for short, growing intervals (acknowledgements arrive on other
  * threads, and a notification per acknowledgement would cost every receive path more than a
  * sender's occasional poll).
+ *
+ * <p>With {@link OverlayConfig.SendWindow#aimd()} the limit is each service's {@link AimdWindow}
+ * instead of the configured window (never above it).
  *
  * <p>Waits only on the system clock ({@link RealTimerService}) and never on its timer thread: with
  * a virtual clock the waiting thread may be the one that has to advance it, and the timer thread
@@ -28,6 +32,8 @@ final class SendWindowGate {
     private final LongAdder waits = new LongAdder();
     private final LongAdder waitedNanos = new LongAdder();
     private final LongAdder failures = new LongAdder();
+    /** The AIMD state of each windowed service sent so far (empty without AIMD). */
+    private final ConcurrentHashMap<Integer, AimdWindow> aimd = new ConcurrentHashMap<>();
 
     SendWindowGate(OverlayConfig.SendWindow settings, TimerService timers) {
         this.settings = settings;
@@ -68,17 +74,38 @@ final class SendWindowGate {
     }
 
     private boolean hasRoom(MessageStorePort store, int serviceId) {
-        return store.inFlight(serviceId) < settings.window() && store.hasInstanceRoom();
+        int inFlight = store.inFlight(serviceId);
+        return inFlight < limit(store, serviceId, inFlight) && store.hasInstanceRoom();
+    }
+
+    /** The configured window, or the service's AIMD window. */
+    private int limit(MessageStorePort store, int serviceId, int inFlight) {
+        if (!settings.aimd()) {
+            return settings.window();
+        }
+        AimdWindow w = aimd.get(serviceId);
+        if (w == null) {
+            w = aimd.computeIfAbsent(serviceId, id -> new AimdWindow(settings.window(), store.ownTimeouts(id),
+                    store.ownCompletions(id)));
+        }
+        return w.update(store.ownTimeouts(serviceId), store.ownCompletions(serviceId), inFlight);
     }
 
     private SendWindowException failed(MessageStorePort store, int serviceId, long waited, boolean interrupted) {
         failures.increment();
-        return new SendWindowException(serviceId, settings.window(), store.inFlight(serviceId), store.hasInstanceRoom(),
+        int inFlight = store.inFlight(serviceId);
+        return new SendWindowException(serviceId, limit(store, serviceId, inFlight), inFlight, store.hasInstanceRoom(),
                 TimeUnit.NANOSECONDS.toMillis(waited), interrupted);
     }
 
     /** What the window did so far. */
     SendWindowStatistics statistics() {
-        return new SendWindowStatistics(waits.sum(), waitedNanos.sum(), failures.sum());
+        long halvings = 0;
+        int smallest = settings.window();
+        for (AimdWindow w : aimd.values()) {
+            halvings += w.halvings();
+            smallest = Math.min(smallest, w.current());
+        }
+        return new SendWindowStatistics(waits.sum(), waitedNanos.sum(), failures.sum(), halvings, smallest);
     }
 }
