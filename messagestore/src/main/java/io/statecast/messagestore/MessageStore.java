@@ -93,6 +93,8 @@ import org.slf4j.LoggerFactory;
 public final class MessageStore implements MessageStorePort {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageStore.class);
+    /** What a service none of whose messages was ever counted reads as (never written). */
+    private static final InFlightCounter NO_MESSAGES = new InFlightCounter();
 
     private final MessageStoreConfig config;
     private final SpecLoader loader;
@@ -612,8 +614,7 @@ public final class MessageStore implements MessageStorePort {
      */
     @Override
     public int inFlight(int serviceId) {
-        InFlightCounter c = inFlight.get(serviceId);
-        return c == null ? 0 : c.count();
+        return inFlight.getOrDefault(serviceId, NO_MESSAGES).count();
     }
 
     /**
@@ -623,15 +624,13 @@ public final class MessageStore implements MessageStorePort {
      */
     @Override
     public long ownTimeouts(int serviceId) {
-        InFlightCounter c = inFlight.get(serviceId);
-        return c == null ? 0 : c.timeouts();
+        return inFlight.getOrDefault(serviceId, NO_MESSAGES).timeouts();
     }
 
     /** Own messages of {@code serviceId} that left the in-flight states so far; monotonic. */
     @Override
     public long ownCompletions(int serviceId) {
-        InFlightCounter c = inFlight.get(serviceId);
-        return c == null ? 0 : c.completions();
+        return inFlight.getOrDefault(serviceId, NO_MESSAGES).completions();
     }
 
     /** Whether the loaded service {@code serviceId} declares in-flight states ({@code <InFlight>}). */
