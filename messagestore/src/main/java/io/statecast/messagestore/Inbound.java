@@ -13,6 +13,10 @@ import io.statecast.overlay.message.OverlayMessage;
  * @param service the service it belonged to on arrival
  * @param key     its instance key under that service's scope
  * @param data    whether it counts against the data queue (else control)
+ * @param own     whether it is a data message of the local application for a service that declares
+ *                in-flight states, already counted in {@link MessageStore#inFlight(int)}: the
+ *                instance that takes it adopts that count, and if none does the shard gives it back
  */
-record Inbound(OverlayMessage message, Arrival arrival, ServiceRuntime service, InstanceKey key, boolean data) {
+record Inbound(OverlayMessage message, Arrival arrival, ServiceRuntime service, InstanceKey key, boolean data,
+        boolean own) {
 }

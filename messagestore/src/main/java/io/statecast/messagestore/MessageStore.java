@@ -7,6 +7,7 @@ import io.statecast.messagestore.deploy.SpecResolver;
 import io.statecast.messagestore.deploy.UnknownServiceHandler;
 import io.statecast.messagestore.deploy.WarmStart;
 import io.statecast.messagestore.instance.EndCause;
+import io.statecast.messagestore.instance.InFlightCounter;
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.metrics.Counters;
@@ -35,6 +36,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -91,6 +93,8 @@ import org.slf4j.LoggerFactory;
 public final class MessageStore implements MessageStorePort {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageStore.class);
+    /** What a service none of whose messages was ever counted reads as (never written). */
+    private static final InFlightCounter NO_MESSAGES = new InFlightCounter();
 
     private final MessageStoreConfig config;
     private final SpecLoader loader;
@@ -102,6 +106,8 @@ public final class MessageStore implements MessageStorePort {
     private final AtomicInteger dataBacklog = new AtomicInteger();
     private final AtomicInteger controlBacklog = new AtomicInteger();
     private final AtomicInteger live = new AtomicInteger();
+    /** Own messages in flight per ServiceID (see {@link #inFlight(int)}); entries are never removed. */
+    private final ConcurrentHashMap<Integer, InFlightCounter> inFlight = new ConcurrentHashMap<>();
     private final LongAdder quarantines = new LongAdder();
     private final LongAdder abandonedThreads = new LongAdder();
     private final PendingMessages pending;
@@ -506,8 +512,20 @@ public final class MessageStore implements MessageStorePort {
             return false;
         }
         InstanceKey key = InstanceKey.of(rt.scope(), message);
-        shardOf(key).offer(new Inbound(message, arrival, rt, key, data));
+        // counted before the shard sees it, so a sender reading inFlight() never misses its
+        // messages still queued; the instance adopts the count (Shard.process)
+        boolean own = data && arrival == Arrival.FROM_APPLICATION && rt.spec().declaresInFlight();
+        if (own) {
+            inFlightCounter(rt.serviceId()).add();
+        }
+        shardOf(key).offer(new Inbound(message, arrival, rt, key, data, own));
         return true;
+    }
+
+    /** The in-flight count of {@code serviceId}, created on first use. */
+    InFlightCounter inFlightCounter(int serviceId) {
+        InFlightCounter c = inFlight.get(serviceId);
+        return c != null ? c : inFlight.computeIfAbsent(serviceId, k -> new InFlightCounter());
     }
 
     private Shard shardOf(InstanceKey key) {
@@ -518,7 +536,7 @@ public final class MessageStore implements MessageStorePort {
     /** A message whose service was reloaded with another scope goes to the shard of its new key. */
     void redispatch(ServiceRuntime current, Inbound in) {
         InstanceKey key = InstanceKey.of(current.scope(), in.message());
-        Inbound again = new Inbound(in.message(), in.arrival(), current, key, in.data());
+        Inbound again = new Inbound(in.message(), in.arrival(), current, key, in.data(), in.own());
         (in.data() ? dataBacklog : controlBacklog).incrementAndGet();
         shardOf(key).offer(again);
     }
@@ -585,6 +603,54 @@ public final class MessageStore implements MessageStorePort {
      */
     public int liveInstances() {
         return live.get();
+    }
+
+    /**
+     * Messages of service {@code serviceId} that the local application sent and that are still in
+     * flight: accepted by the store and not yet processed, or held by a live instance whose
+     * current state is one of the spec's {@code <InFlight>} states. Kept up to date as instances
+     * change state and end (one atomic counter per service, no scan), so cheap enough for a sender
+     * to read before every message. Always 0 for a service that declares no in-flight states.
+     */
+    @Override
+    public int inFlight(int serviceId) {
+        return inFlight.getOrDefault(serviceId, NO_MESSAGES).count();
+    }
+
+    /**
+     * Own messages of {@code serviceId} in flight that reached one of their service's timers
+     * (their acknowledgement was late), once per message; monotonic. The socket's AIMD window
+     * halves on these.
+     */
+    @Override
+    public long ownTimeouts(int serviceId) {
+        return inFlight.getOrDefault(serviceId, NO_MESSAGES).timeouts();
+    }
+
+    /** Own messages of {@code serviceId} that left the in-flight states so far; monotonic. */
+    @Override
+    public long ownCompletions(int serviceId) {
+        return inFlight.getOrDefault(serviceId, NO_MESSAGES).completions();
+    }
+
+    /** Whether the loaded service {@code serviceId} declares in-flight states ({@code <InFlight>}). */
+    @Override
+    public boolean declaresInFlight(int serviceId) {
+        ServiceRuntime rt = registry.get(serviceId);
+        return rt != null && rt.spec().declaresInFlight();
+    }
+
+    /**
+     * Whether one more message from the application would find room for its instance: live
+     * instances, every message waiting for a shard (a control message may start an instance too)
+     * and one message per shard (taken off its queue, its instance not yet created) stay below
+     * {@code instances.maxLiveInstances}. Otherwise the store would refuse it
+     * ({@code INSTANCE_LIMIT}) while finished instances linger.
+     */
+    @Override
+    public boolean hasInstanceRoom() {
+        long used = (long) live.get() + dataBacklog.get() + controlBacklog.get() + config.shards();
+        return used < config.instances().maxLiveInstances();
     }
 
     /** A snapshot of the node's and every loaded service's metrics. */

@@ -4,6 +4,7 @@ import io.statecast.messagestore.event.EvaluationGuard;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.QueryEvaluator;
 import io.statecast.messagestore.instance.EndCause;
+import io.statecast.messagestore.instance.InFlightCounter;
 import io.statecast.messagestore.instance.InstanceEnvironment;
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
@@ -267,28 +268,50 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     }
 
     private void process(Inbound in) {
+        if (!in.own()) {
+            processMessage(in);
+            return;
+        }
+        // the store counted this message as in flight on arrival: an instance adopts the count,
+        // and whatever else happens to the message (dropped, refused, failed) gives it back
+        InFlightCounter count = store.inFlightCounter(in.service().serviceId());
+        if (processMessage(in) == Outcome.NOT_ADOPTED) {
+            count.giveBack();
+        }
+    }
+
+    /** What became of an own message's in-flight count. */
+    private enum Outcome {
+        /** An instance adopted it, or the message went to another shard with it. */
+        KEPT,
+        /** Nobody took it: give it back. */
+        NOT_ADOPTED
+    }
+
+    private Outcome processMessage(Inbound in) {
+        Outcome outcome = Outcome.NOT_ADOPTED;
         OverlayMessage m = in.message();
         ServiceRuntime service = in.service();
         if (store.isClosed()) {
             store.drop(DropReason.CLOSED, service);
-            return;
+            return outcome;
         }
         long t0 = System.nanoTime();
         try {
             if (service.quarantined()) {
                 store.drop(DropReason.QUARANTINED, service);
-                return;
+                return outcome;
             }
             ServiceRuntime current = store.registry().get(service.serviceId());
             ServiceInstance instance = instances.touch(in.key());
             if (instance == null) {
                 if (current == null) {
                     store.drop(DropReason.SERVICE_UNLOADED, service);
-                    return;
+                    return outcome;
                 }
                 if (current != service && current.scope() != service.scope()) {
                     store.redispatch(current, in); // reloaded with another scope: the key changed
-                    return;
+                    return Outcome.KEPT;
                 }
                 service = current;
             } else {
@@ -297,13 +320,16 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
             List<MessageEventDefinition> matched = service.spec().matchMessage(m, store.context().localAddress());
             if (matched.isEmpty()) {
                 store.drop(DropReason.NOT_AN_INPUT, service);
-                return;
+                return outcome;
             }
             if (instance == null) {
                 instance = create(in.key(), service);
                 if (instance == null || instance.ended() != null) {
-                    return;
+                    return outcome;
                 }
+            }
+            if (in.own() && instance.adoptOwnMessage(store.inFlightCounter(service.serviceId()))) {
+                outcome = Outcome.KEPT;
             }
             instance.onMessage(m, matched);
             long t = System.nanoTime() - t0;
@@ -316,6 +342,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                         errorLog.takeSuppressed(), e);
             }
         }
+        return outcome;
     }
 
     private ServiceInstance create(InstanceKey key, ServiceRuntime service) {

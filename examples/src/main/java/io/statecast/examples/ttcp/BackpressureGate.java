@@ -20,6 +20,12 @@ import java.util.concurrent.locks.LockSupport;
  * (lingering 6 s) filled the store and it refused 2,390 of 80,000 new messages. Either way,
  * messages the service never had a chance to deliver. The children and their substrate addresses are re-read
  * only when the topology changes. One sending thread uses it.
+ *
+ * <p>For a service the socket's send window covers (its spec declares in-flight states and
+ * {@code overlay.sendWindow.window} is not 0) the two store conditions are the socket's business:
+ * the window bounds the sender's unprocessed and unacknowledged messages far below half a data
+ * queue, and a windowed send already waits for room in the live-instance limit. Only the
+ * substrate condition, which the window cannot see, stays.
  */
 final class BackpressureGate {
 
@@ -28,16 +34,20 @@ final class BackpressureGate {
     private static final long POLL_NANOS = 20_000;
 
     private final OverlaySocket socket;
-    /** The socket's store, or null (none, or not one whose backlog can be read). */
+    /** The socket's store, or null (none, not one whose backlog can be read, or the window covers the service). */
     private final MessageStore store;
     private final int backlogLimit;
     private final int liveLimit;
     private long version = -1;
     private List<SubstrateAddress> targets = List.of();
 
-    BackpressureGate(OverlaySocket socket) {
+    /** @param serviceId the service the sender sends with, or null (best-effort) */
+    BackpressureGate(OverlaySocket socket, Integer serviceId) {
         this.socket = socket;
-        this.store = socket.messageStore() instanceof MessageStore ms ? ms : null;
+        MessageStore ms = socket.messageStore() instanceof MessageStore m ? m : null;
+        boolean windowed = ms != null && serviceId != null && socket.config().sendWindow().enabled()
+                && ms.declaresInFlight(serviceId);
+        this.store = windowed ? null : ms;
         this.backlogLimit = store == null ? Integer.MAX_VALUE : Math.max(1, store.config().dataQueueCapacity() / 2);
         this.liveLimit = store == null ? Integer.MAX_VALUE
                 : Math.max(1, store.config().instances().maxLiveInstances() / 20 * 19);

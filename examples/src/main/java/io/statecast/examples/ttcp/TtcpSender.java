@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.socket.OverlayJoinException;
 import io.statecast.overlay.socket.OverlaySocket;
+import io.statecast.overlay.socket.SendWindowException;
+import io.statecast.overlay.socket.SendWindowStatistics;
 import java.io.PrintWriter;
 import java.security.SecureRandom;
 import java.util.LinkedHashMap;
@@ -21,8 +23,12 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Backpressure ({@link BackpressureGate}): before each send the sender waits (up to a second)
  * while the substrate toward any of its children in its own multicast tree is not writable, or
- * while its own MessageStore has half a data queue waiting, as TTCP's blocking write does on TCP;
- * the report shows how long it waited. Intermediate nodes do
+ * (for a service the socket's send window does not cover) while its own MessageStore has half a
+ * data queue waiting, as TTCP's blocking write does on TCP; the report shows how long it waited.
+ * A service whose spec declares in-flight states (h2h-ack, e2e-ack) is clocked by the socket's
+ * send window ({@code overlay.sendWindow}): a send waits until acknowledgements make room, and a
+ * send that found no room within {@code maxWaitMs} is reported as a send failure
+ * ({@code sendFailures}, {@code sendWindowTimeouts}), not a crash. Intermediate nodes do
  * not push back: what they cannot forward they drop, and count.
  */
 public final class TtcpSender {
@@ -160,7 +166,8 @@ public final class TtcpSender {
         Map<String, Integer> failures = new LinkedHashMap<>();
         long backpressureNanos = 0;
         long backpressureTimeouts = 0;
-        BackpressureGate gate = new BackpressureGate(socket);
+        BackpressureGate gate = new BackpressureGate(socket, options.serviceId());
+        SendWindowStatistics windowBefore = socket.sendWindowStatistics();
         out.printf("ttcp send: run %016x: %d messages of %d bytes at %s, service %s%n", run, options.count(), options.size(),
                 Double.isInfinite(options.rate()) ? "full speed" : String.format("%.1f msgs/s (%.3f Mbit/s)", options.rate(),
                         options.rate() * options.size() * 8 / 1e6), options.serviceId() == null ? "none (best-effort)"
@@ -190,6 +197,15 @@ public final class TtcpSender {
                 } else {
                     socket.sendToAll(payload, options.serviceId());
                 }
+            } catch (SendWindowException e) {
+                failed++;
+                if (failures.merge("SendWindowException: no room in the send window of ServiceID " + e.serviceId()
+                        + " (window " + e.window() + ") within overlay.sendWindow.maxWaitMs", 1, Integer::sum) == 1) {
+                    out.printf("ttcp send: message %d not sent: %s%n", seq, e.getMessage());
+                }
+                if (e.interrupted()) {
+                    throw new InterruptedException("interrupted while waiting for the send window");
+                }
             } catch (IllegalStateException | IllegalArgumentException e) {
                 failed++;
                 failures.merge(e.getClass().getSimpleName() + ": " + e.getMessage(), 1, Integer::sum);
@@ -218,6 +234,13 @@ public final class TtcpSender {
         ObjectNode summary = summary(sent, options.count() - sent, achieved, seconds, pacer.maxBehindNanos() / 1e6,
                 backpressureNanos / 1e6, failures);
         summary.put("backpressureTimeouts", backpressureTimeouts);
+        SendWindowStatistics window = socket.sendWindowStatistics();
+        summary.put("sendWindow", socket.config().sendWindow().window());
+        summary.put("sendWindowWaits", window.waits() - windowBefore.waits());
+        TtcpReport.putNumber(summary, "sendWindowWaitMs", (window.waitedNanos() - windowBefore.waitedNanos()) / 1e6);
+        summary.put("sendWindowTimeouts", window.failures() - windowBefore.failures());
+        summary.put("sendWindowHalvings", window.halvings() - windowBefore.halvings());
+        summary.put("sendWindowEffective", window.window());
         summary.put("creditLost", pacer.creditLost());
         summary.put("receiversReady", roster.ready());
         summary.put("receiversDone", roster.done());

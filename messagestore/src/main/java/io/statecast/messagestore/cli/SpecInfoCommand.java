@@ -62,6 +62,9 @@ final class SpecInfoCommand implements Callable<Integer> {
         s.service().deliveryModes().stream().sorted().forEach(m -> modes.add(AttributeValues.name(m)));
         out.println("delivery:    " + modes);
         out.println("scope:       " + s.service().scope().name().toLowerCase(Locale.ROOT));
+        if (!s.service().inFlight().isEmpty()) {
+            out.println("in flight:   " + String.join(" ", s.service().inFlight()) + " (the send window counts own messages here)");
+        }
         if (!s.service().description().isEmpty()) {
             out.println("description: " + s.service().description());
         }

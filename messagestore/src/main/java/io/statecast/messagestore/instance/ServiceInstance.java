@@ -78,6 +78,15 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     private long timerGeneration;
     private boolean terminateRequested;
     private EndCause ended;
+    /**
+     * The store's in-flight count of this service once the instance holds a message its node's
+     * application sent (and the spec declares in-flight states); null otherwise.
+     */
+    private InFlightCounter inFlightCount;
+    /** Whether this instance is counted in {@link #inFlightCount} now. */
+    private boolean inFlightCounted;
+    /** Whether a timer of this instance fired while it was counted (a congestion signal, sent once). */
+    private boolean inFlightTimedOut;
 
     /** A set timer: the handle to cancel it and the generation its expiry must carry. */
     private record Armed(TimerService.Timer handle, long generation) {
@@ -156,6 +165,12 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         if (matched.isEmpty()) {
             return;
         }
+        if (inFlightCounted && !inFlightTimedOut) {
+            // the service's own timeout ran out on a message still in flight: its acknowledgement
+            // is late, a retransmission or a give-up follows (the socket's AIMD window halves)
+            inFlightTimedOut = true;
+            inFlightCount.timedOut();
+        }
         service.counters().timerEvent();
         env.nodeCounters().timerEvent();
         long now = nowMillis();
@@ -229,6 +244,45 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         if (ended == null && inFinalState()) {
             end(EndCause.FINISHED);
         }
+        updateInFlight();
+    }
+
+    /**
+     * Takes over one unit of {@code count} that the store added when it accepted a message from
+     * this node's application for this instance; call before {@link #onMessage} with that message.
+     * From then on the instance keeps the count in step with its state: counted while in one of the
+     * spec's in-flight states, not once it left them or ended.
+     *
+     * @return false if the instance did not take it (it ended, or it holds an own message already):
+     *         the caller gives the unit back
+     */
+    public boolean adoptOwnMessage(InFlightCounter count) {
+        if (ended != null || inFlightCount != null) {
+            return false;
+        }
+        inFlightCount = Objects.requireNonNull(count, "count");
+        inFlightCounted = true;
+        return true;
+    }
+
+    private void updateInFlight() {
+        if (inFlightCount == null) {
+            return;
+        }
+        boolean now = ended == null && service.spec().inFlight(executor);
+        if (now != inFlightCounted) {
+            inFlightCounted = now;
+            if (now) {
+                inFlightCount.add();
+            } else {
+                inFlightCount.complete();
+            }
+        }
+    }
+
+    /** Whether this instance counts as one of its node's own messages in flight now. */
+    public boolean countedInFlight() {
+        return inFlightCounted;
     }
 
     private boolean inFinalState() {
@@ -314,6 +368,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
             return;
         }
         ended = cause;
+        updateInFlight();
         for (Armed a : timers.values()) {
             a.handle().cancel();
         }

@@ -1,6 +1,7 @@
 package io.statecast.messagestore.spec;
 
 import io.statecast.overlay.message.DeliveryMode;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -12,16 +13,26 @@ import java.util.Set;
  * @param deliveryModes delivery modes the service supports
  * @param scope         which messages share an instance
  * @param description   free text, possibly empty
+ * @param inFlight      ids of the states in which a message this node sent is still awaiting
+ *                      acknowledgement ({@code <InFlight>}), as written; empty when the spec
+ *                      declares none (then the socket's send window does not apply)
  */
 public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
-        String description) {
+        String description, List<String> inFlight) {
 
-    /** Copies the modes; requires every component. */
+    /** A service that declares no in-flight states. */
+    public ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
+            String description) {
+        this(name, serviceId, deliveryModes, scope, description, List.of());
+    }
+
+    /** Copies the modes and states; requires every component. */
     public ServiceMetadata {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(scope, "scope");
         Objects.requireNonNull(description, "description");
         deliveryModes = Set.copyOf(deliveryModes);
+        inFlight = List.copyOf(inFlight);
         if (serviceId < 0) {
             throw new IllegalArgumentException("serviceId must be >= 0, got " + serviceId);
         }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HexFormat;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,7 @@ import org.apache.commons.scxml.SCXMLExecutor;
 import org.apache.commons.scxml.Status;
 import org.apache.commons.scxml.model.SCXML;
 import org.apache.commons.scxml.model.State;
+import org.apache.commons.scxml.model.TransitionTarget;
 
 /**
  * The blueprint's <em>ExecSpec</em>: one loaded, checked and compiled executable specification,
@@ -53,6 +55,8 @@ public final class ServiceSpec {
     private final List<Problem> warnings;
     private final EngineErrorReporter errorReporter;
     private final LeanSemantics semantics;
+    /** The model's states covered by {@code <InFlight>} (a listed state and its descendants). */
+    private final Set<TransitionTarget> inFlightTargets;
 
     ServiceSpec(String source, byte[] sha256, SpecValidator.Checked checked, SCXML model, List<Problem> warnings) {
         this.source = Objects.requireNonNull(source, "source");
@@ -95,6 +99,23 @@ public final class ServiceSpec {
         this.warnings = List.copyOf(warnings);
         this.errorReporter = new EngineErrorReporter(service.name());
         this.semantics = LeanSemantics.of(model);
+        this.inFlightTargets = inFlightTargets(model, service.inFlight());
+    }
+
+    private static Set<TransitionTarget> inFlightTargets(SCXML model, List<String> ids) {
+        Set<TransitionTarget> covered = Collections.newSetFromMap(new IdentityHashMap<>());
+        if (ids.isEmpty()) {
+            return covered;
+        }
+        for (Object o : model.getTargets().values()) {
+            for (TransitionTarget t = (TransitionTarget) o; t != null; t = t.getParent()) {
+                if (ids.contains(t.getId())) {
+                    covered.add((TransitionTarget) o);
+                    break;
+                }
+            }
+        }
+        return covered;
     }
 
     private ServiceSpec(ServiceSpec base, Parameters parameters) {
@@ -115,6 +136,7 @@ public final class ServiceSpec {
         this.warnings = base.warnings;
         this.errorReporter = base.errorReporter;
         this.semantics = base.semantics;
+        this.inFlightTargets = base.inFlightTargets;
     }
 
     /** Where the spec came from (file name or URI), for messages. */
@@ -361,6 +383,28 @@ public final class ServiceSpec {
     @Override
     public String toString() {
         return "ServiceSpec[" + service.name() + ", ServiceID " + service.serviceId() + ", " + source + "]";
+    }
+
+    /** Whether the spec declares in-flight states ({@code <InFlight>} in its service section). */
+    public boolean declaresInFlight() {
+        return !inFlightTargets.isEmpty();
+    }
+
+    /**
+     * Whether {@code executor} (an executor of this spec) is in one of the declared in-flight
+     * states: a message of this instance is still awaiting acknowledgement. One identity lookup per
+     * current atomic state; false when the spec declares none.
+     */
+    public boolean inFlight(SCXMLExecutor executor) {
+        if (inFlightTargets.isEmpty()) {
+            return false;
+        }
+        for (Object o : executor.getCurrentStatus().getStates()) {
+            if (inFlightTargets.contains(o)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

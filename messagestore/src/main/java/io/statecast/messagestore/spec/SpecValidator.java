@@ -511,6 +511,7 @@ final class SpecValidator {
             Set<DeliveryMode> modes = EnumSet.noneOf(DeliveryMode.class);
             Scope scope = Scope.MESSAGE;
             String description = "";
+            List<String> inFlight = List.of();
             for (Element c : elements(d)) {
                 String text = c.getTextContent().strip();
                 switch (c.getLocalName()) {
@@ -530,10 +531,39 @@ final class SpecValidator {
                     }
                     case "Scope" -> scope = text.equals("flow") ? Scope.FLOW : Scope.MESSAGE;
                     case "Description" -> description = text;
+                    case "InFlight" -> inFlight = inFlightStates(c, text);
                     default -> { }
                 }
             }
-            return name == null ? null : new ServiceMetadata(name, id, modes, scope, description);
+            return name == null ? null : new ServiceMetadata(name, id, modes, scope, description, inFlight);
+        }
+
+        /**
+         * The {@code <InFlight>} list: every id must name a state that exists and is not final (an
+         * instance in a final state has ended, so it cannot be awaiting anything), once.
+         */
+        private List<String> inFlightStates(Element at, String text) {
+            List<String> ids = new ArrayList<>();
+            if (text.isEmpty()) {
+                error(at, "<InFlight> is empty: list the ids of the states in which a message this node sent "
+                        + "awaits acknowledgement, or leave the element out");
+                return ids;
+            }
+            for (String id : text.split("\\s+")) {
+                Element state = stateElements.get(id);
+                if (state == null) {
+                    error(at, "<InFlight> names state '" + id + "', which does not exist (states: "
+                            + list(stateElements.keySet()) + ")");
+                } else if (isScxml(state, "final")) {
+                    error(at, "<InFlight> names state '" + id + "', a final state: an instance there has ended "
+                            + "and awaits nothing");
+                } else if (ids.contains(id)) {
+                    error(at, "<InFlight> names state '" + id + "' twice");
+                } else {
+                    ids.add(id);
+                }
+            }
+            return ids;
         }
 
         private MetaOps parseMetaops() {

@@ -45,9 +45,11 @@ import java.util.random.RandomGenerator;
  *       the overlay (at most 1024); a node with none founds an overlay alone</td></tr>
  *   <tr><td>{@code messageStore}</td><td>absent</td><td>opaque section for the MessageStore
  *       module; its presence asks for a store</td></tr>
+ *   <tr><td>{@code sendWindow}</td><td>{@code {window: 1024, maxWaitMs: 10000, aimd: true}}</td><td>how many
+ *       own messages of a windowed service may await acknowledgement ({@link SendWindow})</td></tr>
  * </table>
  * Nested sections and their defaults are documented on {@link Heartbeat}, {@link Rendezvous},
- * {@link Tree}, {@link Forwarding}, {@link Buffers} and {@link Join}.
+ * {@link Tree}, {@link Forwarding}, {@link Buffers}, {@link Join} and {@link SendWindow}.
  *
  * @param id           overlay ID
  * @param node         kind of overlay node
@@ -62,6 +64,7 @@ import java.util.random.RandomGenerator;
  * @param buffers      queue and message sizes
  * @param join         join behaviour
  * @param messageStore the MessageStore section, or {@code null} for none
+ * @param sendWindow   how many own messages of a windowed service may be in flight
  */
 public record OverlayConfig(
         String id,
@@ -76,7 +79,8 @@ public record OverlayConfig(
         Forwarding forwarding,
         Buffers buffers,
         Join join,
-        JsonNode messageStore) {
+        JsonNode messageStore,
+        SendWindow sendWindow) {
 
     /** Default {@link #node()}. */
     public static final NodeType DEFAULT_NODE = NodeType.DT;
@@ -104,6 +108,7 @@ public record OverlayConfig(
         forwarding = forwarding == null ? Forwarding.defaults() : forwarding;
         buffers = buffers == null ? Buffers.defaults() : buffers;
         join = join == null ? Join.defaults() : join;
+        sendWindow = sendWindow == null ? SendWindow.defaults() : sendWindow;
         if (messageStore != null && messageStore.isNull()) {
             messageStore = null;
         }
@@ -124,14 +129,23 @@ public record OverlayConfig(
             @JsonProperty("forwarding") Forwarding forwarding,
             @JsonProperty("buffers") Buffers buffers,
             @JsonProperty("join") Join join,
-            @JsonProperty("messageStore") JsonNode messageStore) {
+            @JsonProperty("messageStore") JsonNode messageStore,
+            @JsonProperty("sendWindow") SendWindow sendWindow) {
         return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore);
+                forwarding, buffers, join, messageStore, sendWindow);
+    }
+
+    /** A configuration with the default {@link SendWindow} (the fields before it was added). */
+    public OverlayConfig(String id, NodeType node, String address, Frame addressFrame, List<SubstrateAddress> interfaces,
+            List<SubstrateAddress> buddies, Heartbeat heartbeat, Rendezvous rendezvous, Tree tree, Forwarding forwarding,
+            Buffers buffers, Join join, JsonNode messageStore) {
+        this(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree, forwarding, buffers, join,
+                messageStore, null);
     }
 
     /** A configuration with every default, for overlay {@code id}, node type {@code node}. */
     public static OverlayConfig defaults(String id, NodeType node) {
-        return new OverlayConfig(id, node, null, null, null, null, null, null, null, null, null, null, null);
+        return new OverlayConfig(id, node, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** Loads and validates a {@code .json}, {@code .yaml} or {@code .yml} file. */
@@ -149,25 +163,31 @@ public record OverlayConfig(
     /** This configuration with another logical address ({@code RANDOM}, an id, or {@code x,y}). */
     public OverlayConfig withAddress(String newAddress) {
         return new OverlayConfig(id, node, newAddress, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore);
+                forwarding, buffers, join, messageStore, sendWindow);
     }
 
     /** This configuration with other interfaces. */
     public OverlayConfig withInterfaces(List<SubstrateAddress> newInterfaces) {
         return new OverlayConfig(id, node, address, addressFrame, newInterfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore);
+                forwarding, buffers, join, messageStore, sendWindow);
     }
 
     /** This configuration with other buddies. */
     public OverlayConfig withBuddies(List<SubstrateAddress> newBuddies) {
         return new OverlayConfig(id, node, address, addressFrame, interfaces, newBuddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore);
+                forwarding, buffers, join, messageStore, sendWindow);
     }
 
     /** This configuration with another MessageStore section ({@code null}: none). */
     public OverlayConfig withMessageStore(JsonNode section) {
         return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, section);
+                forwarding, buffers, join, section, sendWindow);
+    }
+
+    /** This configuration with another send window. */
+    public OverlayConfig withSendWindow(SendWindow newSendWindow) {
+        return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
+                forwarding, buffers, join, messageStore, newSendWindow);
     }
 
     // ---------------------------------------------------------------------------------- derived
@@ -278,6 +298,7 @@ public record OverlayConfig(
         tree.validate(p + "tree", buffers);
         forwarding.validate(p + "forwarding");
         join.validate(p + "join");
+        sendWindow.validate(p + "sendWindow");
         if (messageStore != null && !messageStore.isObject()) {
             throw new OverlayConfigException(p + "messageStore", p + "messageStore must be an object, got " + messageStore.getNodeType());
         }
@@ -561,6 +582,75 @@ public record OverlayConfig(
 
         void validate(String p) throws OverlayConfigException {
             range(p + ".timeoutMs", timeoutMs, 1, 86_400_000);
+        }
+    }
+
+    /**
+     * The send window: TCP-like self-clocking at the source. A service whose spec declares its
+     * in-flight states ({@code <InFlight>}, e.g. h2h-ack and e2e-ack) has its messages counted by
+     * the MessageStore from the moment it accepts one from this node's application until the
+     * instance leaves those states (acknowledged, reset, or ended); {@link OverlaySocket#send}
+     * of a further message of that service waits while {@code window} of them are in flight (or
+     * the store has no room for another instance), so a sender goes as fast as acknowledgements
+     * come back instead of overrunning queues and setting off a retransmission storm. Services
+     * without the declaration, and messages without a ServiceID, never wait.
+     *
+     * @param window    most own messages of one windowed service in flight; default 1024 (enough
+     *                  to keep a loopback pair busy for tens of milliseconds, and well inside
+     *                  the default data queue of 10,000 and instance limit of 50,000); 0 turns the
+     *                  window off; 0..1,000,000
+     * @param maxWaitMs longest one send waits for room; then it throws
+     *                  {@link SendWindowException}, naming service, window and in-flight count;
+     *                  default 10,000 ms (twice the longest give-up timer of the shipped
+     *                  services, 5 s: a send fails only when the service made no progress at all);
+     *                  1..3,600,000
+     * @param aimd      adapt the effective window within {@code window}, additive increase and
+     *                  multiplicative decrease (TCP's congestion avoidance; the GRDP sliding
+     *                  window of our source 000): it starts at {@code window}, halves when an own
+     *                  message in flight reaches one of its service's timers (its acknowledgement
+     *                  is late: a retransmission or a give-up follows) — at most once per window of
+     *                  messages, so one burst of losses halves it once — and grows by
+     *                  1/window per message that leaves the in-flight states, never below
+     *                  {@link #MIN_AIMD_WINDOW} or above {@code window}; default true
+     */
+    public record SendWindow(int window, long maxWaitMs, boolean aimd) {
+        /** Default {@link #window()}. */
+        public static final int DEFAULT_WINDOW = 1024;
+        /** Default {@link #maxWaitMs()}. */
+        public static final long DEFAULT_MAX_WAIT_MS = 10_000;
+        /** Default {@link #aimd()}. */
+        public static final boolean DEFAULT_AIMD = true;
+        /**
+         * The smallest effective window AIMD goes down to (or {@code window}, if smaller): growing
+         * by 1/window per completion, a window of 1 would take hundreds of thousands of messages
+         * to recover from a few spurious timeouts (a GC pause, a starved thread).
+         */
+        public static final int MIN_AIMD_WINDOW = 16;
+
+        /** A fixed window (no AIMD). */
+        public SendWindow(int window, long maxWaitMs) {
+            this(window, maxWaitMs, false);
+        }
+
+        @JsonCreator
+        static SendWindow fromJson(@JsonProperty("window") Integer window, @JsonProperty("maxWaitMs") Long maxWaitMs,
+                                   @JsonProperty("aimd") Boolean aimd) {
+            return new SendWindow(or(window, DEFAULT_WINDOW), or(maxWaitMs, DEFAULT_MAX_WAIT_MS), or(aimd, DEFAULT_AIMD));
+        }
+
+        /** The documented defaults. */
+        public static SendWindow defaults() {
+            return new SendWindow(DEFAULT_WINDOW, DEFAULT_MAX_WAIT_MS, DEFAULT_AIMD);
+        }
+
+        /** Whether sends wait at all ({@code window > 0}). */
+        public boolean enabled() {
+            return window > 0;
+        }
+
+        void validate(String p) throws OverlayConfigException {
+            range(p + ".window", window, 0, 1_000_000);
+            range(p + ".maxWaitMs", maxWaitMs, 1, 3_600_000);
         }
     }
 

@@ -57,8 +57,9 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <h2>Threads</h2>
- * Every method is thread-safe. Sends run the forwarding engine on the caller's thread and never
- * block. Received messages are forwarded on the I/O thread that decoded them and queued for the
+ * Every method is thread-safe. Sends run the forwarding engine on the caller's thread and do not
+ * block, except that a message of a service whose spec declares in-flight states waits while the
+ * send window ({@code overlay.sendWindow}) is full. Received messages are forwarded on the I/O thread that decoded them and queued for the
  * application in a bounded queue (overflow is dropped and counted as
  * {@link DropCause#APPLICATION_QUEUE_FULL}); the application takes them with {@link #receive} or
  * gets them through a callback ({@link #onMessage}) that runs on the socket's own delivery thread —
@@ -80,6 +81,7 @@ public final class OverlaySocket implements AutoCloseable {
     private final MessageCodec codec;
     private final OverlayNode node;
     private final ForwardingEngine engine;
+    private final SendWindowGate window;
     /** The address the node was created with; the node's current one is {@link #localAddress()}. */
     private final LogicalAddress self;
     private final BlockingQueue<OverlayMessage> inbox;
@@ -120,6 +122,7 @@ public final class OverlaySocket implements AutoCloseable {
             this.codec = new MessageCodec(OverlayId.wireHash(config.id()), config.buffers().maxMessageBytes());
             this.inbox = new ArrayBlockingQueue<>(config.buffers().receiveQueueMessages());
             this.adapter = new Adapter(codec, timers, interfaces);
+            this.window = new SendWindowGate(config.sendWindow(), timers);
             Dispatcher dispatcher = new Dispatcher();
             adapter.start(dispatcher);
             this.self = config.resolveAddress(random);
@@ -341,9 +344,16 @@ public final class OverlaySocket implements AutoCloseable {
     /**
      * Sends a message created by {@link #createMessage}.
      *
+     * <p>A data message of a MessageStore service whose spec declares in-flight states waits
+     * first while {@code overlay.sendWindow.window} of this node's messages of that service are in
+     * flight, or the store has no room for another instance (see {@link OverlayConfig.SendWindow};
+     * not with a virtual clock, and not on the socket's timer thread).
+     *
      * @return substrate transmissions made (0 for a lone node, or when a MessageStore forwards)
      * @throws IllegalStateException    if the socket has not joined, has left, or is closed
      * @throws IllegalArgumentException if the encoded message exceeds {@code overlay.buffers.maxMessageBytes}
+     * @throws SendWindowException      if the window stayed full for {@code overlay.sendWindow.maxWaitMs},
+     *                                  or the thread was interrupted while waiting; the message was not sent
      */
     public int send(OverlayMessage message) {
         requireOpen();
@@ -359,7 +369,17 @@ public final class OverlaySocket implements AutoCloseable {
             throw new IllegalArgumentException("message of " + size + " bytes exceeds overlay.buffers.maxMessageBytes="
                     + codec.maxMessageBytes());
         }
+        FsmExtension fsm = message.fsm();
+        MessageStorePort store;
+        if (fsm != null && fsm.messageType() == FsmExtension.PAYLOAD_TYPE && (store = engine.store()) != null) {
+            window.await(store, fsm.serviceId());
+        }
         return engine.send(message);
+    }
+
+    /** What the send window did so far (waits, time waited, sends that gave up). */
+    public SendWindowStatistics sendWindowStatistics() {
+        return window.statistics();
     }
 
     /** Multicasts {@code data} to every node of the overlay, down the tree rooted here. */

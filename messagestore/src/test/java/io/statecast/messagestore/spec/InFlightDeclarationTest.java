@@ -1,0 +1,93 @@
+package io.statecast.messagestore.spec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.commons.scxml.SCXMLExecutor;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** {@code <InFlight>} in the service section: parsed, checked against the states, evaluated. */
+class InFlightDeclarationTest {
+
+    private static SpecLoader loader;
+
+    @BeforeAll
+    static void start() {
+        loader = new SpecLoader();
+    }
+
+    @AfterAll
+    static void stop() {
+        loader.close();
+    }
+
+    /** The minimal fixture (states idle, busy) with {@code inFlight} after its DeliveryMode, and a final state. */
+    private static byte[] spec(String inFlight) {
+        String text = new String(TestResources.bytes("specs/minimal.scxml"), StandardCharsets.UTF_8)
+                .replace("<DeliveryMode>unicast</DeliveryMode>", "<DeliveryMode>unicast</DeliveryMode>" + inFlight)
+                .replace("</scxml>", "  <final id=\"gone\"/>\n</scxml>");
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void shouldReadTheDeclaredStates() throws Exception {
+        ServiceSpec s = loader.load(spec("<InFlight> busy\n idle </InFlight>"), "good.scxml");
+        assertEquals(List.of("busy", "idle"), s.service().inFlight());
+        assertTrue(s.declaresInFlight());
+    }
+
+    @Test
+    void shouldDeclareNothingWithoutTheElement() throws Exception {
+        ServiceSpec s = loader.load(spec(""), "plain.scxml");
+        assertEquals(List.of(), s.service().inFlight());
+        assertFalse(s.declaresInFlight());
+    }
+
+    @Test
+    void shouldTellWhetherAnExecutorIsInFlight() throws Exception {
+        ServiceSpec s = loader.load(spec("<InFlight>busy</InFlight>"), "busy.scxml");
+        SCXMLExecutor e = s.newExecutor(a -> { });
+        e.go();
+        assertFalse(s.inFlight(e), "idle is not declared");
+        e.triggerEvents(new org.apache.commons.scxml.TriggerEvent[] {
+            new org.apache.commons.scxml.TriggerEvent("ping", org.apache.commons.scxml.TriggerEvent.SIGNAL_EVENT)});
+        assertEquals(java.util.Set.of("busy"), e.getCurrentStatus().getStates().stream()
+                .map(o -> ((org.apache.commons.scxml.model.TransitionTarget) o).getId()).collect(Collectors.toSet()));
+        assertTrue(s.inFlight(e));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "<InFlight>busy waitack</InFlight> | <InFlight> names state 'waitack', which does not exist (states: busy, gone, idle)",
+        "<InFlight>gone</InFlight>         | <InFlight> names state 'gone', a final state",
+        "<InFlight>busy busy</InFlight>    | <InFlight> names state 'busy' twice",
+        "<InFlight>busy,idle</InFlight>    | <InFlight> names state 'busy,idle', which does not exist",
+    })
+    void shouldRefuseABadDeclarationNamingIt(String declaration, String expected) {
+        byte[] bytes = spec(declaration);
+        List<Problem> problems = loader.validate(bytes, "bad.scxml");
+        String all = problems.stream().map(p -> p.format("bad.scxml")).collect(Collectors.joining("\n"));
+        assertEquals(1, problems.stream().filter(Problem::isError).count(), all);
+        Problem p = problems.stream().filter(Problem::isError).findFirst().orElseThrow();
+        assertTrue(p.message().contains(expected), all);
+        assertEquals(8, p.line(), "the error points at the <InFlight> element: " + all);
+        SpecException e = assertThrows(SpecException.class, () -> loader.load(bytes, "bad.scxml"));
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
+
+    @Test
+    void shouldRefuseAnEmptyDeclaration() {
+        List<Problem> problems = loader.validate(spec("<InFlight> </InFlight>"), "empty.scxml");
+        assertTrue(problems.stream().anyMatch(p -> p.isError() && p.message().contains("InFlight")),
+                problems.toString());
+    }
+}

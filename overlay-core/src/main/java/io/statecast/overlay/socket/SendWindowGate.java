@@ -1,0 +1,111 @@
+package io.statecast.overlay.socket;
+
+import io.statecast.overlay.forward.MessageStorePort;
+import io.statecast.overlay.substrate.RealTimerService;
+import io.statecast.overlay.substrate.TimerService;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Where {@link OverlaySocket#send} waits for room in the send window ({@link OverlayConfig.SendWindow}).
+ * The common case is two reads (the store's in-flight counter and its instance room) and no wait;
+ * when full, the sender parks for short, growing intervals (acknowledgements arrive on other
+ * threads, and a notification per acknowledgement would cost every receive path more than a
+ * sender's occasional poll).
+ *
+ * <p>With {@link OverlayConfig.SendWindow#aimd()} the limit is each service's {@link AimdWindow}
+ * instead of the configured window (never above it).
+ *
+ * <p>Waits only on the system clock ({@link RealTimerService}) and never on its timer thread: with
+ * a virtual clock the waiting thread may be the one that has to advance it, and the timer thread
+ * runs the timers the acknowledgements depend on. There the window does not apply.
+ */
+final class SendWindowGate {
+
+    private static final long FIRST_PARK_NANOS = 10_000;
+    private static final long MAX_PARK_NANOS = 1_000_000;
+
+    private final OverlayConfig.SendWindow settings;
+    private final RealTimerService realClock;
+    private final LongAdder waits = new LongAdder();
+    private final LongAdder waitedNanos = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+    /** The AIMD state of each windowed service sent so far (empty without AIMD). */
+    private final ConcurrentHashMap<Integer, AimdWindow> aimd = new ConcurrentHashMap<>();
+
+    SendWindowGate(OverlayConfig.SendWindow settings, TimerService timers) {
+        this.settings = settings;
+        this.realClock = timers instanceof RealTimerService r ? r : null;
+    }
+
+    /**
+     * Returns once fewer than {@code window} own messages of {@code serviceId} are in flight and
+     * the store has room for one more instance, at once if the service is not windowed.
+     *
+     * @throws SendWindowException after {@code maxWaitMs}, or if interrupted (flag set again)
+     */
+    void await(MessageStorePort store, int serviceId) {
+        if (!settings.enabled() || realClock == null || !store.declaresInFlight(serviceId) || hasRoom(store, serviceId)
+                || realClock.inTimerThread()) {
+            return;
+        }
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.MILLISECONDS.toNanos(settings.maxWaitMs());
+        long park = FIRST_PARK_NANOS;
+        waits.increment();
+        try {
+            while (!hasRoom(store, serviceId)) {
+                long now = System.nanoTime();
+                if (now - deadline >= 0) {
+                    throw failed(store, serviceId, now - start, false);
+                }
+                LockSupport.parkNanos(this, Math.min(park, deadline - now));
+                park = Math.min(MAX_PARK_NANOS, park * 2);
+                if (Thread.interrupted()) {
+                    Thread.currentThread().interrupt();
+                    throw failed(store, serviceId, System.nanoTime() - start, true);
+                }
+            }
+        } finally {
+            waitedNanos.add(System.nanoTime() - start);
+        }
+    }
+
+    private boolean hasRoom(MessageStorePort store, int serviceId) {
+        int inFlight = store.inFlight(serviceId);
+        return inFlight < limit(store, serviceId, inFlight) && store.hasInstanceRoom();
+    }
+
+    /** The configured window, or the service's AIMD window. */
+    private int limit(MessageStorePort store, int serviceId, int inFlight) {
+        if (!settings.aimd()) {
+            return settings.window();
+        }
+        AimdWindow w = aimd.get(serviceId);
+        if (w == null) {
+            w = aimd.computeIfAbsent(serviceId, id -> new AimdWindow(settings.window(), store.ownTimeouts(id),
+                    store.ownCompletions(id)));
+        }
+        return w.update(store.ownTimeouts(serviceId), store.ownCompletions(serviceId), inFlight);
+    }
+
+    private SendWindowException failed(MessageStorePort store, int serviceId, long waited, boolean interrupted) {
+        failures.increment();
+        int inFlight = store.inFlight(serviceId);
+        return new SendWindowException(serviceId, limit(store, serviceId, inFlight), inFlight, store.hasInstanceRoom(),
+                TimeUnit.NANOSECONDS.toMillis(waited), interrupted);
+    }
+
+    /** What the window did so far. */
+    SendWindowStatistics statistics() {
+        long halvings = 0;
+        int smallest = settings.window();
+        for (AimdWindow w : aimd.values()) {
+            halvings += w.halvings();
+            smallest = Math.min(smallest, w.current());
+        }
+        return new SendWindowStatistics(waits.sum(), waitedNanos.sum(), failures.sum(), halvings, smallest);
+    }
+}
