@@ -87,6 +87,7 @@ public final class OverlaySocket implements AutoCloseable {
     private volatile Consumer<OverlayMessage> callback;
     private Thread deliveryThread;
     private volatile boolean joinRequested;
+    private final java.util.concurrent.atomic.AtomicBoolean warmedUp = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile boolean left;
     private volatile boolean closed;
 
@@ -190,6 +191,7 @@ public final class OverlaySocket implements AutoCloseable {
         if (left) {
             throw new IllegalStateException("socket " + self + " has left its overlay; create a new socket to join again");
         }
+        warmUpReceivePath();
         CompletableFuture<Void> done = new CompletableFuture<>();
         NodeListener listener = (old, now) -> {
             if (now.state().connected()) {
@@ -214,6 +216,19 @@ public final class OverlaySocket implements AutoCloseable {
             timeout.cancel();
         });
         return done;
+    }
+
+    /**
+     * Once, before the first join of a socket on its own clock: the receive-path warm-up
+     * ({@link OverlayConfig.Join#warmUpMs()}). A socket on injected timers skips it.
+     */
+    private void warmUpReceivePath() {
+        OverlayConfig.Join j = config.join();
+        if (ownedTimers == null || !j.warmUpEnabled() || !warmedUp.compareAndSet(false, true)) {
+            return;
+        }
+        ReceivePathWarmUp.run(codec, adapter.interfaces().get(0).scheme(), self.family(), engine.store(),
+                config.forwarding(), j.warmUpRounds(), TimeUnit.MILLISECONDS.toNanos(j.warmUpMs()));
     }
 
     /**
