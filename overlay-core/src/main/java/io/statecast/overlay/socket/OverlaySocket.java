@@ -182,7 +182,9 @@ public final class OverlaySocket implements AutoCloseable {
     /**
      * Starts the overlay protocol and returns a future that completes once the node is part of an
      * overlay (state INCOMPLETE or STABLE), or fails with {@link OverlayJoinException} after
-     * {@code overlay.join.timeoutMs} of the socket's clock.
+     * {@code overlay.join.timeoutMs} of the socket's clock. The first call of a socket on its own
+     * clock first warms the receive path ({@link OverlayConfig.Join#warmUpMs()}, up to
+     * {@code overlay.join.warmUpMs} on the calling thread; it sends nothing).
      *
      * @throws IllegalStateException if the socket is closed or has left
      */
