@@ -12,8 +12,15 @@ import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.MessageCodec;
 import io.statecast.overlay.message.OverlayId;
+import io.statecast.overlay.socket.NodeType;
 import io.statecast.overlay.socket.OverlayConfig;
+import io.statecast.overlay.socket.OverlaySocket;
 import io.statecast.overlay.socket.ReceivePathWarmUp;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +62,44 @@ class ScratchTwinTest {
             assertEquals(before.service(42).counters().messages(), after.service(42).counters().messages());
             assertEquals(0, after.service(42).counters().created(), after.format());
         }
+    }
+
+    @Test
+    void shouldSendNothingWhenASocketWarmsUpWithTheStore() throws Exception {
+        try (DatagramSocket buddy = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+            buddy.setSoTimeout(10_000);
+            MessageStore store = store();
+            OverlayConfig config = OverlayConfig.defaults("twin-test", NodeType.TREE).withAddress("3")
+                    .withInterfaces(List.of(SubstrateAddress.udp("127.0.0.1", 0)))
+                    .withBuddies(List.of(SubstrateAddress.udp("127.0.0.1", buddy.getLocalPort())));
+            try (OverlaySocket s = OverlaySocket.builder(config).messageStore(store).build()) {
+                s.joinAsync(); // warms up (default rounds), then beacons the buddy, which never answers
+
+                MessageStoreMetrics m = store.metrics();
+                assertEquals(0, m.node().messages(), m.format());
+                assertEquals(0, m.node().created(), m.format());
+                assertEquals(0, m.node().totalDrops(), m.format());
+                assertEquals(0, s.statistics().forwarding().transmissions());
+                assertEquals(0, s.statistics().forwarding().delivered());
+                assertNull(s.receive(0, TimeUnit.MILLISECONDS));
+                // a marker sent now arrives after anything the warm-up sent; before it only beacons
+                byte[] marker = {42};
+                try (DatagramSocket probe = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
+                    probe.send(new DatagramPacket(marker, 1, buddy.getLocalSocketAddress()));
+                }
+                for (DatagramPacket p = receive(buddy); p.getLength() != 1; p = receive(buddy)) {
+                    byte[] d = p.getData();
+                    assertTrue((d[0] & 0xFF) == MessageCodec.MAGIC && d[2] == MessageCodec.KIND_PROTOCOL,
+                            "only protocol frames (beacons) leave the node, got a frame of kind " + d[2]);
+                }
+            }
+        }
+    }
+
+    private static DatagramPacket receive(DatagramSocket s) throws java.io.IOException {
+        DatagramPacket p = new DatagramPacket(new byte[65_536], 65_536);
+        s.receive(p);
+        return p;
     }
 
     @Test

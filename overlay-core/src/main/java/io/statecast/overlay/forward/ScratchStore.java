@@ -16,8 +16,8 @@ public interface ScratchStore extends MessageStorePort {
     /**
      * Messages like those the services receive: for every loaded service, one for each message
      * event of its spec, as they would arrive at {@code self} from its neighbour {@code peer}
-     * (payloads and control messages), or as the local application would send them (source and
-     * previous hop {@code self}).
+     * (payloads and control messages). A message whose previous hop is {@code self} stands for the
+     * local application's own send; the warm-up sends it as such, with {@code self} as its source.
      *
      * @param self         the scratch node's address
      * @param peer         the neighbour the messages come from

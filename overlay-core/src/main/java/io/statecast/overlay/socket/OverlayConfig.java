@@ -564,7 +564,7 @@ public record OverlayConfig(
         /** Largest {@link #warmUpMs()}. */
         public static final long MAX_WARM_UP_MS = 60_000;
         /** Default {@link #warmUpRounds()}. */
-        public static final int DEFAULT_WARM_UP_ROUNDS = 2_000;
+        public static final int DEFAULT_WARM_UP_ROUNDS = 300;
         /** Most {@link #warmUpRounds()}. */
         public static final int MAX_WARM_UP_ROUNDS = 1_000_000;
 

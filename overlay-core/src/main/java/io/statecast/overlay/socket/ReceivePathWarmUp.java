@@ -11,6 +11,7 @@ import io.statecast.overlay.forward.MessageIds;
 import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.forward.ScratchStore;
 import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.Extension;
 import io.statecast.overlay.message.MessageCodec;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
@@ -162,7 +163,7 @@ public final class ReceivePathWarmUp {
     /** The round's messages: a plain multicast and unicast from the parent, and the store's samples. */
     private static List<OverlayMessage> samples(Line line, ScratchStore twin, long messageId) {
         List<OverlayMessage> out = new ArrayList<>();
-        List<io.statecast.overlay.message.Extension> payload = List.of(new PayloadExtension(new byte[PAYLOAD_BYTES]));
+        List<Extension> payload = List.of(new PayloadExtension(new byte[PAYLOAD_BYTES]));
         out.add(new OverlayMessage(DeliveryMode.MULTICAST, 8, line.parent(), null, line.parent(), null, payload));
         out.add(new OverlayMessage(DeliveryMode.UNICAST, 8, line.parent(), line.self(), line.parent(), null, payload));
         if (twin != null) {

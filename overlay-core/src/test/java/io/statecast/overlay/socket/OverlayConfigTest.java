@@ -69,7 +69,7 @@ class OverlayConfigTest {
         assertEquals(new OverlayConfig.Tree(64, 64, 4096), c.tree());
         assertEquals(new OverlayConfig.Forwarding(255, 4096), c.forwarding());
         assertEquals(new OverlayConfig.Buffers(1024, 65536), c.buffers());
-        assertEquals(new OverlayConfig.Join(30_000, 1_000, 2_000), c.join());
+        assertEquals(new OverlayConfig.Join(30_000, 1_000, 300), c.join());
         assertTrue(c.join().warmUpEnabled());
         assertFalse(c.join().withoutWarmUp().warmUpEnabled());
         assertNull(c.messageStore());
