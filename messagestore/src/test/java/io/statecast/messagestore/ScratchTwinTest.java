@@ -65,6 +65,24 @@ class ScratchTwinTest {
     }
 
     @Test
+    void shouldRunTheReceivingBranchOfAHopByHopServiceInEveryRound() throws Exception {
+        // The h2h listing answers ACK Requests, NACKs and Resets too: its payload must reach each
+        // round's instance first, or the instance is gone (or waits for a payload it takes for a
+        // duplicate) and the branch that acknowledges and delivers never runs.
+        try (MessageStore store = new MessageStore(MessageStoreConfig.defaults().withShards(2), Specs.loader(),
+                SpecResolver.defaults())) {
+            store.install(Specs.load("specs/blueprint-h2h.scxml"));
+            ReceivePathWarmUp.Result r = ReceivePathWarmUp.run(codec, SubstrateAddress.Scheme.UDP,
+                    LogicalAddress.Family.TREE, store, OverlayConfig.Forwarding.defaults(), 100,
+                    TimeUnit.SECONDS.toNanos(60));
+
+            assertEquals(100, r.rounds(), r.toString());
+            // two plain messages a round, and the service's one payload
+            assertEquals(100 * 3, r.deliveries(), r.toString());
+        }
+    }
+
+    @Test
     void shouldSendNothingWhenASocketWarmsUpWithTheStore() throws Exception {
         try (DatagramSocket buddy = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))) {
             buddy.setSoTimeout(10_000);

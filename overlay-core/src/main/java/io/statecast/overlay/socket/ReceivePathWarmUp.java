@@ -12,6 +12,7 @@ import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.forward.ScratchStore;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.Extension;
+import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.MessageCodec;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
@@ -148,14 +149,17 @@ public final class ReceivePathWarmUp {
                     // rounds alternate: the node forwards to a child, or it is a leaf (the usual receiver)
                     Line line = done % 2 == 0 ? relay : leaf;
                     topology.set(line);
-                    for (OverlayMessage m : samples(line, twin, FIRST_MESSAGE_ID + done)) {
-                        if (m.previousHop().equals(line.self())) {
-                            engine.send(m); // the local application's send
-                        } else {
-                            receiver.onFrame(encode(codec, m), line.substrate()); // as the interface hands it over
+                    List<OverlayMessage> round = samples(line, twin, FIRST_MESSAGE_ID + done);
+                    // payloads first, as on the wire: a shard takes control messages before data,
+                    // and an ACK Request or Reset would otherwise reach the instance before its payload
+                    for (boolean payloads : new boolean[] {true, false}) {
+                        for (OverlayMessage m : round) {
+                            if (isPayload(m) == payloads) {
+                                feed(m, line, engine, receiver, codec);
+                            }
                         }
+                        awaitTaken(twin, deadline, clock);
                     }
-                    awaitTaken(twin, deadline, clock);
                 }
             } finally {
                 if (twin != null) {
@@ -198,6 +202,21 @@ public final class ReceivePathWarmUp {
             }
         }
         return out;
+    }
+
+    private static boolean isPayload(OverlayMessage m) {
+        FsmExtension fsm = m.fsm();
+        return fsm == null || fsm.messageType() == FsmExtension.PAYLOAD_TYPE;
+    }
+
+    /** One sample into the scratch path: the application's send, or a frame as the interface hands it over. */
+    private static void feed(OverlayMessage m, Line line, ForwardingEngine engine, FrameReceiver receiver,
+            MessageCodec codec) {
+        if (m.previousHop().equals(line.self())) {
+            engine.send(m);
+        } else {
+            receiver.onFrame(encode(codec, m), line.substrate());
+        }
     }
 
     private static ByteBuf encode(MessageCodec codec, OverlayMessage m) {
