@@ -23,6 +23,7 @@ import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.forward.ScratchStore;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.TimerService;
@@ -112,6 +113,8 @@ public final class MessageStore implements MessageStorePort {
     private final LongAdder abandonedThreads = new LongAdder();
     private final PendingMessages pending;
     private final WarmStart warmStart;
+    /** A scratch twin of another store (receive-path warm-up): loads quietly. */
+    private final boolean scratch;
     private final Object lifecycle = new Object();
     private volatile UnknownServiceHandler unknownServiceHandler = UnknownServiceHandler.NONE;
     private volatile OverlayContext context;
@@ -135,6 +138,12 @@ public final class MessageStore implements MessageStorePort {
     }
 
     private MessageStore(MessageStoreConfig config, SpecLoader loader, boolean ownsLoader, SpecResolver resolver) {
+        this(config, loader, ownsLoader, resolver, false);
+    }
+
+    private MessageStore(MessageStoreConfig config, SpecLoader loader, boolean ownsLoader, SpecResolver resolver,
+            boolean scratch) {
+        this.scratch = scratch;
         this.config = Objects.requireNonNull(config, "config");
         this.loader = Objects.requireNonNull(loader, "loader");
         this.ownsLoader = ownsLoader;
@@ -231,10 +240,14 @@ public final class MessageStore implements MessageStorePort {
         synchronized (quarantinedSpecs) {
             quarantinedSpecs.remove(id);
         }
-        LOG.info("loaded {} from {} ({}{}; {} of its action XPaths and {} of its {} composite queries on the fast path)",
-                runtime, spec.source(), spec.service().scope().name().toLowerCase(java.util.Locale.ROOT) + " scope",
-                old == null ? "" : ", replacing " + old.spec().source(), runtime.fastPathCount(),
-                runtime.compositeFastPathCount(), spec.compositeEvents().size());
+        if (scratch) {
+            LOG.debug("scratch twin: loaded {}", runtime);
+        } else {
+            LOG.info("loaded {} from {} ({}{}; {} of its action XPaths and {} of its {} composite queries on the fast path)",
+                    runtime, spec.source(), spec.service().scope().name().toLowerCase(java.util.Locale.ROOT) + " scope",
+                    old == null ? "" : ", replacing " + old.spec().source(), runtime.fastPathCount(),
+                    runtime.compositeFastPathCount(), spec.compositeEvents().size());
+        }
         for (PendingMessages.Held h : pending.release(id)) {
             if (!accept(runtime, h.message(), h.arrival())) {
                 LOG.debug("held message of {} dropped on release", runtime);
@@ -297,6 +310,35 @@ public final class MessageStore implements MessageStorePort {
     }
 
     // ------------------------------------------------------------------ MessageStorePort
+
+    /**
+     * A scratch twin for the receive-path warm-up ({@link ScratchTwin}): this store's
+     * configuration and loaded specs, none of its state. {@code null} when no service is loaded or
+     * the store is closed.
+     */
+    @Override
+    public ScratchStore scratch() {
+        List<ServiceSpec> specs = new ArrayList<>();
+        for (ServiceRuntime rt : registry.all()) {
+            if (!rt.quarantined()) {
+                specs.add(rt.spec());
+            }
+        }
+        if (closed || specs.isEmpty()) {
+            return null;
+        }
+        MessageStore twin = new MessageStore(config.withWarmStart(false), loader, false, resolver, true);
+        List<ServiceSpec> installed = new ArrayList<>();
+        for (ServiceSpec spec : specs) {
+            try {
+                twin.install(spec);
+                installed.add(spec);
+            } catch (ServiceLoadException e) {
+                LOG.debug("scratch twin without {}: {}", spec.source(), e.getMessage());
+            }
+        }
+        return new ScratchTwin(twin, installed);
+    }
 
     @Override
     public void open(OverlayContext overlay) {
@@ -539,6 +581,11 @@ public final class MessageStore implements MessageStorePort {
         Inbound again = new Inbound(in.message(), in.arrival(), current, key, in.data(), in.own());
         (in.data() ? dataBacklog : controlBacklog).incrementAndGet();
         shardOf(key).offer(again);
+    }
+
+    /** Messages waiting for a shard now, data and control. */
+    int backlog() {
+        return dataBacklog.get() + controlBacklog.get();
     }
 
     /** A shard took {@code in} off its queue. */

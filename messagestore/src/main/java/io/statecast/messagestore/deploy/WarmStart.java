@@ -173,6 +173,19 @@ public final class WarmStart implements AutoCloseable {
     /** A message that satisfies {@code d}'s filter where it can (conflicting tests simply do not match). */
     static OverlayMessage synthesize(ServiceSpec spec, MessageEventDefinition d, LogicalAddress self,
             LogicalAddress other, long messageId) {
+        return synthesize(spec, d, self, other, messageId, 256);
+    }
+
+    /**
+     * A message that satisfies {@code d}'s filter where it can (conflicting tests simply do not
+     * match), as it would arrive at {@code self} from {@code other}: the filter's pins decide
+     * mode, addresses and MessageID; what they leave open is a multicast from {@code other} with
+     * MessageID {@code messageId}.
+     *
+     * @param payloadBytes size of the payload, if the filter leaves room for one
+     */
+    public static OverlayMessage synthesize(ServiceSpec spec, MessageEventDefinition d, LogicalAddress self,
+            LogicalAddress other, long messageId, int payloadBytes) {
         FilterPins pins = FilterPins.of(d.filter(), self);
         LogicalAddress.Family family = self.family();
         DeliveryMode mode = pins.mode() != null ? pins.mode() : DeliveryMode.MULTICAST;
@@ -187,7 +200,7 @@ public final class WarmStart implements AutoCloseable {
         long id = pins.messageId() != null ? pins.messageId() : messageId;
         return new OverlayMessage(mode, pins.hopLimit() != null ? pins.hopLimit() : 8,
                 source != null ? source : other, destination, previous != null ? previous : other,
-                FilterPins.ofFamily(family, pins.root()), pins.extensions(spec.service().serviceId(), id, new byte[256]));
+                FilterPins.ofFamily(family, pins.root()), pins.extensions(spec.service().serviceId(), id, new byte[payloadBytes]));
     }
 
     @Override

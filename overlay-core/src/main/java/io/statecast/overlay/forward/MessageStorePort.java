@@ -101,6 +101,15 @@ public interface MessageStorePort extends AutoCloseable {
         return true;
     }
 
+    /**
+     * A new scratch twin of this store for the receive-path warm-up before join (see
+     * {@link ScratchStore}), or {@code null} when the store has none (the default). The caller
+     * opens and closes it; the twin shares nothing that counts or delivers with this store.
+     */
+    default ScratchStore scratch() {
+        return null;
+    }
+
     /** Stops the store; called when the socket closes. Idempotent. */
     @Override
     void close();

@@ -562,17 +562,43 @@ public record OverlayConfig(
     /**
      * Joining.
      *
-     * @param timeoutMs how long {@link OverlaySocket#join()} waits for the node to become part
-     *                  of an overlay before it fails; default 30,000 ms (three neighbour timeouts:
-     *                  enough for many rendezvous rounds of 2 s even under heavy loss)
+     * @param timeoutMs    how long {@link OverlaySocket#join()} waits for the node to become part
+     *                     of an overlay before it fails; default 30,000 ms (three neighbour
+     *                     timeouts: enough for many rendezvous rounds of 2 s even under heavy loss)
+     * @param warmUpMs     longest the receive-path warm-up may take before the protocol starts;
+     *                     default {@value #DEFAULT_WARM_UP_MS} ms, within 0..{@value #MAX_WARM_UP_MS}.
+     *                     The warm-up runs synthetic frames of the loaded services through a
+     *                     scratch copy of the receive path (decode, forwarding engine, a scratch
+     *                     twin of the MessageStore, encode of the answers), so the first real
+     *                     messages after join do not run cold code. It sends nothing, delivers
+     *                     nothing, counts nothing. Only sockets on their own (system) clock run
+     *                     it; one built with injected timers (simulations, tests) skips it
+     * @param warmUpRounds rounds of the warm-up (each round: one frame per sample message);
+     *                     it stops earlier at {@code warmUpMs}. Default {@value #DEFAULT_WARM_UP_ROUNDS},
+     *                     within 0..{@value #MAX_WARM_UP_ROUNDS}; 0 turns the warm-up off
      */
-    public record Join(long timeoutMs) {
+    public record Join(long timeoutMs, long warmUpMs, int warmUpRounds) {
         /** Default {@link #timeoutMs()}. */
         public static final long DEFAULT_TIMEOUT_MS = 30_000;
+        /** Default {@link #warmUpMs()}. */
+        public static final long DEFAULT_WARM_UP_MS = 1_000;
+        /** Largest {@link #warmUpMs()}. */
+        public static final long MAX_WARM_UP_MS = 60_000;
+        /** Default {@link #warmUpRounds()}. */
+        public static final int DEFAULT_WARM_UP_ROUNDS = 300;
+        /** Most {@link #warmUpRounds()}. */
+        public static final int MAX_WARM_UP_ROUNDS = 1_000_000;
+
+        /** Joining with {@code timeoutMs} and the default warm-up. */
+        public Join(long timeoutMs) {
+            this(timeoutMs, DEFAULT_WARM_UP_MS, DEFAULT_WARM_UP_ROUNDS);
+        }
 
         @JsonCreator
-        static Join fromJson(@JsonProperty("timeoutMs") Long timeoutMs) {
-            return new Join(or(timeoutMs, DEFAULT_TIMEOUT_MS));
+        static Join fromJson(@JsonProperty("timeoutMs") Long timeoutMs, @JsonProperty("warmUpMs") Long warmUpMs,
+                @JsonProperty("warmUpRounds") Integer warmUpRounds) {
+            return new Join(or(timeoutMs, DEFAULT_TIMEOUT_MS), or(warmUpMs, DEFAULT_WARM_UP_MS),
+                    or(warmUpRounds, DEFAULT_WARM_UP_ROUNDS));
         }
 
         /** The documented defaults. */
@@ -580,8 +606,20 @@ public record OverlayConfig(
             return new Join(DEFAULT_TIMEOUT_MS);
         }
 
+        /** This setting without the receive-path warm-up. */
+        public Join withoutWarmUp() {
+            return new Join(timeoutMs, warmUpMs, 0);
+        }
+
+        /** Whether a warm-up runs at all. */
+        public boolean warmUpEnabled() {
+            return warmUpRounds > 0 && warmUpMs > 0;
+        }
+
         void validate(String p) throws OverlayConfigException {
             range(p + ".timeoutMs", timeoutMs, 1, 86_400_000);
+            range(p + ".warmUpMs", warmUpMs, 0, MAX_WARM_UP_MS);
+            range(p + ".warmUpRounds", warmUpRounds, 0, MAX_WARM_UP_ROUNDS);
         }
     }
 

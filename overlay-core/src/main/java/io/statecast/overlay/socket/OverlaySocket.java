@@ -89,6 +89,7 @@ public final class OverlaySocket implements AutoCloseable {
     private volatile Consumer<OverlayMessage> callback;
     private Thread deliveryThread;
     private volatile boolean joinRequested;
+    private final java.util.concurrent.atomic.AtomicBoolean warmedUp = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile boolean left;
     private volatile boolean closed;
 
@@ -184,7 +185,9 @@ public final class OverlaySocket implements AutoCloseable {
     /**
      * Starts the overlay protocol and returns a future that completes once the node is part of an
      * overlay (state INCOMPLETE or STABLE), or fails with {@link OverlayJoinException} after
-     * {@code overlay.join.timeoutMs} of the socket's clock.
+     * {@code overlay.join.timeoutMs} of the socket's clock. The first call of a socket on its own
+     * clock first warms the receive path ({@link OverlayConfig.Join#warmUpMs()}, up to
+     * {@code overlay.join.warmUpMs} on the calling thread; it sends nothing).
      *
      * @throws IllegalStateException if the socket is closed or has left
      */
@@ -193,6 +196,7 @@ public final class OverlaySocket implements AutoCloseable {
         if (left) {
             throw new IllegalStateException("socket " + self + " has left its overlay; create a new socket to join again");
         }
+        warmUpReceivePath();
         CompletableFuture<Void> done = new CompletableFuture<>();
         NodeListener listener = (old, now) -> {
             if (now.state().connected()) {
@@ -217,6 +221,19 @@ public final class OverlaySocket implements AutoCloseable {
             timeout.cancel();
         });
         return done;
+    }
+
+    /**
+     * Once, before the first join of a socket on its own clock: the receive-path warm-up
+     * ({@link OverlayConfig.Join#warmUpMs()}). A socket on injected timers skips it.
+     */
+    private void warmUpReceivePath() {
+        OverlayConfig.Join j = config.join();
+        if (ownedTimers == null || !j.warmUpEnabled() || !warmedUp.compareAndSet(false, true)) {
+            return;
+        }
+        ReceivePathWarmUp.run(codec, adapter.interfaces().get(0).scheme(), self.family(), engine.store(),
+                config.forwarding(), j.warmUpRounds(), TimeUnit.MILLISECONDS.toNanos(j.warmUpMs()));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.statecast.overlay.socket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,7 +32,7 @@ class OverlayConfigTest {
               tree: { maxHops: 32, maxLinks: 16, maxSubtreeIds: 1000 }
               forwarding: { hopLimit: 64, floodCacheEntries: 100 }
               buffers: { receiveQueueMessages: 10, maxMessageBytes: 32768 }
-              join: { timeoutMs: 1234 }
+              join: { timeoutMs: 1234, warmUpMs: 250, warmUpRounds: 99 }
               messageStore: { shards: 2, services: [ "h2h.scxml" ] }
             """;
 
@@ -48,7 +49,7 @@ class OverlayConfigTest {
         assertEquals(new OverlayConfig.Tree(32, 16, 1000), c.tree());
         assertEquals(new OverlayConfig.Forwarding(64, 100), c.forwarding());
         assertEquals(new OverlayConfig.Buffers(10, 32768), c.buffers());
-        assertEquals(1234, c.join().timeoutMs());
+        assertEquals(new OverlayConfig.Join(1234, 250, 99), c.join());
         assertEquals(2, c.messageStore().get("shards").asInt());
         assertEquals(c.treeSettings().buddies(), c.buddies());
     }
@@ -68,7 +69,9 @@ class OverlayConfigTest {
         assertEquals(new OverlayConfig.Tree(64, 64, 4096), c.tree());
         assertEquals(new OverlayConfig.Forwarding(255, 4096), c.forwarding());
         assertEquals(new OverlayConfig.Buffers(1024, 65536), c.buffers());
-        assertEquals(30_000, c.join().timeoutMs());
+        assertEquals(new OverlayConfig.Join(30_000, 1_000, 300), c.join());
+        assertTrue(c.join().warmUpEnabled());
+        assertFalse(c.join().withoutWarmUp().warmUpEnabled());
         assertNull(c.messageStore());
         assertEquals(OverlayConfig.defaults("x", NodeType.DT).withAddress("3, 4"), c);
     }
@@ -127,6 +130,10 @@ class OverlayConfigTest {
         "overlay.buffers.receiveQueueMessages | overlay: {id: x, buffers: {receiveQueueMessages: 0}}",
         "overlay.buffers.maxMessageBytes   | overlay: {id: x, buffers: {maxMessageBytes: 10}}",
         "overlay.join.timeoutMs            | overlay: {id: x, join: {timeoutMs: 0}}",
+        "overlay.join.warmUpMs             | overlay: {id: x, join: {warmUpMs: -1}}",
+        "overlay.join.warmUpMs             | overlay: {id: x, join: {warmUpMs: 60001}}",
+        "overlay.join.warmUpRounds         | overlay: {id: x, join: {warmUpRounds: -5}}",
+        "overlay.join.warmUpRounds         | overlay: {id: x, join: {warmUpRounds: 1000001}}",
         "overlay.messageStore              | overlay: {id: x, messageStore: [1, 2]}",
         "overlay.heartbeat.fastMss         | overlay: {id: x, heartbeat: {fastMss: 1}}",
         "overlay.colour                    | overlay: {id: x, colour: blue}",
