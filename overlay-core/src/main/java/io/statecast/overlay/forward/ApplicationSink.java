@@ -11,4 +11,17 @@ public interface ApplicationSink {
      * @return false if the message was refused (queue full)
      */
     boolean deliver(OverlayMessage message);
+
+    /**
+     * Takes one message a MessageStore hands to the application (on the store's own thread,
+     * never an I/O thread). Such a message may already be acknowledged to its sender, so a full
+     * queue must not lose it: the sink may wait a bounded time for room, which holds the store
+     * back, so that its own queues refuse new messages before their instances acknowledge them.
+     * Default: {@link #deliver}.
+     *
+     * @return false if the message was refused (queue still full, or the wait was interrupted)
+     */
+    default boolean deliverFromStore(OverlayMessage message) {
+        return deliver(message);
+    }
 }

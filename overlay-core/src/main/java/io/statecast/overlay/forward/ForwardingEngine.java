@@ -359,9 +359,14 @@ public final class ForwardingEngine {
     }
 
     private boolean deliverLocally(OverlayMessage m) {
+        return deliverLocally(m, false);
+    }
+
+    /** {@code fromStore}: a MessageStore delivers it (see {@link ApplicationSink#deliverFromStore}). */
+    private boolean deliverLocally(OverlayMessage m, boolean fromStore) {
         boolean ok;
         try {
-            ok = application.deliver(m);
+            ok = fromStore ? application.deliverFromStore(m) : application.deliver(m);
         } catch (RuntimeException e) {
             LOG.warn("application sink failed: {}", e.toString());
             ok = false;
@@ -479,7 +484,7 @@ public final class ForwardingEngine {
 
         @Override
         public boolean toApplication(OverlayMessage message) {
-            return deliverLocally(message);
+            return deliverLocally(message, true);
         }
     }
 }

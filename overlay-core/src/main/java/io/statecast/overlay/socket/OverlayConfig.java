@@ -535,27 +535,47 @@ public record OverlayConfig(
      *                             default 1024
      * @param maxMessageBytes      largest frame sent or accepted; default 65,536 (64 KiB; UDP's
      *                             limit is just below it, and the codec's own default); 64..16 MiB
+     * @param deliveryWaitMs       how long a MessageStore's delivery waits for room in a full
+     *                             receive queue before the message is dropped; default
+     *                             {@value #DEFAULT_DELIVERY_WAIT_MS} ms, within 0..60,000 (0: never
+     *                             wait). A store delivers messages its service may already have
+     *                             acknowledged; waiting holds the store back instead, so that its
+     *                             queues refuse new messages before anything acknowledges them, and
+     *                             the service's retransmissions bring them again. Messages without a
+     *                             service never wait (they are delivered on an I/O thread). A socket
+     *                             with injected timers never waits (its store may run on the thread
+     *                             that advances the clock)
      */
-    public record Buffers(int receiveQueueMessages, int maxMessageBytes) {
+    public record Buffers(int receiveQueueMessages, int maxMessageBytes, long deliveryWaitMs) {
         /** Default {@link #receiveQueueMessages()}. */
         public static final int DEFAULT_RECEIVE_QUEUE_MESSAGES = 1024;
         /** Default {@link #maxMessageBytes()}. */
         public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024;
+        /** Default {@link #deliveryWaitMs()}. */
+        public static final long DEFAULT_DELIVERY_WAIT_MS = 1000;
+
+        /** Buffers with the default {@link #deliveryWaitMs()} (the fields before it was added). */
+        public Buffers(int receiveQueueMessages, int maxMessageBytes) {
+            this(receiveQueueMessages, maxMessageBytes, DEFAULT_DELIVERY_WAIT_MS);
+        }
 
         @JsonCreator
         static Buffers fromJson(@JsonProperty("receiveQueueMessages") Integer receiveQueueMessages,
-                                @JsonProperty("maxMessageBytes") Integer maxMessageBytes) {
-            return new Buffers(or(receiveQueueMessages, DEFAULT_RECEIVE_QUEUE_MESSAGES), or(maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES));
+                                @JsonProperty("maxMessageBytes") Integer maxMessageBytes,
+                                @JsonProperty("deliveryWaitMs") Long deliveryWaitMs) {
+            return new Buffers(or(receiveQueueMessages, DEFAULT_RECEIVE_QUEUE_MESSAGES), or(maxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES),
+                    or(deliveryWaitMs, DEFAULT_DELIVERY_WAIT_MS));
         }
 
         /** The documented defaults. */
         public static Buffers defaults() {
-            return new Buffers(DEFAULT_RECEIVE_QUEUE_MESSAGES, DEFAULT_MAX_MESSAGE_BYTES);
+            return new Buffers(DEFAULT_RECEIVE_QUEUE_MESSAGES, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_DELIVERY_WAIT_MS);
         }
 
         void validate(String p) throws OverlayConfigException {
             range(p + ".receiveQueueMessages", receiveQueueMessages, 1, 1_000_000);
             range(p + ".maxMessageBytes", maxMessageBytes, 64, 16 * 1024 * 1024);
+            range(p + ".deliveryWaitMs", deliveryWaitMs, 0, 60_000);
         }
     }
 

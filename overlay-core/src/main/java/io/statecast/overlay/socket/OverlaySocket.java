@@ -3,6 +3,7 @@ package io.statecast.overlay.socket;
 import io.statecast.overlay.address.AddressRepository;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.forward.ApplicationSink;
 import io.statecast.overlay.forward.DropCause;
 import io.statecast.overlay.forward.ForwardingEngine;
 import io.statecast.overlay.forward.MessageIds;
@@ -22,6 +23,7 @@ import io.statecast.overlay.node.OverlayNode;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.Adapter;
 import io.statecast.overlay.substrate.AdapterListener;
+import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.SubstrateInterface;
 import io.statecast.overlay.substrate.TimerService;
 import java.io.IOException;
@@ -129,7 +131,9 @@ public final class OverlaySocket implements AutoCloseable {
             this.self = config.resolveAddress(random);
             NodeEnvironment env = new NodeEnvironment(adapter::send, adapter.localAddresses(), timers, random);
             this.node = factory.create(config, self, env);
-            this.engine = new ForwardingEngine(self, node::topology, adapter::send, inbox::offer, timers,
+            long deliveryWaitNanos = timers instanceof RealTimerService
+                    ? TimeUnit.MILLISECONDS.toNanos(config.buffers().deliveryWaitMs()) : 0;
+            this.engine = new ForwardingEngine(self, node::topology, adapter::send, new InboxSink(inbox, deliveryWaitNanos), timers,
                     new MessageIds(random.nextLong()),
                     new ForwardingEngine.Settings(config.forwarding().hopLimit(), config.forwarding().floodCacheEntries()));
             dispatcher.ready(node, engine);
@@ -660,6 +664,41 @@ public final class OverlaySocket implements AutoCloseable {
          */
         public OverlaySocket build() throws OverlayConfigException, IOException {
             return new OverlaySocket(this);
+        }
+    }
+
+    /**
+     * The receive queue as the forwarding engine's sink. A MessageStore's delivery may wait for
+     * room (see {@link OverlayConfig.Buffers#deliveryWaitMs()}); anything else is offered once.
+     */
+    private static final class InboxSink implements ApplicationSink {
+        private final BlockingQueue<OverlayMessage> inbox;
+        private final long waitNanos;
+
+        InboxSink(BlockingQueue<OverlayMessage> inbox, long waitNanos) {
+            this.inbox = inbox;
+            this.waitNanos = waitNanos;
+        }
+
+        @Override
+        public boolean deliver(OverlayMessage message) {
+            return inbox.offer(message);
+        }
+
+        @Override
+        public boolean deliverFromStore(OverlayMessage message) {
+            if (inbox.offer(message)) {
+                return true;
+            }
+            if (waitNanos == 0) {
+                return false;
+            }
+            try {
+                return inbox.offer(message, waitNanos, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
         }
     }
 }

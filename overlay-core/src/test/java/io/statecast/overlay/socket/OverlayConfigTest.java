@@ -31,7 +31,7 @@ class OverlayConfigTest {
               rendezvous: { iAmHereMs: 1000, buddyCacheSize: 4 }
               tree: { maxHops: 32, maxLinks: 16, maxSubtreeIds: 1000 }
               forwarding: { hopLimit: 64, floodCacheEntries: 100 }
-              buffers: { receiveQueueMessages: 10, maxMessageBytes: 32768 }
+              buffers: { receiveQueueMessages: 10, maxMessageBytes: 32768, deliveryWaitMs: 250 }
               join: { timeoutMs: 1234, warmUpMs: 250, warmUpRounds: 99 }
               messageStore: { shards: 2, services: [ "h2h.scxml" ] }
             """;
@@ -48,7 +48,7 @@ class OverlayConfigTest {
         assertEquals(new OverlayConfig.Rendezvous(1000, 4), c.rendezvous());
         assertEquals(new OverlayConfig.Tree(32, 16, 1000), c.tree());
         assertEquals(new OverlayConfig.Forwarding(64, 100), c.forwarding());
-        assertEquals(new OverlayConfig.Buffers(10, 32768), c.buffers());
+        assertEquals(new OverlayConfig.Buffers(10, 32768, 250), c.buffers());
         assertEquals(new OverlayConfig.Join(1234, 250, 99), c.join());
         assertEquals(2, c.messageStore().get("shards").asInt());
         assertEquals(c.treeSettings().buddies(), c.buddies());
@@ -129,6 +129,8 @@ class OverlayConfigTest {
         "overlay.forwarding.floodCacheEntries | overlay: {id: x, forwarding: {floodCacheEntries: 0}}",
         "overlay.buffers.receiveQueueMessages | overlay: {id: x, buffers: {receiveQueueMessages: 0}}",
         "overlay.buffers.maxMessageBytes   | overlay: {id: x, buffers: {maxMessageBytes: 10}}",
+        "overlay.buffers.deliveryWaitMs    | overlay: {id: x, buffers: {deliveryWaitMs: -1}}",
+        "overlay.buffers.deliveryWaitMs    | overlay: {id: x, buffers: {deliveryWaitMs: 60001}}",
         "overlay.join.timeoutMs            | overlay: {id: x, join: {timeoutMs: 0}}",
         "overlay.join.warmUpMs             | overlay: {id: x, join: {warmUpMs: -1}}",
         "overlay.join.warmUpMs             | overlay: {id: x, join: {warmUpMs: 60001}}",

@@ -1,0 +1,135 @@
+package io.statecast.overlay.socket;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.statecast.overlay.forward.Arrival;
+import io.statecast.overlay.forward.DropCause;
+import io.statecast.overlay.forward.MessageStorePort;
+import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.OverlayMessage;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A MessageStore's delivery into a full receive queue waits for room ({@code buffers.deliveryWaitMs})
+ * instead of dropping a message its service may already have acknowledged; with the wait off it
+ * is dropped and counted at once. Real clock, a socket on 127.0.0.1 that never joins.
+ */
+class StoreDeliveryWaitTest {
+
+    private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(20);
+
+    /** Captures the store's context; takes nothing. */
+    private static final class ContextStore implements MessageStorePort {
+        final AtomicReference<OverlayContext> context = new AtomicReference<>();
+
+        @Override
+        public void open(OverlayContext c) {
+            context.set(c);
+        }
+
+        @Override
+        public boolean forwardsItself(int serviceId) {
+            return false;
+        }
+
+        @Override
+        public boolean processIntermediateUnicast(int serviceId) {
+            return false;
+        }
+
+        @Override
+        public boolean receiveMessage(OverlayMessage message, Arrival arrival) {
+            return true;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static OverlaySocket socket(ContextStore store, long waitMs) throws Exception {
+        OverlayConfig config = OverlayConfig.parse("""
+                overlay:
+                  id: wait
+                  node: TREE
+                  address: 5
+                  interfaces: ["udp://127.0.0.1:0"]
+                  buffers: { receiveQueueMessages: 2, deliveryWaitMs: %d }
+                """.formatted(waitMs));
+        return OverlaySocket.builder(config).messageStore(store).build();
+    }
+
+    private static OverlayMessage message(OverlaySocket s, String text) {
+        return s.createMessage(DeliveryMode.MULTICAST, null, text.getBytes(UTF_8), 7);
+    }
+
+    private static String text(OverlayMessage m) {
+        assertNotNull(m, "a message was expected");
+        return new String(m.payload(), UTF_8);
+    }
+
+    @Test
+    void shouldHoldTheStoreBackUntilTheApplicationMakesRoom() throws Exception {
+        ContextStore store = new ContextStore();
+        try (OverlaySocket s = socket(store, 60_000)) {
+            OverlayContext ctx = store.context.get();
+            assertTrue(ctx.toApplication(message(s, "one")));
+            assertTrue(ctx.toApplication(message(s, "two")));
+            AtomicReference<Thread> deliverer = new AtomicReference<>();
+            CompletableFuture<Boolean> third = CompletableFuture.supplyAsync(() -> {
+                deliverer.set(Thread.currentThread());
+                return ctx.toApplication(message(s, "three"));
+            });
+            long start = System.nanoTime();
+            while (deliverer.get() == null || deliverer.get().getState() != Thread.State.TIMED_WAITING) {
+                assertFalse(third.isDone(), "the third delivery must wait, not return: " + third);
+                assertTrue(System.nanoTime() - start < DEADLINE_NANOS, "the delivering thread never waited");
+                Thread.onSpinWait();
+            }
+            assertFalse(third.isDone());
+
+            assertEquals("one", text(s.receive(1, TimeUnit.SECONDS)));
+            assertTrue(third.get(20, TimeUnit.SECONDS), "delivered once the application made room");
+            assertEquals("two", text(s.receive(1, TimeUnit.SECONDS)));
+            assertEquals("three", text(s.receive(1, TimeUnit.SECONDS)));
+            assertEquals(0, s.statistics().forwarding().drops(DropCause.APPLICATION_QUEUE_FULL));
+            assertEquals(3, s.statistics().forwarding().delivered());
+        }
+    }
+
+    @Test
+    void shouldDropAtOnceWithoutAWait() throws Exception {
+        ContextStore store = new ContextStore();
+        try (OverlaySocket s = socket(store, 0)) {
+            OverlayContext ctx = store.context.get();
+            assertTrue(ctx.toApplication(message(s, "one")));
+            assertTrue(ctx.toApplication(message(s, "two")));
+            assertFalse(ctx.toApplication(message(s, "three")), "a full queue refuses at once");
+            assertEquals(1, s.statistics().forwarding().drops(DropCause.APPLICATION_QUEUE_FULL));
+            assertEquals("one", text(s.receive(1, TimeUnit.SECONDS)));
+            assertEquals("two", text(s.receive(1, TimeUnit.SECONDS)));
+            assertNull(s.receive(0, TimeUnit.MILLISECONDS));
+        }
+    }
+
+    @Test
+    void shouldGiveUpAfterTheWaitAndCountTheDrop() throws Exception {
+        ContextStore store = new ContextStore();
+        try (OverlaySocket s = socket(store, 1)) {
+            OverlayContext ctx = store.context.get();
+            assertTrue(ctx.toApplication(message(s, "one")));
+            assertTrue(ctx.toApplication(message(s, "two")));
+            assertFalse(ctx.toApplication(message(s, "three")), "nobody takes: refused after 1 ms");
+            assertEquals(1, s.statistics().forwarding().drops(DropCause.APPLICATION_QUEUE_FULL));
+        }
+    }
+}
