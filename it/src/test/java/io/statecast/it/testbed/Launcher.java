@@ -19,6 +19,16 @@ record Launcher(List<String> prefix, Map<String, String> environment, String des
 
     static final String MAIN = "io.statecast.examples.cli.StatecastCommand";
 
+    /**
+     * JVM options of every testbed node. The serial collector keeps six JVMs from running a dozen
+     * GC threads on two cores. C1 only ({@code TieredStopAtLevel=1}): a run of 10,000 messages
+     * lasts seconds, while each JVM's C2 compiler spends up to half a core for its first ≈ 20 s
+     * (six of them on two cores); with C1 only, h2h-ack sustained 50 / 50 / 37.5 Mbit/s at 1 / 2 / 5
+     * hops instead of 50 / 18.75 / 6.25 (docs/benchmarks.md). Long single processes are faster
+     * with C2, so {@code bin/statecast} keeps the JVM's default.
+     */
+    static final String NODE_JVM_OPTS = "-Xms64m -Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+
     /** {@code bin/statecast} of {@code repo}, with {@code jvmOptions} in {@code STATECAST_JAVA_OPTS}. */
     static Launcher bin(Path repo, String jvmOptions) {
         Path bin = repo.resolve("bin/statecast");

@@ -60,7 +60,7 @@ class TestbedExperimentsTest {
             chain.up(hops + 1, loss);
             // the receivers' idle limit must outlast a repair: h2h-ack gives up on a hop after
             // TimeoutMaxACK (5 s), so a receiver waits longer than that for the last messages
-            Testbed bed = new Testbed(chain, Launcher.classpath("-Xms64m -Xmx512m -XX:+UseSerialGC"), out,
+            Testbed bed = new Testbed(chain, Launcher.classpath(Launcher.NODE_JVM_OPTS), out,
                     new Testbed.Settings("TREE", null, 15, 20, Criteria.DEFAULT), System.out);
             r = bed.run(new Experiment(hops, rate, count, size, service.name(), service.id(), loss, warmup),
                     service.messageStoreYaml(count + warmup));

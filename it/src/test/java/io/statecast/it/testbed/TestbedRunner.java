@@ -97,9 +97,10 @@ public final class TestbedRunner implements Callable<Integer> {
     @Option(names = "--launcher", defaultValue = "bin", description = "bin (bin/statecast) or classpath (java -cp this JVM's class path)")
     String launcher;
 
-    @Option(names = "--jvm-opts", defaultValue = "-Xms64m -Xmx512m -XX:+UseSerialGC",
+    @Option(names = "--jvm-opts", defaultValue = Launcher.NODE_JVM_OPTS,
             description = "JVM options of every node process; the serial collector keeps six JVMs from running a "
-                    + "dozen GC threads on two cores (default: ${DEFAULT-VALUE})")
+                    + "dozen GC threads on two cores, C1 only spares them C2's compiles in runs of seconds "
+                    + "(default: ${DEFAULT-VALUE})")
     String jvmOpts;
 
     @Option(names = "--repo", description = "repository root (default: found upward from the working directory)")

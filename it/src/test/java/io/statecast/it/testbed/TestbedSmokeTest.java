@@ -34,7 +34,7 @@ class TestbedSmokeTest {
         RunResult r;
         try (Chain chain = new Chain(repo.resolve("it/testbed/netns-chain.sh"), tag, "100mbit", out.resolve("chain.log"))) {
             chain.up(2, 0);
-            Testbed bed = new Testbed(chain, Launcher.classpath("-Xms32m -Xmx256m -XX:+UseSerialGC"), out,
+            Testbed bed = new Testbed(chain, Launcher.classpath("-Xms32m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"), out,
                     new Testbed.Settings("TREE", null, 3, 5, Criteria.DEFAULT), System.out);
             r = bed.run(new Experiment(1, 4.0, 1_000, 1_024, "none", null, 0, 200));
         }
