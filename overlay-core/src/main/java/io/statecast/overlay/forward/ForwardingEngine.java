@@ -216,7 +216,7 @@ public final class ForwardingEngine {
                 transmit(m, next, t);
             }
         } else {
-            deliverLocally(m);
+            deliverLocally(m, false);
             transmit(m, next, t);
         }
     }
@@ -290,7 +290,7 @@ public final class ForwardingEngine {
             case UNICAST -> {
                 if (m.destination().equals(self)) {
                     if (m.source().equals(self) && m.fsm() == null) {
-                        deliverLocally(m); // unicast to oneself: straight to the application
+                        deliverLocally(m, false); // unicast to oneself: straight to the application
                     }
                     yield 0;
                 }
@@ -356,10 +356,6 @@ public final class ForwardingEngine {
         }
         transmissions.add(sent);
         return sent;
-    }
-
-    private boolean deliverLocally(OverlayMessage m) {
-        return deliverLocally(m, false);
     }
 
     /** {@code fromStore}: a MessageStore delivers it (see {@link ApplicationSink#deliverFromStore}). */

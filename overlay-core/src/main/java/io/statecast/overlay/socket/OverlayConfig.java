@@ -542,9 +542,10 @@ public record OverlayConfig(
      *                             acknowledged; waiting holds the store back instead, so that its
      *                             queues refuse new messages before anything acknowledges them, and
      *                             the service's retransmissions bring them again. Messages without a
-     *                             service never wait (they are delivered on an I/O thread). A socket
-     *                             with injected timers never waits (its store may run on the thread
-     *                             that advances the clock)
+     *                             service never wait (they are delivered on an I/O thread), nor does
+     *                             a delivery on a virtual clock or on the socket's timer thread (a
+     *                             store on clock threading runs there; see
+     *                             {@code RealTimerService.mayWait})
      */
     public record Buffers(int receiveQueueMessages, int maxMessageBytes, long deliveryWaitMs) {
         /** Default {@link #receiveQueueMessages()}. */

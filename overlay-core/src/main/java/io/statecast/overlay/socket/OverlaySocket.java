@@ -131,9 +131,8 @@ public final class OverlaySocket implements AutoCloseable {
             this.self = config.resolveAddress(random);
             NodeEnvironment env = new NodeEnvironment(adapter::send, adapter.localAddresses(), timers, random);
             this.node = factory.create(config, self, env);
-            long deliveryWaitNanos = timers instanceof RealTimerService
-                    ? TimeUnit.MILLISECONDS.toNanos(config.buffers().deliveryWaitMs()) : 0;
-            this.engine = new ForwardingEngine(self, node::topology, adapter::send, new InboxSink(inbox, deliveryWaitNanos), timers,
+            InboxSink sink = new InboxSink(inbox, TimeUnit.MILLISECONDS.toNanos(config.buffers().deliveryWaitMs()), timers);
+            this.engine = new ForwardingEngine(self, node::topology, adapter::send, sink, timers,
                     new MessageIds(random.nextLong()),
                     new ForwardingEngine.Settings(config.forwarding().hopLimit(), config.forwarding().floodCacheEntries()));
             dispatcher.ready(node, engine);
@@ -674,10 +673,12 @@ public final class OverlaySocket implements AutoCloseable {
     private static final class InboxSink implements ApplicationSink {
         private final BlockingQueue<OverlayMessage> inbox;
         private final long waitNanos;
+        private final TimerService timers;
 
-        InboxSink(BlockingQueue<OverlayMessage> inbox, long waitNanos) {
+        InboxSink(BlockingQueue<OverlayMessage> inbox, long waitNanos, TimerService timers) {
             this.inbox = inbox;
             this.waitNanos = waitNanos;
+            this.timers = timers;
         }
 
         @Override
@@ -690,8 +691,8 @@ public final class OverlaySocket implements AutoCloseable {
             if (inbox.offer(message)) {
                 return true;
             }
-            if (waitNanos == 0) {
-                return false;
+            if (waitNanos == 0 || !RealTimerService.mayWait(timers)) {
+                return false; // a store on clock threading delivers on the timer thread: never block it
             }
             try {
                 return inbox.offer(message, waitNanos, TimeUnit.NANOSECONDS);

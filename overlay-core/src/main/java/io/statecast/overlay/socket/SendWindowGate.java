@@ -18,9 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>With {@link OverlayConfig.SendWindow#aimd()} the limit is each service's {@link AimdWindow}
  * instead of the configured window (never above it).
  *
- * <p>Waits only on the system clock ({@link RealTimerService}) and never on its timer thread: with
- * a virtual clock the waiting thread may be the one that has to advance it, and the timer thread
- * runs the timers the acknowledgements depend on. There the window does not apply.
+ * <p>Waits only where {@link RealTimerService#mayWait} allows it (the system clock, not its timer
+ * thread, which runs the timers the acknowledgements depend on). Elsewhere the window does not
+ * apply.
  */
 final class SendWindowGate {
 
@@ -28,7 +28,7 @@ final class SendWindowGate {
     private static final long MAX_PARK_NANOS = 1_000_000;
 
     private final OverlayConfig.SendWindow settings;
-    private final RealTimerService realClock;
+    private final TimerService timers;
     private final LongAdder waits = new LongAdder();
     private final LongAdder waitedNanos = new LongAdder();
     private final LongAdder failures = new LongAdder();
@@ -37,7 +37,7 @@ final class SendWindowGate {
 
     SendWindowGate(OverlayConfig.SendWindow settings, TimerService timers) {
         this.settings = settings;
-        this.realClock = timers instanceof RealTimerService r ? r : null;
+        this.timers = timers;
     }
 
     /**
@@ -47,8 +47,8 @@ final class SendWindowGate {
      * @throws SendWindowException after {@code maxWaitMs}, or if interrupted (flag set again)
      */
     void await(MessageStorePort store, int serviceId) {
-        if (!settings.enabled() || realClock == null || !store.declaresInFlight(serviceId) || hasRoom(store, serviceId)
-                || realClock.inTimerThread()) {
+        if (!settings.enabled() || !store.declaresInFlight(serviceId) || hasRoom(store, serviceId)
+                || !RealTimerService.mayWait(timers)) {
             return;
         }
         long start = System.nanoTime();

@@ -80,6 +80,16 @@ public final class RealTimerService implements TimerService, AutoCloseable {
         return Thread.currentThread() == thread;
     }
 
+    /**
+     * Whether the calling thread may wait for other threads of a node whose timers are
+     * {@code timers}: only on the system clock (with a virtual clock the waiting thread may be the
+     * one that has to advance it), and never on its timer thread (that runs the timers, heartbeats
+     * and, with clock threading, the MessageStore's drains that everything else waits for).
+     */
+    public static boolean mayWait(TimerService timers) {
+        return timers instanceof RealTimerService r && !r.inTimerThread();
+    }
+
     /** Tasks that threw. */
     public long taskFailures() {
         return failures.sum();

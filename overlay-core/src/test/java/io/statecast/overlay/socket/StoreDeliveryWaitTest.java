@@ -107,6 +107,21 @@ class StoreDeliveryWaitTest {
     }
 
     @Test
+    void shouldNeverHoldTheTimerThread() throws Exception {
+        ContextStore store = new ContextStore();
+        try (OverlaySocket s = socket(store, 60_000)) {
+            OverlayContext ctx = store.context.get();
+            assertTrue(ctx.toApplication(message(s, "one")));
+            assertTrue(ctx.toApplication(message(s, "two")));
+            // a store on clock threading delivers on the timer thread, which also runs heartbeats
+            CompletableFuture<Boolean> onTimerThread = new CompletableFuture<>();
+            ctx.timers().execute(() -> onTimerThread.complete(ctx.toApplication(message(s, "three"))));
+            assertFalse(onTimerThread.get(20, TimeUnit.SECONDS), "refused at once, not after the 60 s wait");
+            assertEquals(1, s.statistics().forwarding().drops(DropCause.APPLICATION_QUEUE_FULL));
+        }
+    }
+
+    @Test
     void shouldDropAtOnceWithoutAWait() throws Exception {
         ContextStore store = new ContextStore();
         try (OverlaySocket s = socket(store, 0)) {
