@@ -18,6 +18,7 @@ import io.statecast.messagestore.event.PathResult;
 import io.statecast.messagestore.event.TimerEventDefinition;
 import io.statecast.messagestore.spec.ActionSink;
 import io.statecast.messagestore.spec.ActionTemplate;
+import io.statecast.messagestore.spec.MachineState;
 import io.statecast.messagestore.spec.Primitive;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.overlay.forward.OverlayContext;
@@ -25,13 +26,10 @@ import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.TimerService;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.commons.scxml.SCXMLExecutor;
 import org.apache.commons.scxml.model.ModelException;
 import org.apache.commons.scxml.model.TransitionTarget;
 import org.slf4j.Logger;
@@ -39,7 +37,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The blueprint's <em>GenericFSM</em>: one running instance of a service, keyed by its
- * {@link InstanceKey}. It holds a Commons SCXML executor on the spec's shared model, the history
+ * {@link InstanceKey}. It holds its machine's state on the spec's shared model (a Commons SCXML
+ * executor only once a step needs the engine: {@link MachineState}), the history
  * of basic events and of executed actions, the queue of actions the engine produced, its timers
  * and its primitive budget.
  *
@@ -67,12 +66,12 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     private final InstanceKey key;
     private final ServiceRuntime service;
     private final InstanceEnvironment env;
-    private final SCXMLExecutor executor;
+    private final MachineState machine;
     private final History history;
     private final ArrayDeque<ActionTemplate> pending = new ArrayDeque<>(8);
     private final ActionLog actions;
     private final TokenBucket budget;
-    private final Map<Integer, Armed> timers = new HashMap<>(4); // holds 3 without resizing
+    private final ArmedTimers timers = new ArmedTimers();
     private final long createdNanos;
     private long lastMessageNanos;
     private long timerGeneration;
@@ -88,10 +87,6 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     /** Whether a timer of this instance fired while it was counted (a congestion signal, sent once). */
     private boolean inFlightTimedOut;
 
-    /** A set timer: the handle to cancel it and the generation its expiry must carry. */
-    private record Armed(TimerService.Timer handle, long generation) {
-    }
-
     /**
      * Creates the instance (not started: call {@link #start()}).
      */
@@ -106,15 +101,13 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         this.lastMessageNanos = now;
         this.budget = new TokenBucket(limits.primitiveBurst(), limits.primitiveRatePerSecond(), now);
         this.actions = new ActionLog(limits.actionHistoryEntries());
-        this.executor = service.spec().newExecutor(this);
+        this.machine = service.spec().newMachine(this);
     }
 
     /** Enters the initial state and runs its entry actions. */
     public void start() {
         try {
-            if (!service.spec().startDirectly(executor, this)) {
-                executor.go();
-            }
+            machine.start();
         } catch (ModelException | RuntimeException e) {
             engineError("starting", e);
         }
@@ -156,8 +149,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         if (ended != null) {
             return;
         }
-        Armed a = timers.get(timerId);
-        if (a == null || a.generation() != generation) {
+        if (timers.generation(timerId) != generation || generation < 0) {
             return;
         }
         timers.remove(timerId);
@@ -205,8 +197,8 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     /** Fires one event and runs its actions; false if the instance ended. */
     private boolean fire(String event) {
         try {
-            if (!service.spec().stepDirectly(executor, event, this)) {
-                executor.triggerEvents(service.trigger(event));
+            if (!machine.stepDirectly(event)) {
+                machine.engine().triggerEvents(service.trigger(event));
             }
         } catch (ModelException | RuntimeException e) {
             engineError("firing " + event, e);
@@ -269,7 +261,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         if (inFlightCount == null) {
             return;
         }
-        boolean now = ended == null && service.spec().inFlight(executor);
+        boolean now = ended == null && machine.inFlight();
         if (now != inFlightCounted) {
             inFlightCounted = now;
             if (now) {
@@ -286,7 +278,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     }
 
     private boolean inFinalState() {
-        return ServiceSpec.inFinalState(executor);
+        return machine.inFinalState();
     }
 
     /** Runs the queued actions in order (the blueprint's dispatchAction). */
@@ -369,10 +361,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         }
         ended = cause;
         updateInFlight();
-        for (Armed a : timers.values()) {
-            a.handle().cancel();
-        }
-        timers.clear();
+        timers.cancelAll();
         pending.clear();
     }
 
@@ -423,24 +412,24 @@ public final class ServiceInstance implements ActionSink, ActionContext {
 
     @Override
     public void setTimer(int timerId, long delayMillis) throws ActionException {
-        Armed old = timers.get(timerId);
+        TimerService.Timer old = timers.remove(timerId);
         if (old != null) {
-            old.handle().cancel();
+            old.cancel();
         } else if (timers.size() >= env.limits().timersPerInstance()) {
             throw new ActionException("the instance has " + timers.size()
                     + " timers set, the most allowed (timersPerInstance)");
         }
         long generation = ++timerGeneration;
-        timers.put(timerId, new Armed(env.schedule(this, timerId, generation, delayMillis), generation));
+        timers.put(timerId, env.schedule(this, timerId, generation, delayMillis), generation);
     }
 
     @Override
     public boolean cancelTimer(int timerId) {
-        Armed a = timers.remove(timerId);
-        if (a == null) {
+        TimerService.Timer t = timers.remove(timerId);
+        if (t == null) {
             return false;
         }
-        a.handle().cancel();
+        t.cancel();
         return true;
     }
 
@@ -489,7 +478,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     /** The ids of the engine's current (atomic) states. */
     public Set<String> states() {
         Set<String> ids = new TreeSet<>();
-        for (Object o : executor.getCurrentStatus().getStates()) {
+        for (Object o : machine.states()) {
             ids.add(((TransitionTarget) o).getId());
         }
         return ids;
@@ -497,7 +486,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
 
     /** The timers set now. */
     public Set<Integer> timersSet() {
-        return new TreeSet<>(timers.keySet());
+        return timers.ids();
     }
 
     /** Why it ended, or {@code null} while it runs. */

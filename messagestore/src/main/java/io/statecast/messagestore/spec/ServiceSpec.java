@@ -331,8 +331,21 @@ public final class ServiceSpec {
         return true;
     }
 
+    /**
+     * A new machine for one instance, not yet started, whose entry and step actions reach
+     * {@code sink}: it makes an engine only when a step needs one.
+     */
+    public MachineState newMachine(ActionSink sink) {
+        return new MachineState(this, Objects.requireNonNull(sink, "sink"));
+    }
+
+    /** The step table of this spec's model. */
+    StepTable table() {
+        return semantics.table();
+    }
+
     /** Queues {@code program}'s templates; false, queuing nothing, when one is not compiled. */
-    private static boolean run(List<ExecuteAction> program, ActionSink sink) {
+    static boolean run(List<ExecuteAction> program, ActionSink sink) {
         for (int i = 0, n = program.size(); i < n; i++) {
             if (program.get(i).template() == null) {
                 return false; // not compiled: the engine reports it
@@ -407,6 +420,11 @@ public final class ServiceSpec {
         return false;
     }
 
+    /** Whether the atomic state {@code state} is one of the declared in-flight states. */
+    boolean inFlightState(Object state) {
+        return inFlightTargets.contains(state);
+    }
+
     /**
      * Whether every current state of {@code executor} is a top-level final state: the instance has
      * finished. Not {@code Status.isFinal()}: with supersteps off, the engine's internal done-events
@@ -421,10 +439,15 @@ public final class ServiceSpec {
             return false;
         }
         for (Object o : states) {
-            if (!(o instanceof State st) || !st.isFinal() || st.getParentState() != null) {
+            if (!topLevelFinal(o)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** Whether {@code state} is a final state at the top level of its machine. */
+    static boolean topLevelFinal(Object state) {
+        return state instanceof State st && st.isFinal() && st.getParentState() == null;
     }
 }

@@ -3,6 +3,8 @@ package io.statecast.messagestore.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -84,6 +86,48 @@ class StepTableTest {
         assertFalse(spec.startDirectly(executor, sink), "an executor that has started is not started again");
         assertEquals(queued, actions.size());
         assertEquals(Set.of("init"), states(executor));
+    }
+
+    @Test
+    void shouldRunAnInstanceOfTheShippedHopToHopServiceWithoutAnEngine() throws Exception {
+        ServiceSpec spec;
+        try (SpecLoader loader = new SpecLoader()) {
+            spec = loader.load(SHIPPED.resolve("h2h-ack.scxml"));
+        }
+        List<ActionTemplate> actions = new ArrayList<>();
+        MachineState machine = spec.newMachine(actions::add);
+        assertThrows(IllegalStateException.class, machine::engine, "no engine before the start");
+        machine.start();
+        assertTrue(machine.inFlight(), "init is declared in flight");
+        for (String event : List.of("own", "allh2hackmessagesreceived", "msgtimeout")) {
+            assertTrue(machine.stepDirectly(event), event);
+        }
+        assertEquals(Set.of("end"), ids(machine.states()));
+        assertTrue(machine.inFinalState());
+        assertFalse(machine.usesEngine(), "the source's whole life is decided by the step table");
+        assertThrows(IllegalStateException.class, machine::start, "a machine starts once");
+    }
+
+    @Test
+    void shouldMakeTheEngineInTheConfigurationTheTableLeft() throws Exception {
+        ServiceSpec spec;
+        try (SpecLoader loader = new SpecLoader()) {
+            spec = loader.load(TestResources.bytes("lint/clean-hierarchy.scxml"), "clean-hierarchy");
+        }
+        MachineState asked = spec.newMachine(a -> { });
+        asked.start();
+        assertEquals(Set.of("connecting"), ids(asked.states()));
+        assertFalse(asked.usesEngine());
+        SCXMLExecutor engine = asked.engine();
+        assertTrue(asked.usesEngine());
+        assertEquals(Set.of("connecting"), states(engine), "made in the current configuration");
+        assertSame(engine, asked.engine(), "made once");
+
+        MachineState parallel = spec.newMachine(a -> { });
+        parallel.start();
+        assertTrue(parallel.stepDirectly("ping"), "entering the parallel state is in the table");
+        assertTrue(parallel.usesEngine(), "two atomic states: the engine holds them");
+        assertEquals(Set.of("beating", "listening"), ids(parallel.states()));
     }
 
     @Test
@@ -189,8 +233,9 @@ class StepTableTest {
 
     /**
      * Runs the comparison with three executors — step table, general algorithm, and
-     * {@link ServiceSpec#stepDirectly} falling back to the table — and returns how many events
-     * the direct step took on its own.
+     * {@link ServiceSpec#stepDirectly} falling back to the table — and a {@link MachineState}
+     * (no executor until a step needs one), and returns how many events the direct step took on
+     * its own.
      */
     private static int compareCounting(ServiceSpec spec, Random random, long seed) throws ModelException {
         List<String> events = new ArrayList<>();
@@ -210,6 +255,8 @@ class StepTableTest {
             SCXMLExecutor fast = spec.newExecutor(fastActions::add);
             SCXMLExecutor general = spec.newExecutor(generalActions::add, LeanSemantics.general());
             SCXMLExecutor directly = spec.newExecutor(directSink);
+            List<ActionTemplate> machineActions = new ArrayList<>();
+            MachineState machine = spec.newMachine(machineActions::add);
             String context = spec.source() + " (seed " + seed + ", sequence " + run + ")";
             String fastError = step(fast, null);
             String generalError = step(general, null);
@@ -220,12 +267,16 @@ class StepTableTest {
             } else {
                 directError = step(directly, null);
             }
+            String machineError = start(machine);
             assertEquals(generalError, fastError, context + ": start");
             assertEquals(generalError, directError, context + ": start");
+            assertEquals(generalError, machineError, context + ": start");
             assertEquals(generalActions, fastActions, context + ": start");
             assertEquals(generalActions, directActions, context + ": start");
+            assertEquals(generalActions, machineActions, context + ": start");
             assertEquals(states(general), states(fast), context + ": start");
             assertEquals(states(general), states(directly), context + ": start");
+            assertMachineIs(spec, general, machine, context + ": start");
             List<String> fired = new ArrayList<>();
             for (int i = 0; i < LENGTH; i++) {
                 String event = events.get(random.nextInt(events.size()));
@@ -233,6 +284,7 @@ class StepTableTest {
                 fastActions.clear();
                 generalActions.clear();
                 directActions.clear();
+                machineActions.clear();
                 fastError = step(fast, event);
                 generalError = step(general, event);
                 if (spec.stepDirectly(directly, event, directSink)) {
@@ -241,8 +293,12 @@ class StepTableTest {
                 } else {
                     directError = step(directly, event);
                 }
+                machineError = step(machine, event);
                 assertEquals(generalError, fastError, context + " after " + fired);
                 assertEquals(generalError, directError, context + " after " + fired);
+                assertEquals(generalError, machineError, context + " after " + fired + " (machine)");
+                assertEquals(generalActions, machineActions, context + " after " + fired + " (machine)");
+                assertMachineIs(spec, general, machine, context + " after " + fired + " (machine)");
                 assertEquals(generalActions, fastActions, context + " after " + fired);
                 assertEquals(generalActions, directActions, context + " after " + fired + " (direct step)");
                 assertEquals(states(general), states(fast), context + " after " + fired);
@@ -250,6 +306,30 @@ class StepTableTest {
             }
         }
         return direct;
+    }
+
+    private static String start(MachineState machine) {
+        try {
+            machine.start();
+            return null;
+        } catch (ModelException | RuntimeException e) {
+            return e.toString();
+        }
+    }
+
+    /** Steps the machine as an instance does: directly, else on its engine. */
+    private static String step(MachineState machine, String event) {
+        if (machine.stepDirectly(event)) {
+            return null;
+        }
+        return step(machine.engine(), event);
+    }
+
+    private static void assertMachineIs(ServiceSpec spec, SCXMLExecutor general, MachineState machine,
+            String context) {
+        assertEquals(states(general), ids(machine.states()), context);
+        assertEquals(ServiceSpec.inFinalState(general), machine.inFinalState(), context + ": final");
+        assertEquals(spec.inFlight(general), machine.inFlight(), context + ": in flight");
     }
 
     /** Starts ({@code event == null}) or steps the executor; the engine's complaint, if any. */
