@@ -18,7 +18,9 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -120,6 +122,45 @@ class SendWindowTest {
         assertEquals(1, a.sendWindowStatistics().failures());
         // a message without a ServiceID is not windowed
         a.sendTo(p[1].localAddress(), payload(9, 64));
+    }
+
+    @Test
+    void shouldNotLetConcurrentSendersTogetherPassTheWindow() throws Exception {
+        OverlaySocket[] p = pair(new OverlayConfig.SendWindow(8, 300), false);
+        OverlaySocket a = p[0];
+        MessageStore store = (MessageStore) a.messageStore();
+        int threads = 8;
+        int each = 4;
+        CyclicBarrier start = new CyclicBarrier(threads);
+        AtomicInteger sent = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
+        List<Thread> senders = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int first = t * each;
+            Thread th = new Thread(() -> {
+                try {
+                    start.await(10, TimeUnit.SECONDS);
+                    for (int i = 0; i < each; i++) {
+                        try {
+                            a.sendTo(p[1].localAddress(), payload(first + i, 64), H2H);
+                            sent.incrementAndGet();
+                        } catch (SendWindowException e) {
+                            refused.incrementAndGet();
+                        }
+                    }
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            senders.add(th);
+            th.start();
+        }
+        for (Thread th : senders) {
+            th.join(30_000);
+        }
+        assertEquals(threads * each, sent.get() + refused.get(), "every send returned or was refused");
+        assertEquals(8, sent.get(), "nothing is acknowledged: exactly the window's 8 went out");
+        assertEquals(8, store.inFlight(H2H));
     }
 
     @Test

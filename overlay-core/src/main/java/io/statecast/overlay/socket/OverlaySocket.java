@@ -391,8 +391,13 @@ public final class OverlaySocket implements AutoCloseable {
         }
         FsmExtension fsm = message.fsm();
         MessageStorePort store;
-        if (fsm != null && fsm.messageType() == FsmExtension.PAYLOAD_TYPE && (store = engine.store()) != null) {
-            window.await(store, fsm.serviceId());
+        if (fsm != null && fsm.messageType() == FsmExtension.PAYLOAD_TYPE && (store = engine.store()) != null
+                && window.await(store, fsm.serviceId())) {
+            try {
+                return engine.send(message);
+            } finally {
+                window.release(fsm.serviceId()); // the store counted the message, or refused it
+            }
         }
         return engine.send(message);
     }

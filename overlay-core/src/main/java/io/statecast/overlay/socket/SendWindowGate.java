@@ -5,18 +5,24 @@ import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.TimerService;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * Where {@link OverlaySocket#send} waits for room in the send window ({@link OverlayConfig.SendWindow}).
- * The common case is two reads (the store's in-flight counter and its instance room) and no wait;
+ * The common case is two reads (the store's in-flight counter and its instance room), one
+ * compare-and-set and no wait;
  * when full, the sender parks for short, growing intervals (acknowledgements arrive on other
  * threads, and a notification per acknowledgement would cost every receive path more than a
  * sender's occasional poll).
  *
  * <p>With {@link OverlayConfig.SendWindow#aimd()} the limit is each service's {@link AimdWindow}
  * instead of the configured window (never above it).
+ *
+ * <p>A sender that finds room reserves it until the store has counted its message
+ * ({@link #release}): between the check and the store's count, senders on other threads see the
+ * reservation, so concurrent senders cannot together pass the window.
  *
  * <p>Waits only where {@link RealTimerService#mayWait} allows it (the system clock, not its timer
  * thread, which runs the timers the acknowledgements depend on). Elsewhere the window does not
@@ -34,6 +40,8 @@ final class SendWindowGate {
     private final LongAdder failures = new LongAdder();
     /** The AIMD state of each windowed service sent so far (empty without AIMD). */
     private final ConcurrentHashMap<Integer, AimdWindow> aimd = new ConcurrentHashMap<>();
+    /** Per windowed service, the sends that found room and whose messages the store has not counted yet. */
+    private final ConcurrentHashMap<Integer, AtomicInteger> reserved = new ConcurrentHashMap<>();
 
     SendWindowGate(OverlayConfig.SendWindow settings, TimerService timers) {
         this.settings = settings;
@@ -41,22 +49,34 @@ final class SendWindowGate {
     }
 
     /**
-     * Returns once fewer than {@code window} own messages of {@code serviceId} are in flight and
-     * the store has room for one more instance, at once if the service is not windowed.
+     * Returns once fewer than {@code window} own messages of {@code serviceId} are in flight or
+     * reserved and the store has room for one more instance, at once if the service is not
+     * windowed. When it returns true it has reserved a place in the window: call
+     * {@link #release} once the message went to the store (or failed to).
      *
+     * @return whether a place was reserved
      * @throws SendWindowException after {@code maxWaitMs}, or if interrupted (flag set again)
      */
-    void await(MessageStorePort store, int serviceId) {
-        if (!settings.enabled() || !store.declaresInFlight(serviceId) || hasRoom(store, serviceId)
-                || !RealTimerService.mayWait(timers)) {
-            return;
+    boolean await(MessageStorePort store, int serviceId) {
+        if (!settings.enabled() || !store.declaresInFlight(serviceId)) {
+            return false;
+        }
+        AtomicInteger held = reserved.get(serviceId);
+        if (held == null) {
+            held = reserved.computeIfAbsent(serviceId, id -> new AtomicInteger());
+        }
+        if (tryReserve(store, serviceId, held)) {
+            return true;
+        }
+        if (!RealTimerService.mayWait(timers)) {
+            return false;
         }
         long start = System.nanoTime();
         long deadline = start + TimeUnit.MILLISECONDS.toNanos(settings.maxWaitMs());
         long park = FIRST_PARK_NANOS;
         waits.increment();
         try {
-            while (!hasRoom(store, serviceId)) {
+            while (!tryReserve(store, serviceId, held)) {
                 long now = System.nanoTime();
                 if (now - deadline >= 0) {
                     throw failed(store, serviceId, now - start, false);
@@ -71,11 +91,25 @@ final class SendWindowGate {
         } finally {
             waitedNanos.add(System.nanoTime() - start);
         }
+        return true;
     }
 
-    private boolean hasRoom(MessageStorePort store, int serviceId) {
-        int inFlight = store.inFlight(serviceId);
-        return inFlight < limit(store, serviceId, inFlight) && store.hasInstanceRoom();
+    /** Gives back the place {@link #await} reserved for a message of {@code serviceId}. */
+    void release(int serviceId) {
+        reserved.get(serviceId).decrementAndGet();
+    }
+
+    private boolean tryReserve(MessageStorePort store, int serviceId, AtomicInteger held) {
+        while (true) {
+            int r = held.get();
+            int inFlight = store.inFlight(serviceId);
+            if (inFlight + r >= limit(store, serviceId, inFlight) || !store.hasInstanceRoom()) {
+                return false;
+            }
+            if (held.compareAndSet(r, r + 1)) {
+                return true;
+            }
+        }
     }
 
     /** The configured window, or the service's AIMD window. */
