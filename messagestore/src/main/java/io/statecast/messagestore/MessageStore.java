@@ -312,6 +312,14 @@ public final class MessageStore implements MessageStorePort {
     // ------------------------------------------------------------------ MessageStorePort
 
     /**
+     * How this store's threads are named: {@code statecast-ms-}, or {@code statecast-ms-scratch-}
+     * for a scratch twin, so that thread dumps and profiles tell the warm-up's threads apart.
+     */
+    String threadNamePrefix() {
+        return scratch ? "statecast-ms-scratch-" : "statecast-ms-";
+    }
+
+    /**
      * A scratch twin for the receive-path warm-up ({@link ScratchTwin}): this store's
      * configuration and loaded specs, none of its state. {@code null} when no service is loaded or
      * the store is closed.
@@ -362,7 +370,7 @@ public final class MessageStore implements MessageStorePort {
             if (config.threading() == MessageStoreConfig.Threading.DEDICATED) {
                 long period = Math.max(1, config.evaluationLimit().toMillis() / 4);
                 watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
-                    Thread t = new Thread(r, "statecast-ms-watchdog");
+                    Thread t = new Thread(r, threadNamePrefix() + "watchdog");
                     t.setDaemon(true);
                     return t;
                 });

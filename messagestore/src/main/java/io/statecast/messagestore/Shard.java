@@ -125,7 +125,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     private void startThread() {
         long stack = store.config().specLimits().queries().workerStackBytes();
-        Thread t = new Thread(null, this::runThread, "statecast-ms-shard-" + index, stack);
+        Thread t = new Thread(null, this::runThread, store.threadNamePrefix() + "shard-" + index, stack);
         t.setDaemon(true);
         thread = t;
         t.start();

@@ -18,16 +18,19 @@ import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.forward.ScratchStore;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.TimerService;
 import io.statecast.overlay.substrate.VirtualTimerService;
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -100,6 +103,23 @@ class MessageStoreThreadsTest {
     void close() {
         if (store != null) {
             store.close();
+        }
+    }
+
+    @Test
+    void shouldNameAScratchTwinsThreadsApartFromTheStores() throws Exception {
+        store = new MessageStore(MessageStoreConfig.defaults().withShards(2).withWarmStart(false), Specs.loader(),
+                SpecResolver.defaults());
+        store.open(new ThreadOverlay());
+        store.install(ACK);
+        try (ScratchStore twin = store.scratch()) {
+            twin.open(new ThreadOverlay());
+            Set<String> names = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                    .collect(Collectors.toSet());
+            assertTrue(names.containsAll(List.of("statecast-ms-scratch-shard-0", "statecast-ms-scratch-shard-1",
+                    "statecast-ms-scratch-watchdog")), "the twin's threads: " + names);
+            assertTrue(names.containsAll(List.of("statecast-ms-shard-0", "statecast-ms-shard-1", "statecast-ms-watchdog")),
+                    "the store's own: " + names);
         }
     }
 
