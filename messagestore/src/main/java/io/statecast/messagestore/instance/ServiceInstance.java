@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.apache.commons.scxml.model.ModelException;
 import org.apache.commons.scxml.model.TransitionTarget;
 import org.slf4j.Logger;
@@ -74,6 +75,11 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     private final ArmedTimers timers = new ArmedTimers();
     private final long createdNanos;
     private long lastMessageNanos;
+    /**
+     * When the current step began (node clock, ns): the time of its history entries, action records
+     * and primitive budget. One clock read per step instead of one per action.
+     */
+    private long stepNanos;
     private long timerGeneration;
     private boolean terminateRequested;
     private EndCause ended;
@@ -99,6 +105,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         long now = env.overlay().timers().nanoTime();
         this.createdNanos = now;
         this.lastMessageNanos = now;
+        this.stepNanos = now;
         this.budget = new TokenBucket(limits.primitiveBurst(), limits.primitiveRatePerSecond(), now);
         this.actions = new ActionLog(limits.actionHistoryEntries());
         this.machine = service.spec().newMachine(this);
@@ -125,6 +132,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         }
         long nowNanos = env.overlay().timers().nanoTime();
         lastMessageNanos = nowNanos;
+        stepNanos = nowNanos;
         long now = nowMillis();
         long evictedBefore = history.evicted();
         for (int i = 0, n = matched.size(); i < n; i++) {
@@ -165,6 +173,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         }
         service.counters().timerEvent();
         env.nodeCounters().timerEvent();
+        stepNanos = env.overlay().timers().nanoTime();
         long now = nowMillis();
         long evictedBefore = history.evicted();
         for (TimerEventDefinition d : matched) {
@@ -289,7 +298,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
                 record(a, ActionOutcome.DISCARDED, "after terminate");
                 continue;
             }
-            if (a.primitive() != Primitive.TERMINATE && !budget.tryTake(env.overlay().timers().nanoTime())) {
+            if (a.primitive() != Primitive.TERMINATE && !budget.tryTake(stepNanos)) {
                 record(a, ActionOutcome.THROTTLED, "over " + env.limits().primitiveRatePerSecond() + "/s");
                 if (service.throttleLog.allow()) {
                     LOG.warn("{}: {} throttled {} (more than {} primitives/s, burst {}; {} more since last report)",
@@ -365,8 +374,9 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         pending.clear();
     }
 
+    /** The current step's time in milliseconds of the node's clock. */
     private long nowMillis() {
-        return env.overlay().timers().currentTimeMillis();
+        return TimeUnit.NANOSECONDS.toMillis(stepNanos);
     }
 
     // ------------------------------------------------------------------ ActionSink
