@@ -57,6 +57,19 @@ public record InstanceKey(int serviceId, long messageId, LogicalAddress flowSour
         return (int) h;
     }
 
+    /** Written out: the record's generated hash and equality go through method handles on every lookup. */
+    @Override
+    public int hashCode() {
+        int h = 31 * serviceId + Long.hashCode(messageId);
+        return 31 * h + (flowSource == null ? 0 : flowSource.hashCode());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof InstanceKey k && k.serviceId == serviceId && k.messageId == messageId
+                && Objects.equals(k.flowSource, flowSource);
+    }
+
     @Override
     public String toString() {
         return flowSource == null ? "service " + serviceId + " message " + messageId
