@@ -61,6 +61,8 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     private static final Logger LOG = LoggerFactory.getLogger(Shard.class);
     private static final int BATCH = 256;
+    /** How often a shard holding data back looks at the application's queue again. */
+    private static final long HELD_DATA_RECHECK_NANOS = 500_000;
 
     /**
      * An evaluation in progress.
@@ -77,6 +79,12 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     private final ConcurrentLinkedQueue<Runnable> internal = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Inbound> control = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Inbound> data = new ConcurrentLinkedQueue<>();
+    /**
+     * Whether data messages are held back because the application's receive queue is full (since
+     * {@link #dataHeldSince}, real time); shard thread only.
+     */
+    private boolean dataHeld;
+    private long dataHeldSince;
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final AtomicReference<Ticket> evaluating = new AtomicReference<>();
     private final RateLimitedLog errorLog = RateLimitedLog.onePer(LOG, Duration.ofSeconds(10));
@@ -204,12 +212,21 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                     continue;
                 }
                 long next = wheel == null ? Long.MAX_VALUE : wheel.nextDeadlineNanos();
-                long now = next == Long.MAX_VALUE ? 0 : clock.nanoTime();
-                if (next == Long.MAX_VALUE) {
+                long park = Long.MAX_VALUE; // until unparked
+                if (next != Long.MAX_VALUE) {
+                    long now = clock.nanoTime();
+                    park = next > now ? next - now : 0;
+                    if (park < 0) {
+                        park = Long.MAX_VALUE; // overflowed
+                    }
+                }
+                if (dataHeld && !data.isEmpty()) {
+                    park = Math.min(park, HELD_DATA_RECHECK_NANOS); // the application drains without telling
+                }
+                if (park == Long.MAX_VALUE) {
                     LockSupport.park(this);
-                } else if (next > now) {
-                    long wait = next - now;
-                    LockSupport.parkNanos(this, wait < 0 ? Long.MAX_VALUE : wait); // negative: overflowed
+                } else if (park > 0) {
+                    LockSupport.parkNanos(this, park);
                 }
                 scheduled.set(true);
             }
@@ -219,7 +236,39 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     }
 
     private boolean hasWork() {
-        return !internal.isEmpty() || !control.isEmpty() || !data.isEmpty();
+        return !internal.isEmpty() || !control.isEmpty() || (!data.isEmpty() && !holdData());
+    }
+
+    /**
+     * Whether data messages wait now: the application's receive queue is full, and has been for
+     * less than its delivery wait ({@code overlay.buffers.deliveryWaitMs}). A data message is what
+     * brings a delivery, and a delivery that waited for room on this thread held up every control
+     * message and timer of the shard; held back in its queue instead, it waits while those go on
+     * (acknowledgements complete other instances, retransmissions and give-ups run on time), and
+     * the queue refuses new data messages before any instance acknowledges them. Once the wait is
+     * over and the queue still full, data flows again and each delivery waits for room itself, as
+     * the sink allows. Not with clock threading (nothing would come back to look again).
+     */
+    private boolean holdData() {
+        if (executor != null) {
+            return false;
+        }
+        OverlayContext overlay = store.context();
+        if (overlay == null || overlay.applicationHasRoom()) {
+            dataHeld = false;
+            return false;
+        }
+        long wait = overlay.deliveryWaitNanos();
+        if (wait <= 0) {
+            return false;
+        }
+        long now = System.nanoTime(); // the sink's wait is in real time too
+        if (!dataHeld) {
+            dataHeld = true;
+            dataHeldSince = now;
+            store.nodeCounters().dataHeld();
+        }
+        return now - dataHeldSince < wait;
     }
 
     /** Internal tasks, due timers, then up to {@link #BATCH} messages (control first). */
@@ -229,7 +278,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         advanceTimers();
         while (done < BATCH) {
             Inbound in = control.poll();
-            if (in == null) {
+            if (in == null && !data.isEmpty() && !holdData()) {
                 in = data.poll();
             }
             if (in == null) {

@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -46,6 +47,19 @@ class MessageStoreThreadsTest {
         final Map<Integer, AtomicLong> deliveredByService = new ConcurrentHashMap<>();
         final VirtualTimerService clock = new VirtualTimerService();
         final Topology topology = new StaticTopology(a(9)).tree(a(1), a(5));
+        /** Whether the application's receive queue is full (deliveries still succeed: the test watches the hold). */
+        volatile boolean full;
+        volatile long deliveryWaitNanos;
+
+        @Override
+        public boolean applicationHasRoom() {
+            return !full;
+        }
+
+        @Override
+        public long deliveryWaitNanos() {
+            return deliveryWaitNanos;
+        }
 
         private void note(long id) {
             threads.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(Thread.currentThread().getName());
@@ -104,6 +118,51 @@ class MessageStoreThreadsTest {
         if (store != null) {
             store.close();
         }
+    }
+
+    @Test
+    void shouldHoldDataBackWhileTheApplicationIsFullAndGoOnWithControlMessages() throws Exception {
+        ThreadOverlay overlay = new ThreadOverlay();
+        overlay.deliveryWaitNanos = TimeUnit.SECONDS.toNanos(60);
+        store = new MessageStore(MessageStoreConfig.defaults().withShards(1).withWarmStart(false), Specs.loader(),
+                SpecResolver.defaults());
+        store.open(overlay);
+        store.install(ACK);
+        // this node's own message 1 waits for its acknowledgement
+        store.receiveMessage(Messages.unicastPayload(42, 1, 9, 5, 9, "mine"), Arrival.DELIVERED);
+        Await.until(() -> store.metrics().node().messages() == 1, 30, () -> store.metrics().format());
+
+        overlay.full = true;
+        store.receiveMessage(Messages.unicastPayload(42, 2, 1, 9, 1, "for the application"), Arrival.DELIVERED);
+        store.receiveMessage(Messages.control(42, 2, 1, 5, 9, 5), Arrival.DELIVERED); // message 1's ACK
+        Await.until(() -> store.metrics().node().messages() == 2, 30, () -> "the ACK went past the held data\n"
+                + store.metrics().format());
+        MessageStoreMetrics m = store.metrics();
+        assertEquals(1, m.node().created(), "message 2 waits in the data queue: no instance yet\n" + m.format());
+        assertEquals(1, m.node().dataHolds(), m.format());
+        assertEquals(0, overlay.delivered.get());
+
+        overlay.full = false; // the application drained its queue, without telling the store
+        Await.until(() -> overlay.delivered.get() == 1, 30, () -> "held data taken once there is room\n"
+                + store.metrics().format());
+        assertEquals(3, store.metrics().node().messages());
+    }
+
+    @Test
+    void shouldTakeHeldDataOnceTheDeliveryWaitIsOver() throws Exception {
+        ThreadOverlay overlay = new ThreadOverlay();
+        long wait = TimeUnit.MILLISECONDS.toNanos(50);
+        overlay.deliveryWaitNanos = wait;
+        overlay.full = true;
+        store = new MessageStore(MessageStoreConfig.defaults().withShards(1).withWarmStart(false), Specs.loader(),
+                SpecResolver.defaults());
+        store.open(overlay);
+        store.install(ACK);
+        long start = System.nanoTime();
+        store.receiveMessage(Messages.unicastPayload(42, 2, 1, 9, 1, "x"), Arrival.DELIVERED);
+        Await.until(() -> store.metrics().node().messages() == 1, 30, () -> store.metrics().format());
+        assertTrue(System.nanoTime() - start >= wait, "held for the delivery wait first");
+        assertEquals(1, overlay.delivered.get(), "then processed; the delivery itself may wait for room");
     }
 
     @Test

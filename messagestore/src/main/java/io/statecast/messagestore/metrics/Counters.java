@@ -25,6 +25,7 @@ public final class Counters {
     final LongAdder evaluationFailures = new LongAdder();
     final LongAdder historyEvicted = new LongAdder();
     final LongAdder engineErrors = new LongAdder();
+    final LongAdder dataHolds = new LongAdder();
     final LatencyHistogram processing = new LatencyHistogram();
     private final LongAdder[] drops = adders(DropReason.values().length);
     private final LongAdder[] primitives = adders(Primitive.values().length);
@@ -109,6 +110,13 @@ public final class Counters {
         engineErrors.increment();
     }
 
+    /**
+     * A shard began holding its data messages back: the application's receive queue was full.
+     */
+    public void dataHeld() {
+        dataHolds.increment();
+    }
+
     /** Live instances now. */
     public int liveInstances() {
         return liveInstances.get();
@@ -131,6 +139,6 @@ public final class Counters {
         return new CountersSnapshot(messages.sum(), timerEvents.sum(), liveInstances.get(), created.sum(),
                 terminated.sum(), finished.sum(), expired.sum(), d, p, o, compositeEvaluations.sum(),
                 compositesFired.sum(), evaluationFailures.sum(), historyEvicted.sum(), engineErrors.sum(),
-                processing.snapshot());
+                dataHolds.sum(), processing.snapshot());
     }
 }

@@ -22,13 +22,16 @@ import java.util.Map;
  * @param evaluationFailures   XPath/XQuery evaluations that failed
  * @param historyEvicted       history entries evicted to respect the history limit
  * @param engineErrors         errors the SCXML engine reported
+ * @param dataHolds            times a shard held its data messages back because the application's receive
+ *                             queue was full (node counters only)
  * @param processing           time to process one message (T_msg), from leaving the queue to
  *                             the end of its actions
  */
 public record CountersSnapshot(long messages, long timerEvents, int liveInstances, long created, long terminated,
         long finished, long expired, Map<DropReason, Long> drops, Map<Primitive, Long> primitives,
         Map<ActionOutcome, Long> actionOutcomes, long compositeEvaluations, long compositesFired,
-        long evaluationFailures, long historyEvicted, long engineErrors, LatencyHistogram.Snapshot processing) {
+        long evaluationFailures, long historyEvicted, long engineErrors, long dataHolds,
+        LatencyHistogram.Snapshot processing) {
 
     /** Copies the maps. */
     public CountersSnapshot {
@@ -83,7 +86,7 @@ public record CountersSnapshot(long messages, long timerEvents, int liveInstance
         out.append(indent).append("composites evaluated ").append(compositeEvaluations).append(", fired ")
                 .append(compositesFired).append(", evaluation failures ").append(evaluationFailures)
                 .append(", history evicted ").append(historyEvicted).append(", engine errors ").append(engineErrors)
-                .append('\n');
+                .append(dataHolds > 0 ? ", data held for the application " + dataHolds + "x" : "").append('\n');
         StringBuilder d = new StringBuilder();
         for (DropReason r : DropReason.values()) {
             long n = drops(r);

@@ -24,4 +24,14 @@ public interface ApplicationSink {
     default boolean deliverFromStore(OverlayMessage message) {
         return deliver(message);
     }
+
+    /** Whether a message offered now would be taken (the queue has room). Default: true. */
+    default boolean hasRoom() {
+        return true;
+    }
+
+    /** The longest {@link #deliverFromStore} waits for room, in nanoseconds (0: never). Default 0. */
+    default long deliveryWaitNanos() {
+        return 0;
+    }
 }

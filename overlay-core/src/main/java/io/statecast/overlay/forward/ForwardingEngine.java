@@ -482,5 +482,15 @@ public final class ForwardingEngine {
         public boolean toApplication(OverlayMessage message) {
             return deliverLocally(message, true);
         }
+
+        @Override
+        public boolean applicationHasRoom() {
+            return application.hasRoom();
+        }
+
+        @Override
+        public long deliveryWaitNanos() {
+            return application.deliveryWaitNanos();
+        }
     }
 }

@@ -60,4 +60,22 @@ public interface OverlayContext {
      * @return false if the application's receive queue was full (counted)
      */
     boolean toApplication(OverlayMessage message);
+
+    /**
+     * Whether the local application can take a delivery now (its receive queue has room). A
+     * MessageStore holds its data messages back while it cannot, for at most
+     * {@link #deliveryWaitNanos()}, so that a slow application does not stall its control
+     * messages and timers. Default: always.
+     */
+    default boolean applicationHasRoom() {
+        return true;
+    }
+
+    /**
+     * How long a delivery to the application may wait for room ({@code overlay.buffers.deliveryWaitMs});
+     * 0: it never waits. Default 0.
+     */
+    default long deliveryWaitNanos() {
+        return 0;
+    }
 }

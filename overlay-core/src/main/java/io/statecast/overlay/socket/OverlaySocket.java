@@ -706,5 +706,15 @@ public final class OverlaySocket implements AutoCloseable {
                 return false;
             }
         }
+
+        @Override
+        public boolean hasRoom() {
+            return inbox.remainingCapacity() > 0;
+        }
+
+        @Override
+        public long deliveryWaitNanos() {
+            return RealTimerService.mayWait(timers) ? waitNanos : 0;
+        }
     }
 }

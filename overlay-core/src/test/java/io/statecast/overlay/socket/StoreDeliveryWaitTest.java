@@ -107,6 +107,25 @@ class StoreDeliveryWaitTest {
     }
 
     @Test
+    void shouldTellTheStoreWhetherTheApplicationHasRoomAndHowLongADeliveryMayWait() throws Exception {
+        ContextStore store = new ContextStore();
+        try (OverlaySocket s = socket(store, 750)) {
+            OverlayContext ctx = store.context.get();
+            assertTrue(ctx.applicationHasRoom());
+            assertEquals(TimeUnit.MILLISECONDS.toNanos(750), ctx.deliveryWaitNanos());
+            assertTrue(ctx.toApplication(message(s, "one")));
+            assertTrue(ctx.applicationHasRoom(), "one of two places taken");
+            assertTrue(ctx.toApplication(message(s, "two")));
+            assertFalse(ctx.applicationHasRoom(), "the store holds its data messages back now");
+            CompletableFuture<Long> onTimerThread = new CompletableFuture<>();
+            ctx.timers().execute(() -> onTimerThread.complete(ctx.deliveryWaitNanos()));
+            assertEquals(0, onTimerThread.get(20, TimeUnit.SECONDS), "no wait on the timer thread");
+            assertEquals("one", text(s.receive(1, TimeUnit.SECONDS)));
+            assertTrue(ctx.applicationHasRoom());
+        }
+    }
+
+    @Test
     void shouldNeverHoldTheTimerThread() throws Exception {
         ContextStore store = new ContextStore();
         try (OverlaySocket s = socket(store, 60_000)) {
