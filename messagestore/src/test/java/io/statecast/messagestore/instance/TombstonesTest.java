@@ -76,7 +76,8 @@ class TombstonesTest {
     /**
      * Random operations against the map this class replaced: every answer, the size and the
      * eviction count must match. Small capacities keep the ring full of evictions, re-adds and
-     * dead slots (compaction); 3000 makes it grow past its first length.
+     * dead slots (compaction); 3000 makes it grow twice past its first length. Pauses in time
+     * make lookups find lifetimes over; the end checks that the run did exercise each of these.
      */
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 2, 50, 3000})
@@ -89,9 +90,20 @@ class TombstonesTest {
         Tombstones t = new Tombstones(capacity, ttl);
         Model m = new Model(capacity, ttl);
         long now = rnd.nextLong();
-        int ops = Math.max(20_000, capacity * 12);
+        InstanceKey[] recent = new InstanceKey[64];
+        int adds = 0;
+        int ops = Math.max(20_000, capacity * 24);
+        int pauseEvery = ops / 6;
         for (int op = 0; op < ops; op++) {
             String at = "seed " + seed + ", capacity " + capacity + ", op " + op;
+            if (op % pauseEvery == pauseEvery - 1) {
+                // A pause, then late duplicates of the keys added last; every other pause outlives them.
+                now += (op / pauseEvery % 2 == 0 ? ttl : 0) + rnd.nextLong(ttl);
+                for (int i = 1; i <= Math.min(3, adds); i++) {
+                    InstanceKey late = recent[(adds - i) & (recent.length - 1)];
+                    assertEquals(m.contains(late, now), t.contains(late, now), at + ": after a pause, contains " + late);
+                }
+            }
             now += rnd.nextInt(4 * capacity + 100) == 0 ? rnd.nextLong(2 * ttl) : rnd.nextInt(4);
             long id = rnd.nextInt(50) == 0 ? rnd.nextLong() : rnd.nextInt(keySpace) - 3;
             InstanceKey key = InstanceKey.ofMessage(services[rnd.nextInt(services.length)], id);
@@ -99,7 +111,12 @@ class TombstonesTest {
             if (choice < 5) {
                 t.add(key, now);
                 m.add(key, now);
+                recent[adds++ & (recent.length - 1)] = key;
             } else if (choice < 9) {
+                if (adds > 0 && rnd.nextBoolean()) {
+                    // often a key added lately: hits, and lookups that find a lifetime just over
+                    key = recent[rnd.nextInt(Math.min(adds, recent.length))];
+                }
                 assertEquals(m.contains(key, now), t.contains(key, now), at + ": contains " + key);
             } else {
                 t.purge(now);
@@ -115,7 +132,7 @@ class TombstonesTest {
         t.purge(now + 2 * ttl + 1);
         assertEquals(0, t.size(), "seed " + seed + ": purge after every lifetime empties the set");
         if (capacity > 0) {
-            String ran = "seed " + seed + ": the run exercised ";
+            String ran = "seed " + seed + ", capacity " + capacity + ": the run exercised ";
             assertTrue(m.evicted > 0, ran + "eviction");
             assertTrue(m.reAdds > 0, ran + "re-adds");
             assertTrue(m.expiredWhenAsked > 0, ran + "expiry on contains");
