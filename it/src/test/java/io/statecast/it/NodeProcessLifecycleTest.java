@@ -163,6 +163,11 @@ class NodeProcessLifecycleTest {
                 () -> "the node stalled behind its unread output: " + readStatus(statusFile) + "\n" + p.describe());
         assertTrue(readStatus(statusFile).path("outputLinesDropped").asLong() > 0, () -> readStatus(statusFile).toString());
         p.startReading();
+        // the queue is still full as reading starts: a request now could lose its own reply, so
+        // wait until every earlier reply has arrived or is counted as lost
+        NodeCluster.await(() -> p.matching(l -> l.equals("PONG") || l.startsWith("SENT ")).size()
+                + readStatus(statusFile).path("outputLinesDropped").asLong() == 150_001, START,
+                () -> "the output never drained: " + readStatus(statusFile) + "\n" + p.describe());
         JsonNode stats = new ObjectMapper().readTree(p.request("stats", "STATS", REPLY).substring("STATS ".length()));
         long dropped = stats.path("outputLinesDropped").asLong();
         assertEquals("LOST-LINES " + dropped, p.last("LOST-LINES").orElse(null), "the reader learns exactly how many lines it lost");
