@@ -69,15 +69,12 @@ public final class MachineState {
         if (atomic == null) {
             return false;
         }
-        StepPlan p = spec.table().plan(atomic, event);
-        if (p == null || p.program() == null) {
+        StepPlan p = spec.takeStep(atomic, event, sink);
+        if (p == null) {
             return false;
         }
         if (p.transition() == null) {
             return true;
-        }
-        if (!ServiceSpec.run(p.program(), sink)) {
-            return false;
         }
         List<Object> next = p.configuration();
         if (next.size() == 1) {

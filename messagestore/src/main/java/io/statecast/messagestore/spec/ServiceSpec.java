@@ -378,19 +378,31 @@ public final class ServiceSpec {
         if (states.size() != 1 || !status.getEvents().isEmpty()) {
             return false;
         }
-        StepPlan p = semantics.table().plan(states.iterator().next(), event);
-        if (p == null || p.program() == null) {
+        StepPlan p = takeStep(states.iterator().next(), event, sink);
+        if (p == null) {
             return false;
         }
-        if (p.transition() == null) {
-            return true;
+        if (p.transition() != null) {
+            states.clear();
+            states.addAll(p.configuration());
         }
-        if (!run(p.program(), sink)) {
-            return false;
-        }
-        states.clear();
-        states.addAll(p.configuration());
         return true;
+    }
+
+    /**
+     * The step table's plan for {@code event} from the atomic state {@code state}, its actions
+     * queued to {@code sink}; {@code null}, queuing nothing, when the table does not decide the
+     * step or an action is not compiled. A plan without a transition changes nothing.
+     */
+    StepPlan takeStep(Object state, String event, ActionSink sink) {
+        StepPlan p = semantics.table().plan(state, event);
+        if (p == null || p.program() == null) {
+            return null;
+        }
+        if (p.transition() != null && !run(p.program(), sink)) {
+            return null;
+        }
+        return p;
     }
 
     @Override
