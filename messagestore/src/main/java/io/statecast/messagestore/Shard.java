@@ -351,9 +351,9 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 store.drop(DropReason.QUARANTINED, service);
                 return outcome;
             }
-            ServiceRuntime current = store.registry().get(service.serviceId());
-            ServiceInstance instance = instances.touch(in.key());
+            ServiceInstance instance = instances.get(in.key());
             if (instance == null) {
+                ServiceRuntime current = store.registry().get(service.serviceId());
                 if (current == null) {
                     store.drop(DropReason.SERVICE_UNLOADED, service);
                     return outcome;

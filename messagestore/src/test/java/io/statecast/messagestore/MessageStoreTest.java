@@ -264,6 +264,30 @@ class MessageStoreTest {
     }
 
     @Test
+    void shouldExpireOnlyTheInstancesIdleLongEnoughWhateverTheirOrderInTheStore() throws Exception {
+        MessageStore s = store(MessageStoreConfig.defaults().withShards(1).withWarmStart(false)
+                .withInstances(InstanceLimits.DEFAULTS.withIdleTimeoutMs(400)));
+        s.install(Specs.load("specs/ack-service.scxml").withParameters(java.util.Map.of("Linger", "60000")));
+        for (int id = 1; id <= 20; id++) {
+            s.receiveMessage(data(id), Arrival.DELIVERED);
+        }
+        settle();
+        clock.advanceBy(Duration.ofMillis(300));
+        for (int id = 21; id <= 40; id++) {
+            s.receiveMessage(data(id), Arrival.DELIVERED);
+        }
+        settle();
+        clock.advanceBy(Duration.ofMillis(250));
+        CountersSnapshot svc = s.metrics().service(42).counters();
+        assertEquals(20, svc.expired(), "the first twenty are idle for 550 ms, the others for 250 ms");
+        assertEquals(20, svc.liveInstances());
+        clock.advanceBy(Duration.ofMillis(300));
+        svc = s.metrics().service(42).counters();
+        assertEquals(40, svc.expired(), "now all are idle for longer than 400 ms");
+        assertEquals(0, svc.liveInstances());
+    }
+
+    @Test
     void shouldQuarantineAServiceWhoseQueryOverrunsItsLimit() throws Exception {
         MessageStore s = store(MessageStoreConfig.defaults().withShards(1)
                 .withSpecLimits(limitMs(5)));

@@ -1,27 +1,30 @@
 package io.statecast.messagestore.instance;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * One shard's live instances by key (the blueprint's <em>FSMStore</em>), in order of the last
- * message each received, so that idle instances are found from the front without a scan.
- * Bounds are enforced by the caller (the live-instance budget is per store, across shards).
+ * One shard's live instances by key (the blueprint's <em>FSMStore</em>). Bounds are enforced by
+ * the caller (the live-instance budget is per store, across shards).
+ *
+ * <p>A plain hash map, not one kept in order of use: reordering on every message rewrote links
+ * between entries of different ages, and with hundreds of thousands of lingering instances those
+ * old-to-young references were a steady load on the collector's remembered sets. Finding idle
+ * instances scans instead; the sweep that asks runs a few times per idle timeout.
  *
  * <p>Confined to the shard's thread.
  */
 public final class InstanceStore {
 
-    private final LinkedHashMap<InstanceKey, ServiceInstance> live = new LinkedHashMap<>(256, 0.75f, true);
+    private final HashMap<InstanceKey, ServiceInstance> live = new HashMap<>(256);
 
-    /**
-     * The instance with {@code key}, or {@code null}; marks it as just used (a message arrived).
-     */
-    public ServiceInstance touch(InstanceKey key) {
+    /** The instance with {@code key}, or {@code null}. */
+    public ServiceInstance get(InstanceKey key) {
         return live.get(key);
     }
 
@@ -36,8 +39,8 @@ public final class InstanceStore {
     }
 
     /**
-     * Removes and returns the instances no message reached since {@code idleSinceNanos}, oldest
-     * first; stops at the first that is not idle.
+     * Removes and returns the instances no message reached since {@code idleSinceNanos}, the one
+     * idle longest first.
      */
     public List<ServiceInstance> removeIdle(long idleSinceNanos) {
         List<ServiceInstance> out = null;
@@ -45,7 +48,7 @@ public final class InstanceStore {
         while (it.hasNext()) {
             ServiceInstance i = it.next();
             if (i.lastMessageNanos() - idleSinceNanos > 0) {
-                break;
+                continue;
             }
             it.remove();
             if (out == null) {
@@ -53,7 +56,11 @@ public final class InstanceStore {
             }
             out.add(i);
         }
-        return out == null ? List.of() : out;
+        if (out == null) {
+            return List.of();
+        }
+        out.sort(Comparator.comparingLong(i -> i.lastMessageNanos() - idleSinceNanos));
+        return out;
     }
 
     /** Removes and returns every instance that {@code which} accepts. */
