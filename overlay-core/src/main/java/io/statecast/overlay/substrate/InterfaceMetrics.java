@@ -59,7 +59,9 @@ public final class InterfaceMetrics {
          * A bulk (data) frame shed because the receiver had fallen behind and the interface's
          * backlog of bulk frames was full; control frames are never shed for this (UDP).
          */
-        BACKLOG_FULL
+        BACKLOG_FULL,
+        /** A bundle of frames ({@code UdpBundle}) that is malformed: dropped whole (UDP). */
+        BAD_BUNDLE
     }
 
     /** Connection life-cycle events (TCP). */

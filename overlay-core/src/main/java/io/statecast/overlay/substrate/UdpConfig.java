@@ -26,6 +26,11 @@ import java.util.Objects;
  *                           bytes (heartbeats, ACKs) may use a reserve of an eighth more, writable or
  *                           not; default {@value #DEFAULT_SEND_QUEUE_BYTES} (4 MiB).
  *                           64 KiB..1 GiB
+ * @param bundleBytes        largest datagram into which small frames waiting together for one
+ *                           destination are packed ({@link UdpBundle}); default
+ *                           {@value #DEFAULT_BUNDLE_BYTES} (a 1,500-byte Ethernet MTU less the IPv4
+ *                           and UDP headers, so a bundle is never fragmented); 0 sends one frame per
+ *                           datagram. 0..65507
  */
 public record UdpConfig(
         String host,
@@ -33,7 +38,8 @@ public record UdpConfig(
         int receiveBufferBytes,
         int sendBufferBytes,
         int maxDatagramBytes,
-        int sendQueueBytes) {
+        int sendQueueBytes,
+        int bundleBytes) {
 
     /** Default of {@link #host()}. */
     public static final String DEFAULT_HOST = "127.0.0.1";
@@ -43,6 +49,7 @@ public record UdpConfig(
     public static final int MAX_UDP_PAYLOAD_BYTES = 65_507;
     /** Default of {@link #sendQueueBytes()}. */
     public static final int DEFAULT_SEND_QUEUE_BYTES = 4 * 1024 * 1024;
+    public static final int DEFAULT_BUNDLE_BYTES = 1472;
 
     /** Validates every field, naming it and its limit on failure. */
     public UdpConfig {
@@ -57,26 +64,32 @@ public record UdpConfig(
         Limits.within("sendBufferBytes", sendBufferBytes, 4096, 256 * 1024 * 1024);
         Limits.within("maxDatagramBytes", maxDatagramBytes, 1, MAX_UDP_PAYLOAD_BYTES);
         Limits.within("sendQueueBytes", sendQueueBytes, 64 * 1024, 1 << 30);
+        Limits.within("bundleBytes", bundleBytes, 0, MAX_UDP_PAYLOAD_BYTES);
     }
 
     /** The documented defaults: loopback, ephemeral port. */
     public static UdpConfig defaults() {
         return new UdpConfig(DEFAULT_HOST, 0, DEFAULT_SOCKET_BUFFER_BYTES, DEFAULT_SOCKET_BUFFER_BYTES,
-                MAX_UDP_PAYLOAD_BYTES, DEFAULT_SEND_QUEUE_BYTES);
+                MAX_UDP_PAYLOAD_BYTES, DEFAULT_SEND_QUEUE_BYTES, DEFAULT_BUNDLE_BYTES);
     }
 
     /** This configuration bound to {@code host:port}. */
     public UdpConfig withAddress(String host, int port) {
-        return new UdpConfig(host, port, receiveBufferBytes, sendBufferBytes, maxDatagramBytes, sendQueueBytes);
+        return new UdpConfig(host, port, receiveBufferBytes, sendBufferBytes, maxDatagramBytes, sendQueueBytes, bundleBytes);
     }
 
     /** This configuration with another largest datagram. */
     public UdpConfig withMaxDatagramBytes(int bytes) {
-        return new UdpConfig(host, port, receiveBufferBytes, sendBufferBytes, bytes, sendQueueBytes);
+        return new UdpConfig(host, port, receiveBufferBytes, sendBufferBytes, bytes, sendQueueBytes, bundleBytes);
     }
 
     /** This configuration with other socket buffer sizes. */
+    /** These settings with bundles of at most {@code bytes} (0: one frame per datagram). */
+    public UdpConfig withBundleBytes(int bytes) {
+        return new UdpConfig(host, port, receiveBufferBytes, sendBufferBytes, maxDatagramBytes, sendQueueBytes, bytes);
+    }
+
     public UdpConfig withSocketBuffers(int receiveBytes, int sendBytes) {
-        return new UdpConfig(host, port, receiveBytes, sendBytes, maxDatagramBytes, sendQueueBytes);
+        return new UdpConfig(host, port, receiveBytes, sendBytes, maxDatagramBytes, sendQueueBytes, bundleBytes);
     }
 }

@@ -20,6 +20,7 @@ import java.net.Inet4Address;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Queue;
@@ -28,6 +29,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,6 +85,8 @@ public final class UdpInterface implements SubstrateInterface {
     static final int DATAGRAMS_PER_READ = 32;
     /** Datagrams one flush task writes before it yields the event loop and schedules itself again. */
     private static final int DATAGRAMS_PER_FLUSH = 256;
+    /** Destinations one flush fills bundles for at a time (a node sends to its few neighbours). */
+    private static final int OPEN_BUNDLES = 8;
     /** Bulk datagrams the receive backlog holds at most (its bytes are bounded by SO_RCVBUF's size). */
     static final int BACKLOG_DATAGRAMS = 1024;
     /** Event-loop time bulk frames get per turn before the socket is read again. */
@@ -100,6 +104,9 @@ public final class UdpInterface implements SubstrateInterface {
     /** Whether a flush task is scheduled and has not yet started draining {@link #outbox}. */
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final Runnable flushTask = this::flushOutbox;
+    private final Bundles bundles = new Bundles();
+    private final LongAdder bundlesSent = new LongAdder();
+    private final LongAdder bundlesReceived = new LongAdder();
     private volatile Channel channel;
     private volatile SubstrateAddress local;
     private volatile FrameReceiver receiver;
@@ -264,17 +271,120 @@ public final class UdpInterface implements SubstrateInterface {
         long bytes = 0;
         int n = 0;
         DatagramPacket p;
+        int limit = Math.min(config.bundleBytes(), config.maxDatagramBytes());
         while (n < DATAGRAMS_PER_FLUSH && (p = outbox.poll()) != null) {
             bytes += p.content().readableBytes();
-            ch.write(p, ch.newPromise().addListener(writeListener));
+            if (limit > 0) {
+                bundles.add(ch, p, limit);
+            } else {
+                write(ch, p);
+            }
             n++;
         }
+        bundles.writeAll(ch);
         outboxBytes.addAndGet(-bytes);
         if (n > 0) {
             ch.flush();
         }
         if (n == DATAGRAMS_PER_FLUSH && !outbox.isEmpty() && flushScheduled.compareAndSet(false, true)) {
             scheduleFlush(ch); // let reads and other channels in before the rest
+        }
+    }
+
+    private void write(Channel ch, DatagramPacket p) {
+        ch.write(p, ch.newPromise().addListener(writeListener));
+    }
+
+    /**
+     * The bundles one flush is filling, at most {@link #OPEN_BUNDLES} destinations at a time; event
+     * loop only. A destination's frames leave in the order they were queued: its bundle is written
+     * before a frame too large to join it, and a frame alone is written as it was queued.
+     */
+    private final class Bundles {
+        private final InetSocketAddress[] to = new InetSocketAddress[OPEN_BUNDLES];
+        /** The first frame's datagram while the bundle holds one frame. */
+        private final DatagramPacket[] first = new DatagramPacket[OPEN_BUNDLES];
+        /** The bundle once it holds two frames or more. */
+        private final ByteBuf[] packed = new ByteBuf[OPEN_BUNDLES];
+        private final int[] frames = new int[OPEN_BUNDLES];
+        private final int[] size = new int[OPEN_BUNDLES];
+        private int open;
+
+        void add(Channel ch, DatagramPacket p, int limit) {
+            int len = p.content().readableBytes();
+            InetSocketAddress dest = p.recipient();
+            int i = indexOf(dest);
+            if (UdpBundle.size(2, len + 1) > limit) { // cannot share a datagram with any other frame
+                if (i >= 0) {
+                    writeAt(ch, i);
+                }
+                write(ch, p);
+                return;
+            }
+            if (i >= 0 && (frames[i] == UdpBundle.MAX_FRAMES || size[i] + UdpBundle.LENGTH_BYTES + len > limit)) {
+                writeAt(ch, i);
+                i = -1;
+            }
+            if (i < 0) {
+                if (open == OPEN_BUNDLES) {
+                    writeAt(ch, 0);
+                }
+                i = open++;
+                to[i] = dest;
+                first[i] = p;
+                frames[i] = 1;
+                size[i] = UdpBundle.size(1, len);
+                return;
+            }
+            if (packed[i] == null) {
+                ByteBuf b = ch.alloc().directBuffer(limit, limit);
+                b.writeByte(UdpBundle.MAGIC).writeByte(UdpBundle.VERSION);
+                ByteBuf f = first[i].content();
+                b.writeShort(f.readableBytes()).writeBytes(f, f.readerIndex(), f.readableBytes());
+                first[i].release();
+                first[i] = null;
+                packed[i] = b;
+            }
+            ByteBuf c = p.content();
+            packed[i].writeShort(len).writeBytes(c, c.readerIndex(), len);
+            p.release();
+            frames[i]++;
+            size[i] += UdpBundle.LENGTH_BYTES + len;
+        }
+
+        void writeAll(Channel ch) {
+            while (open > 0) {
+                writeAt(ch, 0);
+            }
+        }
+
+        private int indexOf(InetSocketAddress dest) {
+            for (int i = 0; i < open; i++) {
+                if (to[i].equals(dest)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        /** Writes bundle {@code i} and closes it (the later ones move down, keeping their order). */
+        private void writeAt(Channel ch, int i) {
+            if (packed[i] != null) {
+                write(ch, new DatagramPacket(packed[i], to[i]));
+                bundlesSent.increment();
+            } else {
+                write(ch, first[i]);
+            }
+            int last = open - 1;
+            System.arraycopy(to, i + 1, to, i, last - i);
+            System.arraycopy(first, i + 1, first, i, last - i);
+            System.arraycopy(packed, i + 1, packed, i, last - i);
+            System.arraycopy(frames, i + 1, frames, i, last - i);
+            System.arraycopy(size, i + 1, size, i, last - i);
+            to[last] = null;
+            first[last] = null;
+            packed[last] = null;
+            open = last;
         }
     }
 
@@ -292,6 +402,16 @@ public final class UdpInterface implements SubstrateInterface {
     public boolean isWritable(SubstrateAddress to) {
         Channel ch = channel;
         return ch != null && !closed && writable(ch);
+    }
+
+    /** Datagrams sent that carried a bundle of two frames or more ({@link UdpConfig#bundleBytes()}). */
+    public long bundlesSent() {
+        return bundlesSent.sum();
+    }
+
+    /** Well-formed bundles received (their frames count as frames received). */
+    public long bundlesReceived() {
+        return bundlesReceived.sum();
     }
 
     @Override
@@ -378,6 +498,30 @@ public final class UdpInterface implements SubstrateInterface {
             }
             SubstrateAddress from = senders.computeIfAbsent(packet.sender(),
                     a -> InetAddresses.toSubstrate(SubstrateAddress.Scheme.UDP, a));
+            if (UdpBundle.isBundle(content)) {
+                List<ByteBuf> frames = UdpBundle.split(content, ctx.alloc());
+                content.release();
+                if (frames == null) {
+                    metrics.recordDrop(InterfaceMetrics.ReceiveDrop.BAD_BUNDLE);
+                    return;
+                }
+                bundlesReceived.increment();
+                for (int i = 0, n = frames.size(); i < n; i++) {
+                    ByteBuf f = frames.get(i);
+                    if (closed || receiver == null) {
+                        metrics.recordDrop(InterfaceMetrics.ReceiveDrop.CLOSED);
+                        f.release();
+                    } else {
+                        accept(ctx, receiver, f, f.readableBytes(), from);
+                    }
+                }
+                return;
+            }
+            accept(ctx, r, content, size, from);
+        }
+
+        /** One frame read: delivered now (control), queued behind the backlog (bulk), or shed. */
+        private void accept(ChannelHandlerContext ctx, FrameReceiver r, ByteBuf content, int size, SubstrateAddress from) {
             boolean bulk;
             try {
                 bulk = r.isBulk(content);

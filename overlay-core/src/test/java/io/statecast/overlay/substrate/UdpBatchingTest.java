@@ -263,7 +263,7 @@ class UdpBatchingTest {
     void shouldRefuseSendsWhileTheQueueHoldsTheConfiguredBytesAndAcceptThemAgainOnceFlushed() throws Exception {
         io.netty.channel.EventLoopGroup group = NettyLoops.newGroup("test-blocked");
         toClose.add(() -> NettyLoops.shutdown(group));
-        UdpConfig config = new UdpConfig("127.0.0.1", 0, 1 << 20, 1 << 20, 2048, 64 * 1024);
+        UdpConfig config = new UdpConfig("127.0.0.1", 0, 1 << 20, 1 << 20, 2048, 64 * 1024, UdpConfig.DEFAULT_BUNDLE_BYTES);
         UdpInterface a = new UdpInterface(config, group);
         toClose.add(a);
         a.start((frame, from) -> frame.release());
