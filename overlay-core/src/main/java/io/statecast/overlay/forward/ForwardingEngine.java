@@ -484,6 +484,15 @@ public final class ForwardingEngine {
         }
 
         @Override
+        public void flushDeliveries() {
+            try {
+                application.flush();
+            } catch (RuntimeException e) {
+                LOG.warn("application sink failed: {}", e.toString());
+            }
+        }
+
+        @Override
         public boolean applicationHasRoom() {
             return application.hasRoom();
         }

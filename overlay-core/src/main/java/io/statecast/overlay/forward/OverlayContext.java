@@ -62,6 +62,15 @@ public interface OverlayContext {
     boolean toApplication(OverlayMessage message);
 
     /**
+     * Lets the application see what {@link #toApplication} delivered since the last call: the
+     * delivering side may put off waking the application's thread until then, so that a batch of
+     * deliveries costs one wake-up rather than one each. A MessageStore calls it after every
+     * batch of work that may have delivered. Default: nothing (delivery is immediate).
+     */
+    default void flushDeliveries() {
+    }
+
+    /**
      * Whether the local application can take a delivery now (its receive queue has room). A
      * MessageStore holds its data messages back while it cannot, for at most
      * {@link #deliveryWaitNanos()}, so that a slow application does not stall its control

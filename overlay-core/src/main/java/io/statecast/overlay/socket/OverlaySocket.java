@@ -34,8 +34,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.SplittableRandom;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -86,7 +84,7 @@ public final class OverlaySocket implements AutoCloseable {
     private final SendWindowGate window;
     /** The address the node was created with; the node's current one is {@link #localAddress()}. */
     private final LogicalAddress self;
-    private final BlockingQueue<OverlayMessage> inbox;
+    private final Inbox inbox;
     private final Object lifecycle = new Object();
     private volatile Consumer<OverlayMessage> callback;
     private Thread deliveryThread;
@@ -123,7 +121,7 @@ public final class OverlaySocket implements AutoCloseable {
                 }
             }
             this.codec = new MessageCodec(OverlayId.wireHash(config.id()), config.buffers().maxMessageBytes());
-            this.inbox = new ArrayBlockingQueue<>(config.buffers().receiveQueueMessages());
+            this.inbox = new Inbox(config.buffers().receiveQueueMessages());
             this.adapter = new Adapter(codec, timers, interfaces);
             this.window = new SendWindowGate(config.sendWindow(), timers);
             Dispatcher dispatcher = new Dispatcher();
@@ -676,11 +674,11 @@ public final class OverlaySocket implements AutoCloseable {
      * room (see {@link OverlayConfig.Buffers#deliveryWaitMs()}); anything else is offered once.
      */
     private static final class InboxSink implements ApplicationSink {
-        private final BlockingQueue<OverlayMessage> inbox;
+        private final Inbox inbox;
         private final long waitNanos;
         private final TimerService timers;
 
-        InboxSink(BlockingQueue<OverlayMessage> inbox, long waitNanos, TimerService timers) {
+        InboxSink(Inbox inbox, long waitNanos, TimerService timers) {
             this.inbox = inbox;
             this.waitNanos = waitNanos;
             this.timers = timers;
@@ -688,19 +686,19 @@ public final class OverlaySocket implements AutoCloseable {
 
         @Override
         public boolean deliver(OverlayMessage message) {
-            return inbox.offer(message);
+            return inbox.offer(message, true);
         }
 
         @Override
         public boolean deliverFromStore(OverlayMessage message) {
-            if (inbox.offer(message)) {
+            if (inbox.offer(message, false)) {
                 return true;
             }
             if (waitNanos == 0 || !RealTimerService.mayWait(timers)) {
                 return false; // a store on clock threading delivers on the timer thread: never block it
             }
             try {
-                return inbox.offer(message, waitNanos, TimeUnit.NANOSECONDS);
+                return inbox.offer(message, false, waitNanos, TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;
@@ -708,8 +706,13 @@ public final class OverlaySocket implements AutoCloseable {
         }
 
         @Override
+        public void flush() {
+            inbox.wakeTakers();
+        }
+
+        @Override
         public boolean hasRoom() {
-            return inbox.remainingCapacity() > 0;
+            return inbox.hasRoom();
         }
 
         @Override

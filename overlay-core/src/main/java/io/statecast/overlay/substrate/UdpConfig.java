@@ -49,6 +49,7 @@ public record UdpConfig(
     public static final int MAX_UDP_PAYLOAD_BYTES = 65_507;
     /** Default of {@link #sendQueueBytes()}. */
     public static final int DEFAULT_SEND_QUEUE_BYTES = 4 * 1024 * 1024;
+    /** Default of {@link #bundleBytes()}. */
     public static final int DEFAULT_BUNDLE_BYTES = 1472;
 
     /** Validates every field, naming it and its limit on failure. */
@@ -83,12 +84,12 @@ public record UdpConfig(
         return new UdpConfig(host, port, receiveBufferBytes, sendBufferBytes, bytes, sendQueueBytes, bundleBytes);
     }
 
-    /** This configuration with other socket buffer sizes. */
-    /** These settings with bundles of at most {@code bytes} (0: one frame per datagram). */
+    /** This configuration with bundles of at most {@code bytes} (0: one frame per datagram). */
     public UdpConfig withBundleBytes(int bytes) {
         return new UdpConfig(host, port, receiveBufferBytes, sendBufferBytes, maxDatagramBytes, sendQueueBytes, bytes);
     }
 
+    /** This configuration with other socket buffer sizes. */
     public UdpConfig withSocketBuffers(int receiveBytes, int sendBytes) {
         return new UdpConfig(host, port, receiveBytes, sendBytes, maxDatagramBytes, sendQueueBytes, bundleBytes);
     }
