@@ -36,6 +36,7 @@ public final class StatecastCommand implements Runnable {
     }
 
     private static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
+    private static final String LEAK_DETECTION = "io.netty.leakDetection.level";
 
     /**
      * Runs the launcher.
@@ -46,6 +47,11 @@ public final class StatecastCommand implements Runnable {
         // slf4j-simple reads its level once, when the first logger is made; a user's -D setting wins.
         if (DemoCommand.wantsQuietLogs(args) && System.getProperty(LOG_LEVEL) == null) {
             System.setProperty(LOG_LEVEL, "warn");
+        }
+        // Netty samples one buffer allocation in 128 for leak reports, recording a stack trace:
+        // a few per cent of a saturated node's CPU. The tests keep it on; a user's -D setting wins.
+        if (System.getProperty(LEAK_DETECTION) == null) {
+            System.setProperty(LEAK_DETECTION, "disabled");
         }
         System.exit(newCommandLine().execute(args));
     }
