@@ -379,7 +379,9 @@ public final class OverlaySocket implements AutoCloseable {
             // the node's state changes only when its protocol thread handles the leave
             throw new IllegalStateException("socket " + node.localAddress() + " is not in an overlay: it has left");
         }
-        if (!joinRequested || node.state() == NodeState.STOPPED) {
+        // a node starts joining on its protocol thread, so right after joinAsync() it may still
+        // be STOPPED: only one that stopped because it gave up is out of the overlay
+        if (!joinRequested || (node.state() == NodeState.STOPPED && node.failure() != null)) {
             throw new IllegalStateException("socket " + node.localAddress() + " is not in an overlay (state " + node.state() + "): join() first");
         }
         int size = codec.encodedSize(message) + (message.mode() == DeliveryMode.FLOOD ? 16 : 0);

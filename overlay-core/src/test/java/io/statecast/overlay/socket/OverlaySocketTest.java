@@ -179,6 +179,16 @@ class OverlaySocketTest {
     }
 
     @Test
+    void shouldAcceptSendsOnceJoinWasAskedForEvenBeforeTheNodeStarts() throws Exception {
+        OverlaySocket s = socket(builder(config("solo", 9)));
+        CompletableFuture<Void> f = s.joinAsync();
+        // the node starts on the timer thread, which has not run yet: it is still STOPPED
+        assertEquals(NodeState.STOPPED, s.state());
+        assertEquals(0, s.sendToAll(new byte[] {1}), "accepted (and routed nowhere yet), not refused");
+        assertTrue(clock.runUntil(f::isDone, Duration.ofMillis(10)));
+    }
+
+    @Test
     void joinFailsAfterTheTimeoutWhenNoBuddyAnswers() throws Exception {
         OverlaySocket s = socket(builder(config("lonely", 3, "nobody")));
         CompletableFuture<Void> f = s.joinAsync();
