@@ -277,6 +277,9 @@ public final class VirtualTimerService implements TimerService {
             return false;
         }
         t.state = Task.CANCELLED;
+        // the queue may keep it until its time: it must not keep what it would have run (a
+        // store's cancelled 60 s timer held its ended instance, payload and all)
+        t.task = null;
         cancelledInQueue++;
         if (cancelledInQueue >= PURGE_THRESHOLD && cancelledInQueue * 2 >= queue.size()) {
             List<Task> live = new ArrayList<>(queue.size() - cancelledInQueue);
@@ -301,7 +304,8 @@ public final class VirtualTimerService implements TimerService {
 
         final long due;
         final long seq;
-        final Runnable task;
+        /** What to run; null once cancelled. */
+        Runnable task;
         int state = PENDING;
 
         Task(long due, long seq, Runnable task) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,31 @@ class VirtualTimerServiceTest {
 
     private final VirtualTimerService timers = new VirtualTimerService();
     private final List<String> log = new ArrayList<>();
+
+    /** Schedules a task that holds a megabyte; {@code ref} gets a weak reference to it. */
+    private TimerService.Timer scheduleHolding(List<WeakReference<byte[]>> ref) {
+        byte[] big = new byte[1 << 20];
+        ref.add(new WeakReference<>(big));
+        return timers.schedule(60, TimeUnit.SECONDS, () -> assertEquals(1 << 20, big.length));
+    }
+
+    @Test
+    void shouldNotKeepWhatACancelledTaskWouldHaveRun() {
+        // a long timer cancelled early stays queued until its time: what it would have run (for
+        // a store, an ended instance with its payload) must be free at once
+        TimerService.Timer keepsQueueBusy = timers.schedule(1, TimeUnit.HOURS, () -> { });
+        List<WeakReference<byte[]>> refs = new ArrayList<>();
+        TimerService.Timer t = scheduleHolding(refs);
+        WeakReference<byte[]> payload = refs.get(0);
+        assertTrue(t.cancel());
+        assertEquals(1, timers.pendingTasks(), "the cancelled one is not counted");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (payload.get() != null && System.nanoTime() < deadline) {
+            System.gc();
+        }
+        assertTrue(payload.get() == null, "the cancelled task's runnable is still reachable");
+        assertTrue(keepsQueueBusy.cancel());
+    }
 
     @Test
     void shouldRunTasksInDueTimeOrderAndSeeTheirDueTimeAsNow() {
