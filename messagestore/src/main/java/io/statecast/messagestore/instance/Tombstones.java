@@ -16,7 +16,7 @@ import java.util.Arrays;
  * tombstone, so {@link #add} refuses a flow key and {@link #contains} never finds one.
  *
  * <p>Memory: five primitive arrays, grown on demand from a small start; a full set takes about
- * 40 bytes per key of capacity, and an add, lookup or purge allocates nothing.
+ * 50 bytes per key of capacity, and an add, lookup or purge allocates nothing.
  *
  * <p>Confined to one shard's thread.
  */
@@ -48,8 +48,13 @@ public final class Tombstones {
     private long[] messageIds = new long[0];
     private long[] expiries = new long[0];
     private boolean[] live = new boolean[0];
-    /** Ring slot + 1 per bucket, 0 = empty; linear probing, length a power of two. */
-    private int[] index = new int[0];
+    /**
+     * Per bucket the key's hash (high half) and its ring slot + 1 (low half), 0 = empty; linear
+     * probing, length a power of two. With the hash here, a lookup that misses and the shift
+     * after a removal read this array alone: at saturation the key arrays are cache misses, a
+     * few per message.
+     */
+    private long[] index = new long[0];
 
     /** Oldest occupied ring slot. */
     private int head;
@@ -88,7 +93,8 @@ public final class Tombstones {
         }
         int serviceId = key.serviceId();
         long messageId = key.messageId();
-        int bucket = size == 0 ? -1 : find(serviceId, messageId);
+        int h = hash(serviceId, messageId);
+        int bucket = size == 0 ? -1 : find(h, serviceId, messageId);
         if (bucket >= 0) {
             forget(bucket);
         }
@@ -105,7 +111,7 @@ public final class Tombstones {
         live[slot] = true;
         used++;
         size++;
-        insert(slot);
+        insert(slot, h);
     }
 
     /**
@@ -120,7 +126,7 @@ public final class Tombstones {
         if (bucket < 0) {
             return false;
         }
-        if (nowNanos - expiries[index[bucket] - 1] >= 0) {
+        if (nowNanos - expiries[slotOf(index[bucket])] >= 0) {
             forget(bucket);
             return false;
         }
@@ -205,7 +211,7 @@ public final class Tombstones {
         live = l;
         head = 0;
         used = n;
-        index = new int[Integer.highestOneBit(2 * length - 1) << 1];
+        index = new long[Integer.highestOneBit(2 * length - 1) << 1];
         reindex();
     }
 
@@ -224,13 +230,13 @@ public final class Tombstones {
             }
         }
         used = size;
-        Arrays.fill(index, 0);
+        Arrays.fill(index, 0L);
         reindex();
     }
 
     private void reindex() {
         for (int i = 0, slot = head; i < used; i++, slot = slotAfter(slot, 1)) {
-            insert(slot);
+            insert(slot, hash(serviceIds[slot], messageIds[slot]));
         }
     }
 
@@ -250,39 +256,53 @@ public final class Tombstones {
 
     /** The bucket holding the key, or -1. */
     private int find(int serviceId, long messageId) {
+        return find(hash(serviceId, messageId), serviceId, messageId);
+    }
+
+    /** The bucket holding the key whose hash is {@code h}, or -1. */
+    private int find(int h, int serviceId, long messageId) {
         int mask = index.length - 1;
-        for (int b = hash(serviceId, messageId) & mask; ; b = (b + 1) & mask) {
-            int entry = index[b];
+        for (int b = h & mask; ; b = (b + 1) & mask) {
+            long entry = index[b];
             if (entry == 0) {
                 return -1;
             }
-            int slot = entry - 1;
-            if (messageIds[slot] == messageId && serviceIds[slot] == serviceId) {
-                return b;
+            if (hashOf(entry) == h) {
+                int slot = slotOf(entry);
+                if (messageIds[slot] == messageId && serviceIds[slot] == serviceId) {
+                    return b;
+                }
             }
         }
     }
 
-    private void insert(int slot) {
+    private void insert(int slot, int h) {
         int mask = index.length - 1;
-        int b = hash(serviceIds[slot], messageIds[slot]) & mask;
+        int b = h & mask;
         while (index[b] != 0) {
             b = (b + 1) & mask;
         }
-        index[b] = slot + 1;
+        index[b] = ((long) h << 32) | (slot + 1L);
+    }
+
+    private static int hashOf(long entry) {
+        return (int) (entry >>> 32);
+    }
+
+    private static int slotOf(long entry) {
+        return (int) entry - 1;
     }
 
     /** Removes the key in {@code bucket} from the index and marks its ring slot dead. */
     private void forget(int bucket) {
-        live[index[bucket] - 1] = false;
+        live[slotOf(index[bucket])] = false;
         size--;
         // Backward-shift deletion: pull later entries of the probe run into the gap so that no
         // lookup stops early at it (no tombstone markers in the index itself).
         int mask = index.length - 1;
         int gap = bucket;
         for (int b = (gap + 1) & mask; index[b] != 0; b = (b + 1) & mask) {
-            int slot = index[b] - 1;
-            int home = hash(serviceIds[slot], messageIds[slot]) & mask;
+            int home = hashOf(index[b]) & mask;
             if (((b - home) & mask) >= ((b - gap) & mask)) {
                 index[gap] = index[b];
                 gap = b;
