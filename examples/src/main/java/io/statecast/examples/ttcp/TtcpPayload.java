@@ -108,9 +108,16 @@ public final class TtcpPayload {
         byte[] b = new byte[size];
         ByteBuffer buf = ByteBuffer.wrap(b);
         buf.putInt(MAGIC).put(kind).putLong(run).putInt(seq).putInt(count).putLong(sentMicros);
-        int fill = seq * 0x9E37_79B9;
-        for (int i = DATA_HEADER; i < size - 4; i++) {
-            b[i] = (byte) (fill >>> ((i & 3) << 3) ^ i);
+        // eight bytes at a time: byte by byte, the filler took half the sending thread's CPU at
+        // 55,000 msgs/s, a core shared with the node it measures
+        long fill = (seq + 1L) * 0x9E37_79B9_7F4A_7C15L;
+        int end = size - 4;
+        int i = DATA_HEADER;
+        for (; i + Long.BYTES <= end; i += Long.BYTES) {
+            buf.putLong(i, fill ^ i);
+        }
+        for (; i < end; i++) {
+            b[i] = (byte) (fill >>> ((i & 7) << 3) ^ i);
         }
         return seal(b);
     }

@@ -21,6 +21,24 @@ class TtcpPayloadTest {
     }
 
     @Test
+    void theFillerShouldDependOnTheSequenceNumberAtEverySize() throws TtcpFormatException {
+        for (int size = TtcpPayload.MIN_DATA_SIZE; size <= TtcpPayload.MIN_DATA_SIZE + 17; size++) {
+            byte[] a = TtcpPayload.data(1, 5, 10, 0, size);
+            byte[] b = TtcpPayload.data(1, 6, 10, 0, size);
+            assertEquals(size, a.length);
+            assertInstanceOf(TtcpPayload.Data.class, TtcpPayload.decode(a));
+            int h = TtcpPayload.DATA_HEADER;
+            if (size - 4 > h) {
+                // every filler byte, the eight-byte words and the tail alike, changes with seq
+                for (int i = h; i < size - 4; i++) {
+                    assertTrue(a[i] != b[i] || a[i] != TtcpPayload.data(1, 7, 10, 0, size)[i],
+                            "size " + size + " byte " + i + " is the same for seq 5, 6 and 7");
+                }
+            }
+        }
+    }
+
+    @Test
     void controlPayloadsShouldRoundTrip() throws TtcpFormatException {
         assertInstanceOf(TtcpPayload.Hello.class, TtcpPayload.decode(TtcpPayload.hello()));
         assertEquals(new TtcpPayload.Done(7, 99, 1, 3), TtcpPayload.decode(TtcpPayload.done(7, 99, 1, 3)));
