@@ -508,11 +508,11 @@ public final class UdpInterface implements SubstrateInterface {
                 bundlesReceived.increment();
                 for (int i = 0, n = frames.size(); i < n; i++) {
                     ByteBuf f = frames.get(i);
-                    if (closed || receiver == null) {
+                    if (closed) {
                         metrics.recordDrop(InterfaceMetrics.ReceiveDrop.CLOSED);
                         f.release();
                     } else {
-                        accept(ctx, receiver, f, f.readableBytes(), from);
+                        accept(ctx, r, f, f.readableBytes(), from);
                     }
                 }
                 return;
