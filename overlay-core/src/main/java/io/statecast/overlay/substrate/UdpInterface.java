@@ -60,7 +60,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Control before bulk.</b> When the receiver outruns the event loop, the kernel drops
  * whatever arrives at a full socket buffer, overlay heartbeats as readily as data. So frames the
  * receiver calls bulk ({@link FrameReceiver#isBulk}) wait in a bounded backlog
- * ({@value #BACKLOG_DATAGRAMS} datagrams, and no more bytes than {@link UdpConfig#receiveBufferBytes()})
+ * ({@value #BACKLOG_DATAGRAMS} datagrams, the frames of one bundle counting as one, and no more
+ * bytes than {@link UdpConfig#receiveBufferBytes()})
  * and are delivered, in order, in slices of event-loop time between reads, while control frames
  * are delivered as soon as they are read. Reading thus stays far ahead of bulk delivery: under
  * overload the socket keeps being drained, bulk frames are shed at the full backlog (counted as
@@ -459,6 +460,14 @@ public final class UdpInterface implements SubstrateInterface {
         /** Bulk frames read and not yet delivered, with their senders (same order, same length). */
         private final ArrayDeque<ByteBuf> backlog = new ArrayDeque<>();
         private final ArrayDeque<SubstrateAddress> backlogFrom = new ArrayDeque<>();
+        /**
+         * Per backlogged frame, whether it is the first of its datagram there: the bound is in
+         * datagrams, as the socket buffer the backlog stands in for would hold them. Counting a
+         * bundle's frames one by one filled it several times sooner and shed bulk frames a
+         * plain datagram each would have kept.
+         */
+        private final ArrayDeque<Boolean> backlogFirsts = new ArrayDeque<>();
+        private int backlogDatagrams;
         private long backlogBytes;
         private boolean drainScheduled;
         private ChannelHandlerContext context;
@@ -506,22 +515,30 @@ public final class UdpInterface implements SubstrateInterface {
                     return;
                 }
                 bundlesReceived.increment();
+                boolean queued = false;
                 for (int i = 0, n = frames.size(); i < n; i++) {
                     ByteBuf f = frames.get(i);
                     if (closed) {
                         metrics.recordDrop(InterfaceMetrics.ReceiveDrop.CLOSED);
                         f.release();
                     } else {
-                        accept(ctx, r, f, f.readableBytes(), from);
+                        queued |= accept(ctx, r, f, f.readableBytes(), from, queued);
                     }
                 }
                 return;
             }
-            accept(ctx, r, content, size, from);
+            accept(ctx, r, content, size, from, false);
         }
 
-        /** One frame read: delivered now (control), queued behind the backlog (bulk), or shed. */
-        private void accept(ChannelHandlerContext ctx, FrameReceiver r, ByteBuf content, int size, SubstrateAddress from) {
+        /**
+         * One frame read: delivered now (control), queued behind the backlog (bulk), or shed.
+         *
+         * @param datagramQueued whether an earlier frame of the same datagram waits in the backlog
+         *                       (this one then does not count against its datagram bound)
+         * @return whether the frame was queued in the backlog
+         */
+        private boolean accept(ChannelHandlerContext ctx, FrameReceiver r, ByteBuf content, int size,
+                SubstrateAddress from, boolean datagramQueued) {
             boolean bulk;
             try {
                 bulk = r.isBulk(content);
@@ -529,12 +546,13 @@ public final class UdpInterface implements SubstrateInterface {
                 metrics.recordDrop(InterfaceMetrics.ReceiveDrop.RECEIVER_ERROR);
                 LOG.warn("frame receiver of {} threw classifying a frame", local, e);
                 content.release();
-                return;
+                return false;
             }
-            if (bulk && (backlog.size() >= BACKLOG_DATAGRAMS || backlogBytes + size > config.receiveBufferBytes())) {
+            if (bulk && ((!datagramQueued && backlogDatagrams >= BACKLOG_DATAGRAMS)
+                    || backlogBytes + size > config.receiveBufferBytes())) {
                 metrics.recordDrop(InterfaceMetrics.ReceiveDrop.BACKLOG_FULL);
                 content.release();
-                return;
+                return false;
             }
             ByteBuf frame = content;
             if (content.capacity() - size > COMPACT_ABOVE_WASTE_BYTES) {
@@ -545,10 +563,15 @@ public final class UdpInterface implements SubstrateInterface {
             if (bulk) {
                 backlog.add(frame);
                 backlogFrom.add(from);
+                backlogFirsts.add(!datagramQueued);
+                if (!datagramQueued) {
+                    backlogDatagrams++;
+                }
                 backlogBytes += size;
-            } else {
-                deliver(r, frame, from);
+                return true;
             }
+            deliver(r, frame, from);
+            return false;
         }
 
         /** After each read event: bulk frames get their time slice once the control frames are through. */
@@ -570,6 +593,9 @@ public final class UdpInterface implements SubstrateInterface {
             ByteBuf frame;
             while ((frame = backlog.poll()) != null) {
                 SubstrateAddress from = backlogFrom.poll();
+                if (backlogFirsts.poll()) {
+                    backlogDatagrams--;
+                }
                 backlogBytes -= frame.readableBytes();
                 FrameReceiver r = receiver;
                 if (closed || r == null) {
@@ -607,6 +633,8 @@ public final class UdpInterface implements SubstrateInterface {
                 frame.release();
             }
             backlogFrom.clear();
+            backlogFirsts.clear();
+            backlogDatagrams = 0;
             backlogBytes = 0;
             buffers.releaseAll();
             ctx.fireChannelInactive();
