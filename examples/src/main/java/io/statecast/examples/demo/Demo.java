@@ -65,6 +65,8 @@ public final class Demo {
 
     private static final long FORM_TIMEOUT_MS = 60_000;
     private static final long SAMPLE_MS = 100;
+    /** The pacer wakes once per millisecond at most, as ttcp's default ({@code --tick-us}). */
+    private static final long TICK_MICROS = 1_000;
 
     /**
      * The outcome.
@@ -368,7 +370,7 @@ public final class Demo {
         }
         long lingerMs = 60_000 + (long) (options.messages() / options.rate() * 1000);
         TtcpSender.Options so = new TtcpSender.Options(options.messages(), options.size(), options.rate(),
-                Pacer.defaultBurst(options.rate()), service.serviceId(), sockets.size() - 1, FORM_TIMEOUT_MS, 0, 200,
+                Pacer.defaultBurst(options.rate()), TICK_MICROS, service.serviceId(), sockets.size() - 1, FORM_TIMEOUT_MS, 0, 200,
                 Math.min(lingerMs, TimeUnit.HOURS.toMillis(1)), SAMPLE_MS, true);
         TtcpSender sender = new TtcpSender(sockets.get(0), so, probes.get(0), nodeLog);
         Future<TtcpSender.Result> sent = pool.submit(sender::run);

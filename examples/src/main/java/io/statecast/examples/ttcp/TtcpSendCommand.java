@@ -53,6 +53,11 @@ final class TtcpSendCommand implements Callable<Integer> {
     @Option(names = "--burst", paramLabel = "N", description = "most messages sent back to back to catch up with the schedule (default: 50 ms of the rate)")
     private Integer burst;
 
+    @Option(names = "--tick-us", defaultValue = "1000", paramLabel = "US",
+            description = "with a rate, wake at most once per this many microseconds and send what fell due meanwhile back to back; "
+                    + "0 wakes once per message (default: ${DEFAULT-VALUE}, iperf3's pacing timer)")
+    private long tickMicros;
+
     @Option(names = "--service", defaultValue = "none", paramLabel = "ID",
             description = "MessageStore ServiceID of the data messages, or 'none' for best-effort (default: ${DEFAULT-VALUE})")
     private String service;
@@ -130,7 +135,7 @@ final class TtcpSendCommand implements Callable<Integer> {
         }
         Integer serviceId = TtcpServices.parse(service, spec.commandLine());
         try {
-            return new TtcpSender.Options(count, size, r, burst != null ? burst : Pacer.defaultBurst(r), serviceId, waitFor,
+            return new TtcpSender.Options(count, size, r, burst != null ? burst : Pacer.defaultBurst(r), tickMicros, serviceId, waitFor,
                     seconds("--wait-timeout", waitTimeout), warmupMessages, warmupMs, seconds("--linger", linger), sampleMs, !noBackpressure);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

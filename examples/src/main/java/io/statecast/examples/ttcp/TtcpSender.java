@@ -40,6 +40,8 @@ public final class TtcpSender {
      * @param size          payload bytes, {@link TtcpPayload#MIN_DATA_SIZE}..{@link TtcpPayload#MAX_DATA_SIZE}
      * @param rate          messages per second; {@link Double#POSITIVE_INFINITY} for as fast as possible
      * @param burst         most messages sent back to back to catch up with the schedule
+     * @param tickMicros    the pacer wakes at most once per this many microseconds, sending what fell due
+     *                      meanwhile back to back (0: once per message); see {@link Pacer}
      * @param serviceId     the MessageStore service, or {@code null} for best-effort
      * @param waitFor       receivers whose HELLO to await before sending
      * @param waitTimeoutMs how long to wait for them
@@ -49,7 +51,7 @@ public final class TtcpSender {
      * @param sampleMs      sampling period of heap, queues and store metrics
      * @param backpressure  wait while the substrate toward a child is not writable
      */
-    public record Options(int count, int size, double rate, int burst, Integer serviceId, int waitFor, long waitTimeoutMs,
+    public record Options(int count, int size, double rate, int burst, long tickMicros, Integer serviceId, int waitFor, long waitTimeoutMs,
             int warmupMessages, long warmupMs, long lingerMs, long sampleMs, boolean backpressure) {
 
         /** Checks ranges. */
@@ -66,6 +68,9 @@ public final class TtcpSender {
             }
             if (burst < 1) {
                 throw new IllegalArgumentException("--burst=" + burst + " must be >= 1");
+            }
+            if (tickMicros < 0 || tickMicros > 1_000_000) {
+                throw new IllegalArgumentException("--tick-us=" + tickMicros + " must be within 0..1000000");
             }
             if (serviceId != null && serviceId < 0) {
                 throw new IllegalArgumentException("--service=" + serviceId + " must be >= 0 (ServiceIDs are non-negative)");
@@ -161,7 +166,7 @@ public final class TtcpSender {
         long[] sentMicros = new long[options.count()];
         Sampler sampler = new Sampler(socket, probe, clock, () -> sentSoFar, options.sampleMs());
         sampler.start();
-        Pacer pacer = Pacer.system(options.rate(), options.burst());
+        Pacer pacer = Pacer.system(options.rate(), options.burst(), options.tickMicros() * 1_000L);
         int failed = 0;
         Map<String, Integer> failures = new LinkedHashMap<>();
         long backpressureNanos = 0;
@@ -286,7 +291,7 @@ public final class TtcpSender {
             return;
         }
         out.printf("ttcp send: warming up with %d messages%n", n);
-        Pacer pacer = Pacer.system(options.rate(), options.burst());
+        Pacer pacer = Pacer.system(options.rate(), options.burst(), options.tickMicros() * 1_000L);
         for (int i = 0; i < n; i++) {
             pacer.acquire();
             sendControl(TtcpPayload.warmup(i, n, options.size()));
@@ -304,6 +309,7 @@ public final class TtcpSender {
         }
         o.put("rateMbps", Double.isInfinite(options.rate()) ? null : options.rate() * options.size() * 8 / 1e6);
         o.put("burst", options.burst());
+        o.put("tickMicros", options.tickMicros());
         if (options.serviceId() == null) {
             o.putNull("service");
         } else {

@@ -77,6 +77,42 @@ class PacerTest {
     }
 
     @Test
+    void withATickShouldWakeOncePerTickNeverEarlyAndAtMostOneTickLate() throws InterruptedException {
+        VirtualTime t = new VirtualTime(1, 0);
+        double rate = 10_000; // a 100 us period: ten sends per 1 ms tick
+        long tick = 1_000_000;
+        Pacer p = new Pacer(rate, Pacer.defaultBurst(rate), tick, () -> t.now, t::park);
+        long first = p.acquire();
+        int n = 10_001;
+        for (int k = 1; k < n; k++) {
+            long at = p.acquire();
+            long due = first + (long) (k * 100_000.0);
+            assertTrue(at >= due, "send " + k + " left " + (due - at) + " ns early");
+            assertTrue(at - due < tick, "send " + k + " left " + (at - due) + " ns late");
+        }
+        // one wake-up per tick, not per send: 10,000 sends over 1,000 ticks
+        assertEquals(1_000, t.parks);
+        assertEquals(0, p.creditLost());
+    }
+
+    @Test
+    void withATickTheAverageRateShouldStayExactDespiteOvershootingWaits() throws InterruptedException {
+        long seed = Long.getLong("statecast.seed", System.nanoTime());
+        VirtualTime t = new VirtualTime(seed, 60_000);
+        double rate = 11_597; // 95 Mbit/s of 1,024-byte payloads
+        Pacer p = new Pacer(rate, Pacer.defaultBurst(rate), 1_000_000, () -> t.now, t::park);
+        long first = p.acquire();
+        long last = first;
+        int n = 20_000;
+        for (int i = 1; i < n; i++) {
+            last = p.acquire();
+        }
+        double achieved = (n - 1) / ((last - first) / 1e9);
+        assertEquals(rate, achieved, rate * 0.002, "achieved " + achieved + " msgs/s, seed " + seed);
+        assertTrue(t.parks < n / 5, t.parks + " parks for " + n + " sends, seed " + seed);
+    }
+
+    @Test
     void unlimitedRateShouldNeverWait() throws InterruptedException {
         VirtualTime t = new VirtualTime(1, 0);
         Pacer p = new Pacer(Double.POSITIVE_INFINITY, 1, () -> t.now, t::park);
@@ -92,5 +128,7 @@ class PacerTest {
         assertThrows(IllegalArgumentException.class, () -> new Pacer(0, 1, () -> 0, n -> { }));
         assertThrows(IllegalArgumentException.class, () -> new Pacer(Double.NaN, 1, () -> 0, n -> { }));
         assertThrows(IllegalArgumentException.class, () -> new Pacer(10, 0, () -> 0, n -> { }));
+        assertThrows(IllegalArgumentException.class, () -> new Pacer(10, 1, -1, () -> 0, n -> { }));
+        assertThrows(IllegalArgumentException.class, () -> new Pacer(10, 1, 2_000_000_000L, () -> 0, n -> { }));
     }
 }

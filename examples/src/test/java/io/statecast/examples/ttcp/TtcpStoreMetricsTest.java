@@ -85,7 +85,7 @@ class TtcpStoreMetricsTest {
             TtcpSockets.Opened sender = TtcpSockets.open(OverlayConfig.parse(config("1", receiverAddress)));
             TtcpSender.Result sent;
             try (var s = sender.socket()) {
-                sent = new TtcpSender(s, new TtcpSender.Options(COUNT, 256, 2_000, Pacer.defaultBurst(2_000), BLUEPRINT_H2H, 1,
+                sent = new TtcpSender(s, new TtcpSender.Options(COUNT, 256, 2_000, Pacer.defaultBurst(2_000), 1_000, BLUEPRINT_H2H, 1,
                         30_000, 0, 100, 20_000, 50, true), sender.probe(), out).run();
             }
             TtcpReceiver.Result r = received.get(60, TimeUnit.SECONDS);
