@@ -1,6 +1,7 @@
 package io.statecast.it.testbed;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,6 +77,25 @@ final class Chain implements AutoCloseable {
 
     String namespace(int node) {
         return "sc-" + tag + "-n" + node;
+    }
+
+    /**
+     * The counters of node {@code node}'s shaper toward node {@code node + 1} (its link's tbf),
+     * {@link LinkUsage#UNKNOWN} if they cannot be read: a missing figure must not end a run.
+     */
+    LinkUsage linkUsage(int node) throws InterruptedException {
+        List<String> cmd = List.of(TestbedEnvironment.tool("tc"), "-n", namespace(node), "-s", "-j", "qdisc", "show", "dev", "r" + node);
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            byte[] out = p.getInputStream().readNBytes(64 * 1024);
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return LinkUsage.UNKNOWN;
+            }
+            return p.exitValue() == 0 ? LinkUsage.parseTc(new String(out, StandardCharsets.UTF_8)) : LinkUsage.UNKNOWN;
+        } catch (IOException e) {
+            return LinkUsage.UNKNOWN;
+        }
     }
 
     static String address(int node) {

@@ -1,5 +1,6 @@
 package io.statecast.it.testbed;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -33,23 +34,29 @@ final class ResultsReport {
         return t[i][0] + " / " + t[i][1];
     }
 
-    static String markdown(List<SustainableSearch.Outcome> searches, List<RunResult> lossRuns, String header) {
+    /**
+     * The results as Markdown.
+     *
+     * @param linkMbps the links' rate in Mbit/s (NaN if unknown), for the payload ceiling it implies
+     */
+    static String markdown(List<SustainableSearch.Outcome> searches, List<RunResult> lossRuns, String header, double linkMbps) {
         StringBuilder md = new StringBuilder();
         md.append(header).append("\n\n");
         md.append("### Sustainable rate\n\n");
-        md.append("| service | hops | sustainable (Mbit/s) | lowest unsustainable (Mbit/s) | blueprint h2h-ack SCXML / Java | "
-                + "blueprint e2e-ack SCXML / Java |\n");
-        md.append("|---|---|---|---|---|---|\n");
+        md.append("| service | hops | sustainable (Mbit/s of payload) | first link there (Mbit/s on the wire) | "
+                + "lowest unsustainable (Mbit/s of payload) | blueprint h2h-ack SCXML / Java | blueprint e2e-ack SCXML / Java |\n");
+        md.append("|---|---|---|---|---|---|---|\n");
         for (SustainableSearch.Outcome o : searches) {
-            md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s |%n", o.service(), o.hops(),
-                    o.sustainableMbps() == null ? "none found" : fmt(o.sustainableMbps()),
+            md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s |%n", o.service(), o.hops(),
+                    o.sustainableMbps() == null ? "none found" : fmt(o.sustainableMbps()), fmt(linkLoadAtSustainable(o)),
                     o.lowestUnsustainableMbps() == null ? "not reached" : fmt(o.lowestUnsustainableMbps()),
                     blueprint("h2h", o.hops()), blueprint("e2e", o.hops())));
         }
+        ceiling(md, searches, linkMbps);
         md.append("\n### Every run\n\n");
-        md.append("| service | hops | rate (Mbit/s) | sent (msgs/s) | received, worst node (Mbit/s) | delay p50 / p99 / max, "
-                + "worst node (ms) | delay slope, worst (ms/s) | missing | verdict |\n");
-        md.append("|---|---|---|---|---|---|---|---|---|\n");
+        md.append("| service | hops | rate (Mbit/s) | sent (msgs/s) | first link (B/msg, Mbit/s) | received, worst node (Mbit/s) | "
+                + "delay p50 / p99 / max, worst node (ms) | delay slope, worst (ms/s) | missing | verdict |\n");
+        md.append("|---|---|---|---|---|---|---|---|---|---|\n");
         for (SustainableSearch.Outcome o : searches) {
             for (RunResult r : o.runs()) {
                 row(md, r);
@@ -76,11 +83,66 @@ final class ResultsReport {
     }
 
     private static void row(StringBuilder md, RunResult r) {
-        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s / %s / %s | %s | %d | %s |%n",
+        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s, %s | %s | %s / %s / %s | %s | %d | %s |%n",
                 r.experiment().service(), r.experiment().hops(), r.experiment().rateLabel(),
-                fmt0(r.achievedMessagesPerSecond()), fmt(r.least("throughputMbps")), fmt(r.worst("delayMsP50")),
+                fmt0(r.achievedMessagesPerSecond()), fmt0(r.linkBytesPerMessage()), fmt(r.linkLoadMbps()), fmt(r.least("throughputMbps")), fmt(r.worst("delayMsP50")),
                 fmt(r.worst("delayMsP99")), fmt(r.worst("delayMsMax")), fmt(r.worst("delaySlopeMsPerS")), r.totalMissing(),
                 r.verdict().replace("|", "/")));
+    }
+
+    /** The first link's load in the sustainable run of a search (NaN if none or unknown). */
+    static double linkLoadAtSustainable(SustainableSearch.Outcome o) {
+        if (o.sustainableMbps() == null) {
+            return Double.NaN;
+        }
+        for (RunResult r : o.runs()) {
+            if (r.sustainable() && r.experiment().rateMbps() == o.sustainableMbps()) {
+                return r.linkLoadMbps();
+            }
+        }
+        return Double.NaN;
+    }
+
+    /**
+     * The payload a link can carry at all: its rate times payload over bytes on the link per
+     * message (the median over the runs that measured it). Headers make that less than the link rate.
+     */
+    private static void ceiling(StringBuilder md, List<SustainableSearch.Outcome> searches, double linkMbps) {
+        List<Double> perMessage = new ArrayList<>();
+        int size = 0;
+        for (SustainableSearch.Outcome o : searches) {
+            for (RunResult r : o.runs()) {
+                if (!Double.isNaN(r.linkBytesPerMessage())) {
+                    perMessage.add(r.linkBytesPerMessage());
+                    size = r.experiment().size();
+                }
+            }
+        }
+        if (perMessage.isEmpty() || Double.isNaN(linkMbps)) {
+            return;
+        }
+        perMessage.sort(Double::compare);
+        double median = perMessage.get(perMessage.size() / 2);
+        md.append(String.format(Locale.ROOT, "%nOn the first link each message took %.0f bytes (median of %d runs: a %d-byte payload with "
+                + "its overlay, UDP, IP and Ethernet headers, plus that link's share of control traffic), so a %s Mbit/s link carries "
+                + "at most %.1f Mbit/s of payload.%n", median, perMessage.size(), size, fmt(linkMbps), linkMbps * size / median));
+    }
+
+    /**
+     * The rate of a {@code tc} rate such as {@code 100mbit}, {@code 1gbit} or {@code 500kbit} in
+     * Mbit/s; NaN if it is not one of those forms.
+     */
+    static double parseLinkMbps(String rate) {
+        var m = java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)(k|m|g)bit").matcher(rate.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            return Double.NaN;
+        }
+        double v = Double.parseDouble(m.group(1));
+        return switch (m.group(2)) {
+            case "k" -> v / 1e3;
+            case "g" -> v * 1e3;
+            default -> v;
+        };
     }
 
     private static String fmt(double v) {

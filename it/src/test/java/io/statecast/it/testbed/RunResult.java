@@ -16,9 +16,31 @@ import java.util.List;
  * @param sustainable whether the rate was sustainable ({@link Criteria})
  * @param verdict     why (or why not), in words
  * @param seconds     wall time of the run
+ * @param firstLink   what the first link's shaper (node 1 toward node 2) passed from the sender's
+ *                    start to its end, warm-up included
  */
 record RunResult(Experiment experiment, Path dir, int senderExit, JsonNode sender, List<Receiver> receivers,
-        boolean sustainable, String verdict, double seconds) {
+        boolean sustainable, String verdict, double seconds, LinkUsage firstLink) {
+
+    /** A result without link counters. */
+    RunResult(Experiment experiment, Path dir, int senderExit, JsonNode sender, List<Receiver> receivers,
+            boolean sustainable, String verdict, double seconds) {
+        this(experiment, dir, senderExit, sender, receivers, sustainable, verdict, seconds, LinkUsage.UNKNOWN);
+    }
+
+    /**
+     * Bytes the first link carried per data message sent (warm-up included): the payload with every
+     * header, plus the control traffic on that link shared out (NaN if unknown).
+     */
+    double linkBytesPerMessage() {
+        long messages = (long) experiment.count() + experiment.warmupMessages();
+        return firstLink.known() && messages > 0 ? (double) firstLink.bytes() / messages : Double.NaN;
+    }
+
+    /** The first link's load at the sender's achieved rate, Mbit/s of bytes on the link (NaN if unknown). */
+    double linkLoadMbps() {
+        return achievedMessagesPerSecond() * linkBytesPerMessage() * 8 / 1e6;
+    }
 
     /**
      * One receiver's outcome.

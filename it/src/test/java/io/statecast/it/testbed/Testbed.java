@@ -147,9 +147,11 @@ final class Testbed {
             if (!Double.isInfinite(e.rateMbps())) {
                 send.addAll(List.of("--rate-mbps", num(e.rateMbps())));
             }
+            LinkUsage linkBefore = chain.linkUsage(1);
             sender = start(dir, 1, send);
             long deadline = started + TimeUnit.SECONDS.toNanos(deadlineSeconds);
             int senderExit = await(sender, deadline);
+            LinkUsage firstLink = chain.linkUsage(1).since(linkBefore);
             // receivers end on FIN; give the slow ones their idle and linger time, no more
             long receiversDeadline = Math.min(deadline, System.nanoTime()
                     + TimeUnit.MILLISECONDS.toNanos((long) (1000 * (settings.idleSeconds() + settings.lingerSeconds() + 10))));
@@ -164,10 +166,10 @@ final class Testbed {
                     false, "", seconds);
             List<String> why = settings.criteria().failures(provisional);
             RunResult r = new RunResult(e, dir, senderExit, provisional.sender(), provisional.receivers(), why.isEmpty(),
-                    why.isEmpty() ? "sustainable" : String.join("; ", why), seconds);
-            log.printf(Locale.ROOT, "testbed: %s: %s — sent %.0f msgs/s, worst p99 %.1f ms, worst slope %.2f ms/s, "
-                    + "missing %d (%.0f s)%n", e.name(), r.verdict(), r.achievedMessagesPerSecond(), r.worst("delayMsP99"),
-                    r.worst("delaySlopeMsPerS"), r.totalMissing(), seconds);
+                    why.isEmpty() ? "sustainable" : String.join("; ", why), seconds, firstLink);
+            log.printf(Locale.ROOT, "testbed: %s: %s — sent %.0f msgs/s, first link %.0f B/msg, %.1f Mbit/s, worst p99 %.1f ms, "
+                    + "worst slope %.2f ms/s, missing %d (%.0f s)%n", e.name(), r.verdict(), r.achievedMessagesPerSecond(),
+                    r.linkBytesPerMessage(), r.linkLoadMbps(), r.worst("delayMsP99"), r.worst("delaySlopeMsPerS"), r.totalMissing(), seconds);
             return r;
         } finally {
             if (sender != null) {

@@ -96,16 +96,40 @@ class TestbedLogicTest {
     @Test
     void resultsShouldSitBesideTheBlueprintFigures() {
         Experiment e = at(10);
-        RunResult r = new RunResult(e, Path.of("."), 0, null, List.of(new RunResult.Receiver(2, 0, receiver(10_000, 0, 0.1))),
-                true, "sustainable", 1);
+        ObjectNode sender = JSON.createObjectNode();
+        sender.put("messagesPerSecond", 1_220.7);
+        // 11,000 messages (no warm-up here) of 1,100 bytes each on the first link
+        RunResult r = new RunResult(e, Path.of("."), 0, sender, List.of(new RunResult.Receiver(2, 0, receiver(10_000, 0, 0.1))),
+                true, "sustainable", 1, new LinkUsage(11_000_000, 10_050));
         String md = ResultsReport.markdown(List.of(new SustainableSearch.Outcome(2, "none", 10.0, 25.0, List.of(r))),
-                List.of(), "## header");
-        assertTrue(md.contains("| none | 2 | 10.00 | 25.00 | 0.7 / 1.9 | 0.7 / 0.9 |"), md);
-        assertTrue(md.contains("| none | 2 | 10.00 |"), md);
+                List.of(), "## header", 100);
+        // 1,220.7 msgs/s x 1,100 B x 8 = 10.74 Mbit/s on the wire
+        assertTrue(md.contains("| none | 2 | 10.00 | 10.74 | 25.00 | 0.7 / 1.9 | 0.7 / 0.9 |"), md);
+        assertTrue(md.contains("| none | 2 | 10.00 | 1221 | 1100, 10.74 |"), md);
+        // 100 Mbit/s x 1,024 / 1,100
+        assertTrue(md.contains("took 1100 bytes (median of 1 runs") && md.contains("at most 93.1 Mbit/s of payload"), md);
         assertFalse(md.contains("Loss run"), md);
         assertEquals("1.0 / 4.0", ResultsReport.blueprint("h2h", 1));
         assertEquals("0.7 / 0.8", ResultsReport.blueprint("e2e", 5));
         assertEquals("—", ResultsReport.blueprint("h2h", 3));
+    }
+
+    @Test
+    void linkCountersShouldComeFromTheTbfQdisc() throws Exception {
+        String tc = "[{\"kind\":\"tbf\",\"handle\":\"8173:\",\"root\":true,\"options\":{\"rate\":12500000},"
+                + "\"bytes\":11170000,\"packets\":10012,\"drops\":0}]";
+        LinkUsage after = LinkUsage.parseTc(tc);
+        assertEquals(new LinkUsage(11_170_000, 10_012), after);
+        assertEquals(new LinkUsage(11_169_000, 10_011), after.since(new LinkUsage(1_000, 1)));
+        assertEquals(LinkUsage.UNKNOWN, after.since(LinkUsage.UNKNOWN));
+        assertEquals(LinkUsage.UNKNOWN, new LinkUsage(5, 1).since(new LinkUsage(10, 1)), "counters went backwards");
+        Exception noTbf = assertThrows(java.io.IOException.class, () -> LinkUsage.parseTc("[{\"kind\":\"noqueue\"}]"));
+        assertTrue(noTbf.getMessage().contains("no tbf qdisc"), noTbf.getMessage());
+        assertThrows(java.io.IOException.class, () -> LinkUsage.parseTc("not json"));
+        assertEquals(100, ResultsReport.parseLinkMbps("100mbit"));
+        assertEquals(1000, ResultsReport.parseLinkMbps("1gbit"));
+        assertEquals(0.5, ResultsReport.parseLinkMbps("500kbit"));
+        assertTrue(Double.isNaN(ResultsReport.parseLinkMbps("12500000")));
     }
 
     @Test

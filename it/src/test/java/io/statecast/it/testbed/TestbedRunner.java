@@ -210,7 +210,7 @@ public final class TestbedRunner implements Callable<Integer> {
                 Runtime.getRuntime().availableProcessors(), maxSlope, 100 * minSendRatio, (System.nanoTime() - started) / 1e9,
                 commandLine());
         Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.writeString(file, ResultsReport.markdown(outcomes, lossRuns, header));
+        Files.writeString(file, ResultsReport.markdown(outcomes, lossRuns, header, ResultsReport.parseLinkMbps(linkRate)));
     }
 
     /** The arguments as given, without the ones every invocation differs in (tag, paths, launcher). */
