@@ -10,7 +10,7 @@
 #   --services none,h2h-ack,e2e-ack   best-effort and/or shipped services by name (spec from the
 #                              class path services/NAME.scxml), or a ServiceID with --message-store FILE
 #   --hops 1,2,5               hop counts
-#   --rates 10,25,50,75,95     ladder of send rates in Mbit/s, then --refine bisection steps
+#   --rates 10,25,50,75,87.5,91  ladder of payload rates in Mbit/s, then --refine bisection steps
 #   --count 10000 --size 1024  the blueprint's run
 #   --no-loss-run              skip the 5-hop, 5 %-loss run
 #   --results FILE             Markdown table (default it/target/testbed/results.md)

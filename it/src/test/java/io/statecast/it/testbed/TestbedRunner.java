@@ -45,8 +45,9 @@ public final class TestbedRunner implements Callable<Integer> {
     @Option(names = "--size", defaultValue = "1024", description = "payload bytes (default: ${DEFAULT-VALUE})")
     int size;
 
-    @Option(names = "--rates", split = ",", defaultValue = "10,25,50,75,95",
-            description = "ladder of send rates, Mbit/s of payload (default: ${DEFAULT-VALUE})")
+    @Option(names = "--rates", split = ",", defaultValue = "10,25,50,75,87.5,91",
+            description = "ladder of send rates, Mbit/s of payload (default: ${DEFAULT-VALUE}; with 1,024-byte payloads "
+                    + "87.5 fills 95 % of a 100 Mbit/s link on the wire and 91 is near the most it can carry)")
     List<Double> rates;
 
     @Option(names = "--refine", defaultValue = "2", description = "bisection steps after the ladder (default: ${DEFAULT-VALUE})")
@@ -202,7 +203,8 @@ public final class TestbedRunner implements Callable<Integer> {
             throws IOException {
         String header = String.format(Locale.ROOT, "## Testbed results, %s%n%n"
                 + "Daisy chain of network namespaces, `tc tbf` %s links, overlay node %s over UDP, %d messages of %d bytes, "
-                + "%d warm-up messages, %d CPU core(s) shared by every process (results are CPU-bound, not link-bound). "
+                + "%d warm-up messages, %d CPU core(s) shared by every process (a sustainable rate below the links' payload ceiling "
+                + "is where the CPU ran out). Rates are payload; the first link's load counts every header. "
                 + "Sustainable: nothing lost, delay slope over the second half <= %.1f ms/s, sender within %.0f %% of the rate. "
                 + "Blueprint columns are its SCXML / hard-coded Java figures on Emulab 100 Mbit/s links. Run time %.0f s.%n%n"
                 + "Command: `it/testbed/run-experiments.sh %s`",
