@@ -15,6 +15,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -80,6 +81,7 @@ public final class ForwardingEngine {
     private final MessageIds ids;
     private final SeenCache seen;
     private final Context context = new Context();
+    private volatile ScheduledExecutorService receiveExecutor;
     private volatile MessageStorePort store;
 
     private final LongAdder received = new LongAdder();
@@ -123,10 +125,22 @@ public final class ForwardingEngine {
      * @throws IllegalStateException if a store is already installed
      */
     public synchronized void installStore(MessageStorePort port) {
+        installStore(port, null);
+    }
+
+    /**
+     * As {@link #installStore(MessageStorePort)}, telling the store the one thread that calls
+     * {@link #onReceive} ({@link OverlayContext#receiveExecutor}).
+     *
+     * @param receiveExecutor that thread's executor, or {@code null} if there is no single one
+     * @throws IllegalStateException if a store is already installed
+     */
+    public synchronized void installStore(MessageStorePort port, ScheduledExecutorService receiveExecutor) {
         Objects.requireNonNull(port, "port");
         if (store != null) {
             throw new IllegalStateException("a MessageStore is already installed");
         }
+        this.receiveExecutor = receiveExecutor;
         port.open(context);
         store = port;
     }
@@ -452,6 +466,11 @@ public final class ForwardingEngine {
         @Override
         public TimerService timers() {
             return timers;
+        }
+
+        @Override
+        public ScheduledExecutorService receiveExecutor() {
+            return receiveExecutor;
         }
 
         @Override

@@ -4,6 +4,7 @@ import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.TimerService;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The narrow set of overlay operations a MessageStore acts through — the blueprint's network
@@ -60,6 +61,17 @@ public interface OverlayContext {
      * @return false if the application's receive queue was full (counted)
      */
     boolean toApplication(OverlayMessage message);
+
+    /**
+     * The one thread that hands every received message to the store, as an executor that runs
+     * tasks and timed tasks on it — the event loop of the node's only substrate interface — or
+     * {@code null} if there is no such single thread. A store that runs its work there (io
+     * threading) hands nothing from thread to thread on the receive path, and its sends are
+     * written by the thread that writes them to the socket.
+     */
+    default ScheduledExecutorService receiveExecutor() {
+        return null;
+    }
 
     /**
      * Lets the application see what {@link #toApplication} delivered since the last call: the

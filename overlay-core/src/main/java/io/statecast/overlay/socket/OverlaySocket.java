@@ -1,5 +1,6 @@
 package io.statecast.overlay.socket;
 
+import io.netty.util.concurrent.EventExecutor;
 import io.statecast.overlay.address.AddressRepository;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
@@ -36,6 +37,7 @@ import java.util.ServiceLoader;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -129,7 +131,8 @@ public final class OverlaySocket implements AutoCloseable {
             this.self = config.resolveAddress(random);
             NodeEnvironment env = new NodeEnvironment(adapter::send, adapter.localAddresses(), timers, random);
             this.node = factory.create(config, self, env);
-            InboxSink sink = new InboxSink(inbox, TimeUnit.MILLISECONDS.toNanos(config.buffers().deliveryWaitMs()), timers);
+            InboxSink sink = new InboxSink(inbox, TimeUnit.MILLISECONDS.toNanos(config.buffers().deliveryWaitMs()), timers,
+                    adapter.receiveExecutor());
             this.engine = new ForwardingEngine(self, node::topology, adapter::send, sink, timers,
                     new MessageIds(random.nextLong()),
                     new ForwardingEngine.Settings(config.forwarding().hopLimit(), config.forwarding().floodCacheEntries()));
@@ -143,7 +146,7 @@ public final class OverlaySocket implements AutoCloseable {
                 port = provider.create(config.messageStore());
             }
             if (port != null) {
-                engine.installStore(port);
+                engine.installStore(port, adapter.receiveExecutor());
             }
         } catch (OverlayConfigException | IOException | RuntimeException e) {
             interfaces.forEach(SubstrateInterface::close);
@@ -556,7 +559,7 @@ public final class OverlaySocket implements AutoCloseable {
      */
     public void installMessageStore(MessageStorePort port) {
         requireOpen();
-        engine.installStore(port);
+        engine.installStore(port, adapter.receiveExecutor());
     }
 
     /** The installed MessageStore (its metrics, its services), or {@code null}. */
@@ -679,11 +682,22 @@ public final class OverlaySocket implements AutoCloseable {
         private final Inbox inbox;
         private final long waitNanos;
         private final TimerService timers;
+        private final ScheduledExecutorService receiveExecutor;
 
-        InboxSink(Inbox inbox, long waitNanos, TimerService timers) {
+        InboxSink(Inbox inbox, long waitNanos, TimerService timers, ScheduledExecutorService receiveExecutor) {
             this.inbox = inbox;
             this.waitNanos = waitNanos;
             this.timers = timers;
+            this.receiveExecutor = receiveExecutor;
+        }
+
+        /**
+         * Whether this thread may wait for the application: not on the timer thread (a store with
+         * clock threading drains there) nor on the receive thread (one with io threading drains
+         * there, and waiting would stop every frame behind it).
+         */
+        private boolean mayWait() {
+            return RealTimerService.mayWait(timers) && !(receiveExecutor instanceof EventExecutor e && e.inEventLoop());
         }
 
         @Override
@@ -696,8 +710,8 @@ public final class OverlaySocket implements AutoCloseable {
             if (inbox.offer(message, false)) {
                 return true;
             }
-            if (waitNanos == 0 || !RealTimerService.mayWait(timers)) {
-                return false; // a store on clock threading delivers on the timer thread: never block it
+            if (waitNanos == 0 || !mayWait()) {
+                return false; // a store on clock or io threading delivers on a thread that must never block
             }
             try {
                 return inbox.offer(message, false, waitNanos, TimeUnit.NANOSECONDS);
@@ -719,7 +733,7 @@ public final class OverlaySocket implements AutoCloseable {
 
         @Override
         public long deliveryWaitNanos() {
-            return RealTimerService.mayWait(timers) ? waitNanos : 0;
+            return mayWait() ? waitNanos : 0;
         }
     }
 }

@@ -17,6 +17,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -169,6 +170,15 @@ public final class Adapter implements AutoCloseable {
     public SubstrateAddress localAddress(SubstrateAddress.Scheme scheme) {
         SubstrateInterface i = byScheme.get(scheme);
         return i == null ? null : i.localAddress();
+    }
+
+    /**
+     * The one thread every received frame arrives on: the receive executor of the only
+     * interface, or {@code null} with several interfaces (each reads on its own thread) or one
+     * without (see {@link SubstrateInterface#receiveExecutor}).
+     */
+    public ScheduledExecutorService receiveExecutor() {
+        return interfaces.size() == 1 ? interfaces.get(0).receiveExecutor() : null;
     }
 
     /** The interfaces, in construction order. */

@@ -2,6 +2,7 @@ package io.statecast.overlay.substrate;
 
 import io.netty.buffer.ByteBuf;
 import io.statecast.overlay.address.SubstrateAddress;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * One interface of an {@link Adapter} to one substrate network (UDP, TCP, in-memory). It moves
@@ -46,6 +47,15 @@ public interface SubstrateInterface extends AutoCloseable {
 
     /** Counters of this interface. */
     InterfaceMetrics metrics();
+
+    /**
+     * The one thread that calls the receiver once started, as an executor that runs tasks and
+     * timed tasks on it, or {@code null} if frames arrive on more than one thread or on no thread
+     * of the interface's own (a simulation's). A MessageStore may run there (io threading).
+     */
+    default ScheduledExecutorService receiveExecutor() {
+        return null;
+    }
 
     /** Stops receiving and releases the socket. Idempotent. */
     @Override

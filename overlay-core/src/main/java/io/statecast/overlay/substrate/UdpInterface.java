@@ -26,6 +26,7 @@ import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -235,6 +236,13 @@ public final class UdpInterface implements SubstrateInterface {
             discardOutbox(); // raced with close(): nobody else will flush it
         }
         return true;
+    }
+
+    /** The event loop of the bound channel (every datagram is read there), or null before {@link #start}. */
+    @Override
+    public ScheduledExecutorService receiveExecutor() {
+        Channel ch = channel;
+        return ch == null ? null : ch.eventLoop();
     }
 
     private boolean writable(Channel ch) {
