@@ -26,6 +26,7 @@ import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.forward.ScratchStore;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.TimerService;
 import java.io.IOException;
 import java.net.URI;
@@ -33,6 +34,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executors;
@@ -121,6 +123,8 @@ public final class MessageStore implements MessageStorePort {
     private volatile Shard[] shards;
     private volatile boolean closed;
     private ScheduledExecutorService watchdog;
+    /** The threading the shards use, set by {@link #open} ({@link #threading()}). */
+    private volatile MessageStoreConfig.Threading threading;
     private TimerService.Timer sweepTimer;
     private TimerService.Timer pendingTimer;
 
@@ -315,6 +319,23 @@ public final class MessageStore implements MessageStorePort {
      * How this store's threads are named: {@code statecast-ms-}, or {@code statecast-ms-scratch-}
      * for a scratch twin, so that thread dumps and profiles tell the warm-up's threads apart.
      */
+    /**
+     * How the shards run once the store is open: the configured threading, except that io
+     * threading becomes clock threading where the overlay offers no single receive thread on the
+     * system clock ({@link OverlayContext#receiveExecutor}). {@code null} before {@link #open}.
+     */
+    public MessageStoreConfig.Threading threading() {
+        return threading;
+    }
+
+    static MessageStoreConfig.Threading effectiveThreading(MessageStoreConfig.Threading asked, OverlayContext overlay) {
+        if (asked == MessageStoreConfig.Threading.IO
+                && (overlay.receiveExecutor() == null || !(overlay.timers() instanceof RealTimerService))) {
+            return MessageStoreConfig.Threading.CLOCK;
+        }
+        return asked;
+    }
+
     String threadNamePrefix() {
         return scratch ? "statecast-ms-scratch-" : "statecast-ms-";
     }
@@ -358,6 +379,12 @@ public final class MessageStore implements MessageStorePort {
                 throw new IllegalStateException("the MessageStore is closed");
             }
             context = Objects.requireNonNull(overlay, "overlay");
+            threading = effectiveThreading(config.threading(), overlay);
+            if (threading != config.threading()) {
+                LOG.info("MessageStore: threading {} asked for, but the overlay has no single receive thread on the system "
+                        + "clock (several interfaces, or a virtual clock); the shards run as with {}",
+                        config.threading().name().toLowerCase(Locale.ROOT), threading.name().toLowerCase(Locale.ROOT));
+            }
             int n = config.shards();
             int perShard = (int) Math.min(Integer.MAX_VALUE,
                     ((long) config.instances().tombstones() + n - 1) / n);
@@ -367,7 +394,7 @@ public final class MessageStore implements MessageStorePort {
             }
             shards = s;
             scheduleSweep();
-            if (config.threading() == MessageStoreConfig.Threading.DEDICATED) {
+            if (threading == MessageStoreConfig.Threading.DEDICATED) {
                 long period = Math.max(1, config.evaluationLimit().toMillis() / 4);
                 watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
                     Thread t = new Thread(r, threadNamePrefix() + "watchdog");
@@ -752,7 +779,7 @@ public final class MessageStore implements MessageStorePort {
                 try {
                     if (!shard.awaitTermination(1, TimeUnit.SECONDS)) {
                         LOG.warn("shard {} did not stop within 1 s", shard.index());
-                    } else if (config.threading() == MessageStoreConfig.Threading.DEDICATED) {
+                    } else if (threading == MessageStoreConfig.Threading.DEDICATED) {
                         shard.runLeftovers(); // its thread is gone: this thread may touch its state now
                     }
                 } catch (InterruptedException e) {

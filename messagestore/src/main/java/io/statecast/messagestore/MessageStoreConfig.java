@@ -79,7 +79,16 @@ public record MessageStoreConfig(
          * Shards run as tasks of the overlay's timer service. With a virtual clock everything is
          * deterministic (tests, simulations); no watchdog can take a stuck shard over.
          */
-        CLOCK
+        CLOCK,
+        /**
+         * Shards run as tasks of the thread that receives the node's frames (the event loop of
+         * its only substrate interface, {@code OverlayContext.receiveExecutor}): no hand-off
+         * between threads on the receive path, and sends are written by the thread that owns the
+         * socket. Queries then run on that thread too, so it suits services with short queries;
+         * no watchdog can take a stuck shard over. Where there is no such single thread (several
+         * interfaces, a virtual clock) the store runs as with {@link #CLOCK}.
+         */
+        IO
     }
 
     /** Checks ranges; the message names the field and the value. */

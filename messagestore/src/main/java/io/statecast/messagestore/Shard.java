@@ -26,6 +26,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -95,8 +97,14 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     private final AtomicReference<Ticket> evaluating = new AtomicReference<>();
     private final RateLimitedLog errorLog = RateLimitedLog.onePer(LOG, Duration.ofSeconds(10));
     private final Runnable drainTask = this::drainTask;
-    /** Clock threading: the timer service the drain task runs on; null with dedicated threading. */
+    /** Clock or io threading: what the drain task runs on; null with dedicated threading. */
     private final Executor executor;
+    /** Io threading: the receive thread the drains run on, also waking the shard for its wheel's timers; else null. */
+    private final ScheduledExecutorService loop;
+    /** Io threading: the wake-up armed on {@link #loop} for the wheel's next timer, and when it is due (loop only). */
+    private ScheduledFuture<?> wake;
+    private long wakeAt = Long.MAX_VALUE;
+    private final Runnable wakeTask = this::onWake;
     /** Dedicated threading: the shard's current thread (a new one after the watchdog took over). */
     private volatile Thread thread;
     private volatile boolean stopping;
@@ -125,12 +133,13 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         this.evaluationLimitNanos = store.config().evaluationLimit().toNanos();
         this.firstUseLimitNanos = Math.max(evaluationLimitNanos,
                 store.config().specLimits().queries().compileTimeout().toNanos());
-        boolean dedicated = store.config().threading() == MessageStoreConfig.Threading.DEDICATED;
+        boolean dedicated = store.threading() == MessageStoreConfig.Threading.DEDICATED;
         this.clock = store.context().timers();
+        this.loop = store.threading() == MessageStoreConfig.Threading.IO ? store.context().receiveExecutor() : null;
         long tick = store.config().timerTick().toNanos();
-        this.wheel = dedicated && tick > 0 && clock instanceof RealTimerService
+        this.wheel = (dedicated || loop != null) && tick > 0 && clock instanceof RealTimerService
                 ? new TimerWheel(tick, clock.nanoTime()) : null;
-        this.executor = dedicated ? null : clock;
+        this.executor = dedicated ? null : loop != null ? loop : clock;
         this.measureCpu = !dedicated && THREADS.isCurrentThreadCpuTimeSupported();
         if (dedicated) {
             startThread();
@@ -178,7 +187,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     // ------------------------------------------------------------------ the shard's thread
 
-    /** Clock threading: one drain as a task of the timer service, re-posted while work waits. */
+    /** Clock or io threading: one drain as a task of the executor, re-posted while work waits. */
     private void drainTask() {
         Thread me = Thread.currentThread();
         owner = me;
@@ -189,9 +198,42 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 scheduled.set(false);
                 if (hasWork()) {
                     signal();
+                } else if (loop != null && wheel != null) {
+                    armWake();
                 }
             }
         }
+    }
+
+    /**
+     * Io threading: makes sure a wake-up is armed on the loop for the wheel's next deadline, so
+     * an idle shard fires its timers on time. One wake-up at a time; a new one only when the
+     * wheel's next deadline is earlier than the armed one's. Loop thread only.
+     */
+    private void armWake() {
+        long next = wheel.nextDeadlineNanos();
+        if (next == Long.MAX_VALUE || next >= wakeAt) {
+            return;
+        }
+        long now = clock.nanoTime();
+        if (wake != null) {
+            wake.cancel(false);
+        }
+        wakeAt = next;
+        try {
+            wake = loop.schedule(wakeTask, Math.max(0, next - now), TimeUnit.NANOSECONDS);
+        } catch (RuntimeException e) {
+            // the loop has shut down (the socket is closing): nothing runs here any more
+            wake = null;
+            wakeAt = Long.MAX_VALUE;
+        }
+    }
+
+    /** Io threading: the armed wake-up is due; the drain it starts advances the wheel. */
+    private void onWake() {
+        wake = null;
+        wakeAt = Long.MAX_VALUE;
+        signal();
     }
 
     /**

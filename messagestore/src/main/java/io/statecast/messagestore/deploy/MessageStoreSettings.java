@@ -101,13 +101,13 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
         if (t != null && !t.isNull()) {
             if (!t.isTextual()) {
                 throw new OverlayConfigException(PREFIX + ".threading", PREFIX + ".threading must be a string "
-                        + "(dedicated or clock), got " + t.getNodeType());
+                        + "(dedicated, clock or io), got " + t.getNodeType());
             }
             try {
                 threading = MessageStoreConfig.Threading.valueOf(t.asText().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new OverlayConfigException(PREFIX + ".threading", PREFIX + ".threading=" + t.asText()
-                        + " must be dedicated or clock");
+                        + " must be dedicated, clock or io");
             }
         }
         int data = intField(section, "dataQueueCapacity", d.dataQueueCapacity(), 1, 10_000_000, PREFIX);

@@ -61,6 +61,7 @@ class MessageStoreSettingsTest {
         MessageStoreConfig c = s.config();
         assertEquals(3, c.shards());
         assertEquals(MessageStoreConfig.Threading.CLOCK, c.threading());
+        assertEquals(MessageStoreConfig.Threading.IO, MessageStoreSettings.parse(json("{'threading': 'io'}")).config().threading());
         assertEquals(50, c.dataQueueCapacity());
         assertEquals(60, c.controlQueueCapacity());
         assertFalse(c.warmStart());
@@ -83,7 +84,7 @@ class MessageStoreSettingsTest {
         assertTrue(error("{'shards': '2'}").startsWith("overlay.messageStore.shards | "));
         assertTrue(error("{'shards': 2.5}").contains("whole number"));
         assertTrue(error("{'shards': 0}").contains("overlay.messageStore.shards=0 must be within 1..256"));
-        assertTrue(error("{'threading': 'fast'}").contains("must be dedicated or clock"));
+        assertTrue(error("{'threading': 'fast'}").contains("overlay.messageStore.threading=fast must be dedicated, clock or io"));
         assertTrue(error("{'timerTickMs': 1001}").contains("overlay.messageStore.timerTickMs=1001 must be within 0..1000"));
         assertTrue(error("{'timerTickMs': -1}").startsWith("overlay.messageStore.timerTickMs | "));
         assertTrue(error("{'warmStartRounds': 0}").contains("overlay.messageStore.warmStartRounds=0 must be within 1..1000000"));
