@@ -26,6 +26,13 @@ record ShippedService(String name, int id, String resource) {
     private static final int MAX_SPEC_BYTES = 262_144;
 
     /**
+     * The testbed's store threading: io, the shard on the UDP thread. With six JVMs on two cores
+     * the thread hand-offs of dedicated threading cost a share of the CPU the runs are short of
+     * (docs/benchmarks.md).
+     */
+    static final String DEFAULT_THREADING = "io";
+
+    /**
      * Finds the shipped service {@code name} on this class path.
      *
      * @throws IllegalArgumentException if the name is malformed, no such spec is shipped, or the
@@ -64,17 +71,30 @@ record ShippedService(String name, int id, String resource) {
      * cores, and a second shard thread per node only adds context switches. Queues hold a whole
      * run, so a node descheduled by the shared CPU does not drop at its store's door. The live
      * instance limit covers every message of a run being alive at once: message-scope services keep
-     * a finished instance for seconds (h2h-ack's TimeoutMsg, 6 s) to answer late requests.
+     * a finished instance for seconds (h2h-ack's TimeoutMsg, 6 s) to answer late requests. The
+     * shard runs on the node's UDP thread ({@link #DEFAULT_THREADING}).
      */
     String messageStoreYaml(int messages) {
+        return messageStoreYaml(messages, DEFAULT_THREADING);
+    }
+
+    /**
+     * As {@link #messageStoreYaml(int)} with the store's {@code threading} ({@code dedicated},
+     * {@code clock} or {@code io}).
+     */
+    String messageStoreYaml(int messages, String threading) {
+        if (!threading.matches("dedicated|clock|io")) {
+            throw new IllegalArgumentException("threading '" + threading + "' must be dedicated, clock or io");
+        }
         int queue = Math.max(10_000, Math.min(1_000_000, messages));
         int live = Math.max(50_000, Math.min(1_000_000, 2 * messages));
         return String.format(Locale.ROOT, """
                 shards: 1
+                threading: %s
                 dataQueueCapacity: %d
                 controlQueueCapacity: %d
                 instances: { maxLive: %d, tombstones: %d }
                 services: [ "classpath:%s" ]
-                """, queue, queue, live, live, resource);
+                """, threading, queue, queue, live, live, resource);
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.deploy.MessageStoreSettings;
 import io.statecast.overlay.socket.OverlayConfig;
 import java.net.URI;
@@ -169,6 +170,13 @@ class TestbedLogicTest {
         assertEquals(List.of(URI.create("classpath:services/h2h-ack.scxml")),
                 ms.services().stream().map(MessageStoreSettings.ServiceSource::uri).toList());
         assertEquals(11_000, ms.config().dataQueueCapacity());
+        assertEquals(MessageStoreConfig.Threading.IO, ms.config().threading(), "the testbed's default");
+        String dedicated = TestbedRunner.Service.parse("h2h-ack", null, 11_000, "dedicated").messageStoreYaml();
+        assertEquals(MessageStoreConfig.Threading.DEDICATED, MessageStoreSettings.parse(OverlayConfig.parse(
+                Files.readString(NodeConfigs.write(dir, 3, "TREE", dedicated))).messageStore()).config().threading());
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                () -> TestbedRunner.Service.parse("h2h-ack", null, 11_000, "fast"));
+        assertTrue(bad.getMessage().contains("must be dedicated, clock or io"), bad.getMessage());
     }
 
     @Test

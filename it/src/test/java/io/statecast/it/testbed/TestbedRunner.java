@@ -89,6 +89,11 @@ public final class TestbedRunner implements Callable<Integer> {
             description = "warm-up messages before each measured run (default: ${DEFAULT-VALUE})")
     int warmup;
 
+    @Option(names = "--threading", defaultValue = ShippedService.DEFAULT_THREADING,
+            description = "MessageStore threading of a shipped service's generated section: dedicated, clock or io "
+                    + "(default: ${DEFAULT-VALUE}: the shard on the node's UDP thread)")
+    String threading;
+
     @Option(names = "--idle", defaultValue = "5", description = "receivers finish after this many idle seconds (default: ${DEFAULT-VALUE})")
     double idle;
 
@@ -137,7 +142,7 @@ public final class TestbedRunner implements Callable<Integer> {
         List<Service> svc = new ArrayList<>();
         try {
             for (String s : services) {
-                svc.add(Service.parse(s.trim(), storeYaml, count + warmup));
+                svc.add(Service.parse(s.trim(), storeYaml, count + warmup, threading));
             }
         } catch (IllegalArgumentException e) {
             System.err.println("testbed: " + e.getMessage());
@@ -202,13 +207,15 @@ public final class TestbedRunner implements Callable<Integer> {
     private void writeResults(Path file, List<SustainableSearch.Outcome> outcomes, List<RunResult> lossRuns, long started)
             throws IOException {
         String header = String.format(Locale.ROOT, "## Testbed results, %s%n%n"
-                + "Daisy chain of network namespaces, `tc tbf` %s links, overlay node %s over UDP, %d messages of %d bytes, "
+                + "Daisy chain of network namespaces, `tc tbf` %s links, overlay node %s over UDP, MessageStore threading %s, "
+                + "%d messages of %d bytes, "
                 + "%d warm-up messages, %d CPU core(s) shared by every process (a sustainable rate below the links' payload ceiling "
                 + "is where the CPU ran out). Rates are payload; the first link's load counts every header. "
                 + "Sustainable: nothing lost, delay slope over the second half <= %.1f ms/s, sender within %.0f %% of the rate. "
                 + "Blueprint columns are its SCXML / hard-coded Java figures on Emulab 100 Mbit/s links. Run time %.0f s.%n%n"
                 + "Command: `it/testbed/run-experiments.sh %s`",
-                ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), linkRate, node, count, size, warmup,
+                ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), linkRate, node,
+                messageStore == null ? threading : "as in --message-store", count, size, warmup,
                 Runtime.getRuntime().availableProcessors(), maxSlope, 100 * minSendRatio, (System.nanoTime() - started) / 1e9,
                 commandLine());
         Files.createDirectories(file.toAbsolutePath().getParent());
@@ -248,6 +255,11 @@ public final class TestbedRunner implements Callable<Integer> {
          * @param messages  messages per run, warm-up included (sizes the generated section)
          */
         static Service parse(String text, String storeYaml, int messages) {
+            return parse(text, storeYaml, messages, ShippedService.DEFAULT_THREADING);
+        }
+
+        /** As {@link #parse(String, String, int)}, with the generated section's store {@code threading}. */
+        static Service parse(String text, String storeYaml, int messages, String threading) {
             if (text.equalsIgnoreCase("none")) {
                 return new Service("none", null, null);
             }
@@ -258,7 +270,7 @@ public final class TestbedRunner implements Callable<Integer> {
                 return new Service("service-" + text, Integer.parseInt(text), storeYaml);
             }
             ShippedService shipped = ShippedService.byName(text);
-            return new Service(shipped.name(), shipped.id(), storeYaml != null ? storeYaml : shipped.messageStoreYaml(messages));
+            return new Service(shipped.name(), shipped.id(), storeYaml != null ? storeYaml : shipped.messageStoreYaml(messages, threading));
         }
     }
 
