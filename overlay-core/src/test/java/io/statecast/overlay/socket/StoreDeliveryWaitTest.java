@@ -14,6 +14,7 @@ import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.OverlayMessage;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -136,6 +137,25 @@ class StoreDeliveryWaitTest {
             CompletableFuture<Boolean> onTimerThread = new CompletableFuture<>();
             ctx.timers().execute(() -> onTimerThread.complete(ctx.toApplication(message(s, "three"))));
             assertFalse(onTimerThread.get(20, TimeUnit.SECONDS), "refused at once, not after the 60 s wait");
+            assertEquals(1, s.statistics().forwarding().drops(DropCause.APPLICATION_QUEUE_FULL));
+        }
+    }
+
+    @Test
+    void shouldNameTheUdpReceiveThreadAndNeverHoldIt() throws Exception {
+        ContextStore store = new ContextStore();
+        try (OverlaySocket s = socket(store, 60_000)) {
+            OverlayContext ctx = store.context.get();
+            ScheduledExecutorService rx = ctx.receiveExecutor();
+            assertNotNull(rx, "one UDP interface: one receive thread");
+            assertTrue(ctx.toApplication(message(s, "one")));
+            assertTrue(ctx.toApplication(message(s, "two")));
+            // a store on io threading delivers on the thread that reads the socket
+            CompletableFuture<String> onReceiveThread = new CompletableFuture<>();
+            rx.execute(() -> onReceiveThread.complete(Thread.currentThread().getName() + " waits "
+                    + ctx.deliveryWaitNanos() + " ns, delivered " + ctx.toApplication(message(s, "three"))));
+            String what = onReceiveThread.get(20, TimeUnit.SECONDS);
+            assertTrue(what.startsWith("statecast-udp") && what.endsWith(" waits 0 ns, delivered false"), what);
             assertEquals(1, s.statistics().forwarding().drops(DropCause.APPLICATION_QUEUE_FULL));
         }
     }
