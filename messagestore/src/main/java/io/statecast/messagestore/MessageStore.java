@@ -380,7 +380,7 @@ public final class MessageStore implements MessageStorePort {
             }
             context = Objects.requireNonNull(overlay, "overlay");
             threading = effectiveThreading(config.threading(), overlay);
-            if (threading != config.threading()) {
+            if (threading != config.threading() && !scratch) { // a scratch twin runs on the warm-up's own clock
                 LOG.info("MessageStore: threading {} asked for, but the overlay has no single receive thread on the system "
                         + "clock (several interfaces, or a virtual clock); the shards run as with {}",
                         config.threading().name().toLowerCase(Locale.ROOT), threading.name().toLowerCase(Locale.ROOT));
