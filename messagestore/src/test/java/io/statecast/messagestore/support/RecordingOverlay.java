@@ -7,7 +7,10 @@ import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.TimerService;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
 
 /** An {@link OverlayContext} that records every primitive call instead of sending anything. */
 public final class RecordingOverlay implements OverlayContext {
@@ -37,6 +40,8 @@ public final class RecordingOverlay implements OverlayContext {
     private final TimerService timers;
     private volatile Topology topology;
     private final List<Call> calls = new ArrayList<>();
+    private final Set<String> threads = new HashSet<>();
+    private volatile ScheduledExecutorService receiveExecutor;
     private long nextId = 1_000_000;
 
     public RecordingOverlay(LogicalAddress self, TimerService timers, Topology topology) {
@@ -49,6 +54,21 @@ public final class RecordingOverlay implements OverlayContext {
         topology = t;
     }
 
+    /** Makes {@link #receiveExecutor()} return {@code e} (null: none, the default). */
+    public void receiveExecutor(ScheduledExecutorService e) {
+        receiveExecutor = e;
+    }
+
+    @Override
+    public ScheduledExecutorService receiveExecutor() {
+        return receiveExecutor;
+    }
+
+    /** The names of the threads that made calls so far. */
+    public synchronized Set<String> threads() {
+        return Set.copyOf(threads);
+    }
+
     /** The calls so far, and forgets them. */
     public synchronized List<Call> drain() {
         List<Call> out = List.copyOf(calls);
@@ -58,6 +78,7 @@ public final class RecordingOverlay implements OverlayContext {
 
     private synchronized void add(Call c) {
         calls.add(c);
+        threads.add(Thread.currentThread().getName());
     }
 
     @Override
