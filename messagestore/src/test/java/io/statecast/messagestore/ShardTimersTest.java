@@ -15,13 +15,17 @@ import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.substrate.RealTimerService;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Instances' timers on a dedicated shard on the system clock: on the shard's own wheel (and, with
- * a zero tick, through the node's timer service as before). Nothing but the timers drives the
- * shard here: it has to wake up by itself.
+ * Instances' timers on a dedicated or io shard on the system clock: on the shard's own wheel
+ * (and, with a zero tick, through the node's timer service as before). Nothing but the timers
+ * drives the shard here: it has to wake up by itself, sooner than the store's sweep (every 10 s),
+ * the only other thing that would run an idle shard and fire its overdue timers.
  */
 class ShardTimersTest {
 
@@ -29,6 +33,7 @@ class ShardTimersTest {
     private final RecordingOverlay overlay = new RecordingOverlay(Messages.a(9), timers,
             new StaticTopology(Messages.a(9)).tree(Messages.a(1), Messages.a(5)));
     private MessageStore store;
+    private ScheduledExecutorService loop;
 
     @AfterEach
     void close() {
@@ -36,11 +41,24 @@ class ShardTimersTest {
             store.close();
         }
         timers.close();
+        if (loop != null) {
+            loop.shutdownNow();
+        }
     }
 
-    private MessageStore open(Duration tick) throws Exception {
-        store = new MessageStore(MessageStoreConfig.defaults().withShards(1).withWarmStart(false).withTimerTick(tick),
-                Specs.loader(), SpecResolver.defaults());
+    /** Gives the overlay a receive thread named {@code name}, as a socket's UDP event loop. */
+    private void receiveThread(String name) {
+        loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+        overlay.receiveExecutor(loop);
+    }
+
+    private MessageStore open(Duration tick, MessageStoreConfig.Threading threading) throws Exception {
+        store = new MessageStore(MessageStoreConfig.defaults().withShards(1).withWarmStart(false).withTimerTick(tick)
+                .withThreading(threading), Specs.loader(), SpecResolver.defaults());
         store.open(overlay);
         // the sender retransmits every 20 ms until acknowledged, and lingers 50 ms once done
         ServiceSpec ack = Specs.load("specs/ack-service.scxml").withParameters(Map.of("Retry", "20", "Linger", "50"));
@@ -53,15 +71,20 @@ class ShardTimersTest {
     }
 
     private void shouldRetransmitUntilAcknowledgedThenLingerAndEnd(Duration tick) throws Exception {
-        open(tick);
+        shouldRetransmitUntilAcknowledgedThenLingerAndEnd(tick, MessageStoreConfig.Threading.DEDICATED);
+    }
+
+    private void shouldRetransmitUntilAcknowledgedThenLingerAndEnd(Duration tick, MessageStoreConfig.Threading threading)
+            throws Exception {
+        open(tick, threading);
         // from the local application to node 5: the sender's instance arms its retry timer
         store.receiveMessage(Messages.unicastPayload(42, 7, 9, 5, 9, "x"), Arrival.FROM_APPLICATION);
         long[] sent = {0};
-        Await.until(() -> (sent[0] += retransmissions()) >= 3, 30,
+        Await.until(() -> (sent[0] += retransmissions()) >= 3, 8,
                 () -> "three retransmissions, each from a timer re-armed in the previous expiry; got " + sent[0]
                         + "\n" + store.metrics().format());
         store.receiveMessage(Messages.control(42, 2, 7, 5, 9, 5), Arrival.DELIVERED); // the ACK
-        Await.until(() -> store.metrics().node().liveInstances() == 0, 30,
+        Await.until(() -> store.metrics().node().liveInstances() == 0, 8,
                 () -> "the linger timer ends the instance\n" + store.metrics().format());
         MessageStoreMetrics m = store.metrics();
         assertEquals(1, m.node().finished(), m.format());
@@ -78,5 +101,20 @@ class ShardTimersTest {
     @Test
     void shouldFireTimersThroughTheTimerServiceWithAZeroTick() throws Exception {
         shouldRetransmitUntilAcknowledgedThenLingerAndEnd(Duration.ZERO);
+    }
+
+    @Test
+    void shouldFireTimersOfAnIdleIoShardFromItsWheelOnTheReceiveThread() throws Exception {
+        receiveThread("test-receive-loop");
+        shouldRetransmitUntilAcknowledgedThenLingerAndEnd(MessageStoreConfig.DEFAULT_TIMER_TICK, MessageStoreConfig.Threading.IO);
+        assertEquals(MessageStoreConfig.Threading.IO, store.threading());
+        assertEquals(Set.of("test-receive-loop"), overlay.threads(), "every primitive ran on the receive thread");
+    }
+
+    @Test
+    void withoutAReceiveThreadAnIoStoreShouldRunAsClockThreading() throws Exception {
+        shouldRetransmitUntilAcknowledgedThenLingerAndEnd(MessageStoreConfig.DEFAULT_TIMER_TICK, MessageStoreConfig.Threading.IO);
+        assertEquals(MessageStoreConfig.Threading.CLOCK, store.threading(), "no receive thread: as clock threading");
+        assertEquals(Set.of("test-timer"), overlay.threads(), "every primitive ran on the timer thread");
     }
 }

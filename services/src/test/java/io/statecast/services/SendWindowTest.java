@@ -28,6 +28,8 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The socket's send window with h2h-ack (ServiceID 1, {@code <InFlight>init waitack</InFlight>})
@@ -65,19 +67,29 @@ class SendWindowTest {
     }
 
     private static MessageStore h2hStore() throws Exception {
-        MessageStore s = new MessageStore(MessageStoreConfig.defaults().withWarmStart(false));
+        return h2hStore(MessageStoreConfig.Threading.DEDICATED);
+    }
+
+    private static MessageStore h2hStore(MessageStoreConfig.Threading threading) throws Exception {
+        MessageStore s = new MessageStore(MessageStoreConfig.defaults().withWarmStart(false).withThreading(threading));
         s.loadService(URI.create("classpath:services/h2h-ack.scxml"));
         return s;
     }
 
     /** Node 1 (the sender, with an h2h-ack store) and node 2 (with one if {@code receiverAcks}), joined. */
     private OverlaySocket[] pair(OverlayConfig.SendWindow window, boolean receiverAcks) throws Exception {
-        OverlaySocket a = OverlaySocket.builder(config(1, window, null)).messageStore(h2hStore()).build();
+        return pair(window, receiverAcks, MessageStoreConfig.Threading.DEDICATED);
+    }
+
+    /** As {@link #pair(OverlayConfig.SendWindow, boolean)}, the stores with {@code threading}. */
+    private OverlaySocket[] pair(OverlayConfig.SendWindow window, boolean receiverAcks, MessageStoreConfig.Threading threading)
+            throws Exception {
+        OverlaySocket a = OverlaySocket.builder(config(1, window, null)).messageStore(h2hStore(threading)).build();
         sockets.add(a);
         OverlaySocket.Builder bb = OverlaySocket.builder(config(2, OverlayConfig.SendWindow.defaults(),
                 a.substrateAddresses().get(0).toString()));
         if (receiverAcks) {
-            bb.messageStore(h2hStore());
+            bb.messageStore(h2hStore(threading));
         }
         OverlaySocket b = bb.build();
         sockets.add(b);
@@ -208,11 +220,15 @@ class SendWindowTest {
         await(() -> store.inFlight(H2H) == 0, 30, () -> "still in flight: " + store.inFlight(H2H));
     }
 
-    @Test
-    void shouldDeliverABurstFarAboveTheQueuesExactlyOnce() throws Exception {
-        OverlaySocket[] p = pair(OverlayConfig.SendWindow.defaults(), true);
+    /** With io threading each store runs on its socket's UDP event loop; the outcome is the same. */
+    @ParameterizedTest
+    @EnumSource(value = MessageStoreConfig.Threading.class, names = {"DEDICATED", "IO"})
+    void shouldDeliverABurstFarAboveTheQueuesExactlyOnce(MessageStoreConfig.Threading threading) throws Exception {
+        OverlaySocket[] p = pair(OverlayConfig.SendWindow.defaults(), true, threading);
         OverlaySocket a = p[0];
         OverlaySocket b = p[1];
+        assertEquals(threading, ((MessageStore) a.messageStore()).threading());
+        assertEquals(threading, ((MessageStore) b.messageStore()).threading());
         int n = 20_000;
         AtomicIntegerArray got = new AtomicIntegerArray(n);
         AtomicLong received = new AtomicLong();
