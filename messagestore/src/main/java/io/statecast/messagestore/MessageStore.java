@@ -316,10 +316,6 @@ public final class MessageStore implements MessageStorePort {
     // ------------------------------------------------------------------ MessageStorePort
 
     /**
-     * How this store's threads are named: {@code statecast-ms-}, or {@code statecast-ms-scratch-}
-     * for a scratch twin, so that thread dumps and profiles tell the warm-up's threads apart.
-     */
-    /**
      * How the shards run once the store is open: the configured threading, except that io
      * threading becomes clock threading where the overlay offers no single receive thread on the
      * system clock ({@link OverlayContext#receiveExecutor}). {@code null} before {@link #open}.
@@ -328,7 +324,7 @@ public final class MessageStore implements MessageStorePort {
         return threading;
     }
 
-    static MessageStoreConfig.Threading effectiveThreading(MessageStoreConfig.Threading asked, OverlayContext overlay) {
+    private static MessageStoreConfig.Threading effectiveThreading(MessageStoreConfig.Threading asked, OverlayContext overlay) {
         if (asked == MessageStoreConfig.Threading.IO
                 && (overlay.receiveExecutor() == null || !(overlay.timers() instanceof RealTimerService))) {
             return MessageStoreConfig.Threading.CLOCK;
@@ -336,6 +332,10 @@ public final class MessageStore implements MessageStorePort {
         return asked;
     }
 
+    /**
+     * How this store's threads are named: {@code statecast-ms-}, or {@code statecast-ms-scratch-}
+     * for a scratch twin, so that thread dumps and profiles tell the warm-up's threads apart.
+     */
     String threadNamePrefix() {
         return scratch ? "statecast-ms-scratch-" : "statecast-ms-";
     }
