@@ -18,6 +18,7 @@ import java.util.function.LongSupplier;
  * one tick late. Waking once per tick instead of once per message spares the sender a park and an
  * unpark per message and hands every thread downstream (transport, MessageStore, receivers) a
  * batch per wake-up instead of one message; iperf3 paces with the same one-millisecond timer.
+ * The catch-up credit is then at least one tick, whatever {@code burst} says.
  *
  * <p>Waits park the thread ({@link LockSupport#parkNanos}) rather than sleep, whose millisecond
  * granularity would cap the rate at about 1,000 messages a second. Not thread-safe: one sender
@@ -72,7 +73,8 @@ public final class Pacer {
         }
         this.tickNanos = tickNanos;
         this.periodNanos = Double.isInfinite(ratePerSecond) ? 0 : 1e9 / ratePerSecond;
-        this.creditNanos = (long) Math.ceil(periodNanos * burst);
+        // a tick's sends leave back to back by design: never count them as having fallen behind
+        this.creditNanos = Math.max((long) Math.ceil(periodNanos * burst), tickNanos);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.waiter = Objects.requireNonNull(waiter, "waiter");
     }

@@ -113,6 +113,19 @@ class PacerTest {
     }
 
     @Test
+    void aTicksBatchShouldNotCountAsFallingBehindEvenWithABurstOfOne() throws InterruptedException {
+        VirtualTime t = new VirtualTime(1, 0);
+        Pacer p = new Pacer(10_000, 1, 1_000_000, () -> t.now, t::park);
+        long first = p.acquire();
+        long last = first;
+        for (int k = 1; k <= 10_000; k++) {
+            last = p.acquire();
+        }
+        assertEquals(0, p.creditLost(), "ten sends per tick are the schedule, not a stall");
+        assertEquals(10_000 / ((last - first) / 1e9), 10_000, 10, "the rate held");
+    }
+
+    @Test
     void unlimitedRateShouldNeverWait() throws InterruptedException {
         VirtualTime t = new VirtualTime(1, 0);
         Pacer p = new Pacer(Double.POSITIVE_INFINITY, 1, () -> t.now, t::park);
