@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.statecast.messagestore.action.ActionOutcome;
 import io.statecast.messagestore.deploy.ServiceLoadException;
 import io.statecast.messagestore.instance.InstanceLimits;
+import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.metrics.CountersSnapshot;
 import io.statecast.messagestore.metrics.DropReason;
 import io.statecast.messagestore.metrics.MessageStoreMetrics;
@@ -32,6 +33,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -101,6 +103,35 @@ class MessageStoreTest {
         svc = s.metrics().service(42).counters();
         assertEquals(1, svc.finished(), "Linger over: the final state ends the instance");
         assertEquals(0, svc.liveInstances());
+    }
+
+    @Test
+    void aMessageQueuedBeforeItsServiceWasUnloadedShouldBeDroppedAsUnloaded() throws Exception {
+        MessageStore s = store();
+        s.install(ACK);
+        assertTrue(s.receiveMessage(data(1), Arrival.DELIVERED)); // queued: the virtual clock has not run the shard
+        assertTrue(s.unloadService(42));
+        settle();
+        assertEquals(List.of(), overlay.drain(), "neither acknowledged nor delivered");
+        assertEquals(1, s.metrics().node().drops(DropReason.SERVICE_UNLOADED), s.metrics().format());
+    }
+
+    @Test
+    void aMessageQueuedBeforeItsServiceWasReloadedShouldRunOnTheNewSpec() throws Exception {
+        MessageStore s = store();
+        s.install(ACK);
+        ServiceRuntime old = s.service(42);
+        assertTrue(s.receiveMessage(data(1), Arrival.DELIVERED));
+        s.install(ACK.withParameters(Map.of("Linger", "2000"))); // the same scope: the key stays
+        ServiceRuntime current = s.service(42);
+        settle();
+        assertEquals(2, overlay.drain().size(), "acknowledged and delivered");
+        assertEquals(0, old.counters().snapshot().messages(), "not on the replaced spec");
+        assertEquals(1, current.counters().snapshot().messages(), "on the new one");
+        clock.advanceBy(Duration.ofMillis(1000));
+        assertEquals(1, current.counters().snapshot().liveInstances(), "the new spec's Linger (2 s) holds it");
+        clock.advanceBy(Duration.ofMillis(1000));
+        assertEquals(0, current.counters().snapshot().liveInstances());
     }
 
     @Test
