@@ -221,7 +221,8 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         }
         wakeAt = next;
         try {
-            wake = loop.schedule(wakeTask, Math.max(0, next - now), TimeUnit.NANOSECONDS);
+            // next is Long.MIN_VALUE while due timers wait (an expiry threw): at once, not after an overflow
+            wake = loop.schedule(wakeTask, next <= now ? 0 : next - now, TimeUnit.NANOSECONDS);
         } catch (RuntimeException e) {
             // the loop has shut down (the socket is closing): nothing runs here any more
             wake = null;
