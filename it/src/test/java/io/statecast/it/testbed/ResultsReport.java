@@ -3,12 +3,17 @@ package io.statecast.it.testbed;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The Markdown results: the sustainable rates beside the blueprint's (chapter 6), every run, and
  * the loss run.
  */
 final class ResultsReport {
+
+    /** A {@code tc} rate in bits per second with a k, m or g prefix. */
+    private static final Pattern TC_RATE = Pattern.compile("(\\d+(?:\\.\\d+)?)(k|m|g)bit");
 
     private ResultsReport() {
     }
@@ -133,7 +138,7 @@ final class ResultsReport {
      * Mbit/s; NaN if it is not one of those forms.
      */
     static double parseLinkMbps(String rate) {
-        var m = java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)(k|m|g)bit").matcher(rate.trim().toLowerCase(Locale.ROOT));
+        Matcher m = TC_RATE.matcher(rate.trim().toLowerCase(Locale.ROOT));
         if (!m.matches()) {
             return Double.NaN;
         }
