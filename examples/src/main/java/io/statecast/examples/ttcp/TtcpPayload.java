@@ -58,9 +58,15 @@ public final class TtcpPayload {
      * A message of the warm-up before the measured run: it exercises every node's code path (the
      * JIT compiles it) and receivers discard it.
      *
-     * @param seq sequence number within the warm-up
+     * @param seq   sequence number within the warm-up
+     * @param count messages in the warm-up
      */
-    public record Warmup(int seq) implements Message {
+    public record Warmup(int seq, int count) implements Message {
+
+        /** Whether this is the warm-up's last message. */
+        public boolean last() {
+            return seq == count - 1;
+        }
     }
 
     /** A receiver announcing that it has joined and waits for data. */
@@ -184,7 +190,12 @@ public final class TtcpPayload {
             }
             case WARMUP -> {
                 need(b, MIN_DATA_SIZE, "WARMUP");
-                return new Warmup(buf.getInt());
+                int seq = buf.getInt();
+                int count = buf.getInt();
+                if (count < 1 || seq < 0 || seq >= count) {
+                    throw new TtcpFormatException("WARMUP seq=" + seq + " count=" + count + ": need 0 <= seq < count");
+                }
+                return new Warmup(seq, count);
             }
             case HELLO -> {
                 return new Hello();

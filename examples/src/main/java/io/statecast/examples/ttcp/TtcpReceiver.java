@@ -73,6 +73,7 @@ public final class TtcpReceiver {
     private final PrintWriter out;
     private final EpochClock clock = EpochClock.system();
     private final ReceiveLog log = new ReceiveLog();
+    private final CpuMeter cpu = CpuMeter.process();
     private volatile long progress;
     private long otherControl;
     private long warmups;
@@ -179,12 +180,14 @@ public final class TtcpReceiver {
             if (msg instanceof TtcpPayload.Data d) {
                 log.record(d, arrived);
                 progress = log.distinct();
+                cpu.passed(progress);
                 if (phase == Phase.WAITING && log.started()) {
                     phase = Phase.RECEIVING;
                     out.printf("ttcp recv: run %016x: first data (seq %d of %d)%n", log.run(), d.seq(), d.count());
                 }
                 lastData = arrivedNanos;
                 if (phase == Phase.RECEIVING && log.complete()) {
+                    cpu.last(progress);
                     phase = Phase.FINISHED;
                     reason = "complete";
                     finishedNanos = arrivedNanos;
@@ -192,8 +195,11 @@ public final class TtcpReceiver {
                     nextAnnounce = arrivedNanos;
                     announceFinish(reason);
                 }
-            } else if (msg instanceof TtcpPayload.Warmup) {
+            } else if (msg instanceof TtcpPayload.Warmup w) {
                 warmups++;
+                if (w.last()) {
+                    TtcpWarmup.collectGarbage();
+                }
             } else if (msg instanceof TtcpPayload.Fin f && (!log.started() || f.run() == log.run())) {
                 if (phase == Phase.FINISHED) {
                     finAfterDone = true;
@@ -309,6 +315,7 @@ public final class TtcpReceiver {
         }
         s.put("otherControlMessages", otherControl);
         s.put("warmupMessages", warmups);
+        TtcpReport.putNumber(s, "cpuMicrosPerMessage", cpu.microsPerMessage());
 
         List<int[]> ranges = log.missingRanges(options.expectedCount(), MAX_MISSING_RANGES);
         ArrayNode mr = report.putArray("missingRanges");

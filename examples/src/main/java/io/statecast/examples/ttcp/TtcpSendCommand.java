@@ -71,8 +71,8 @@ final class TtcpSendCommand implements Callable<Integer> {
     private double waitTimeout;
 
     @Option(names = "--warmup-messages", defaultValue = "0", paramLabel = "N",
-            description = "messages sent at the set rate before the measured run, discarded by receivers, so every node's "
-                    + "code is compiled when measuring starts (default: ${DEFAULT-VALUE})")
+            description = "messages sent at the set rate and with the run's service before the measured run, discarded by "
+                    + "receivers, so every node's code is compiled when measuring starts (default: ${DEFAULT-VALUE})")
     private int warmupMessages;
 
     @Option(names = "--warmup-ms", defaultValue = "500", paramLabel = "MS",

@@ -160,7 +160,9 @@ public final class TtcpSender {
             report.set("statistics", TtcpReport.statistics(socket));
             return new Result(3, report);
         }
-        warmUp();
+        if (warmUp()) {
+            TtcpWarmup.collectGarbage();
+        }
         pause(options.warmupMs());
         run = new SecureRandom().nextLong() | 1L; // never 0: HELLO carries run 0
         long[] sentMicros = new long[options.count()];
@@ -179,6 +181,7 @@ public final class TtcpSender {
                         : options.serviceId());
         long firstNanos = 0;
         long lastNanos = 0;
+        CpuMeter cpu = CpuMeter.process();
         for (int seq = 0; seq < options.count(); seq++) {
             pacer.acquire();
             if (options.backpressure()) {
@@ -216,7 +219,9 @@ public final class TtcpSender {
                 failures.merge(e.getClass().getSimpleName() + ": " + e.getMessage(), 1, Integer::sum);
             }
             sentSoFar = seq + 1;
+            cpu.passed(seq + 1);
         }
+        cpu.last(sentSoFar);
         long endMicros = clock.nowMicros();
         int sent = options.count() - failed;
         out.printf("ttcp send: sent %d of %d in %.3f s; waiting up to %d ms for %d receiver(s) to finish%n", sent,
@@ -247,6 +252,7 @@ public final class TtcpSender {
         summary.put("sendWindowHalvings", window.halvings() - windowBefore.halvings());
         summary.put("sendWindowEffective", window.window());
         summary.put("creditLost", pacer.creditLost());
+        TtcpReport.putNumber(summary, "cpuMicrosPerMessage", cpu.microsPerMessage());
         summary.put("receiversReady", roster.ready());
         summary.put("receiversDone", roster.done());
         summary.put("receiversComplete", roster.complete());
@@ -284,18 +290,40 @@ public final class TtcpSender {
         return sentSoFar;
     }
 
-    /** Sends the warm-up messages, paced like the run, best-effort: they only have to run the code. */
-    private void warmUp() throws InterruptedException {
+    /**
+     * Sends the warm-up messages, paced like the run and with the run's service, so that every
+     * node's store, FSMs and acknowledgements run the code the measured messages will: warmed up
+     * best-effort, a service's path was still interpreted (C1) or compiled afresh and deoptimised
+     * (C2) while the run was measured. Nothing is counted: a warm-up message the send window has no
+     * room for is skipped.
+     *
+     * @return whether a warm-up was sent
+     */
+    private boolean warmUp() throws InterruptedException {
         int n = options.warmupMessages();
         if (n == 0) {
-            return;
+            return false;
         }
         out.printf("ttcp send: warming up with %d messages%n", n);
         Pacer pacer = Pacer.system(options.rate(), options.burst(), options.tickMicros() * 1_000L);
         for (int i = 0; i < n; i++) {
             pacer.acquire();
-            sendControl(TtcpPayload.warmup(i, n, options.size()));
+            byte[] payload = TtcpPayload.warmup(i, n, options.size());
+            if (options.serviceId() == null) {
+                sendControl(payload);
+                continue;
+            }
+            try {
+                socket.sendToAll(payload, options.serviceId());
+            } catch (SendWindowException e) {
+                if (e.interrupted()) {
+                    throw new InterruptedException("interrupted while waiting for the send window");
+                }
+            } catch (IllegalStateException e) {
+                return false; // left or closed meanwhile
+            }
         }
+        return true;
     }
 
     private ObjectNode options() {

@@ -1,6 +1,7 @@
 package io.statecast.examples.ttcp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,7 +44,9 @@ class TtcpPayloadTest {
         assertInstanceOf(TtcpPayload.Hello.class, TtcpPayload.decode(TtcpPayload.hello()));
         assertEquals(new TtcpPayload.Done(7, 99, 1, 3), TtcpPayload.decode(TtcpPayload.done(7, 99, 1, 3)));
         assertEquals(new TtcpPayload.Fin(7, 100), TtcpPayload.decode(TtcpPayload.fin(7, 100)));
-        assertEquals(new TtcpPayload.Warmup(3), TtcpPayload.decode(TtcpPayload.warmup(3, 10, 1024)));
+        assertEquals(new TtcpPayload.Warmup(3, 10), TtcpPayload.decode(TtcpPayload.warmup(3, 10, 1024)));
+        assertFalse(new TtcpPayload.Warmup(3, 10).last());
+        assertTrue(new TtcpPayload.Warmup(9, 10).last());
     }
 
     @Test
@@ -71,6 +74,11 @@ class TtcpPayloadTest {
         ByteBuffer.wrap(b).putInt(4 + 1 + 8, 10);
         reseal(b);
         assertTrue(assertThrows(TtcpFormatException.class, () -> TtcpPayload.decode(b)).getMessage().contains("seq=10 count=10"));
+        // and a WARMUP
+        byte[] w = TtcpPayload.warmup(2, 3, 64);
+        ByteBuffer.wrap(w).putInt(4 + 1 + 8, 3);
+        reseal(w);
+        assertTrue(assertThrows(TtcpFormatException.class, () -> TtcpPayload.decode(w)).getMessage().contains("WARMUP seq=3 count=3"));
     }
 
     @Test

@@ -27,6 +27,7 @@ class TtcpStoreMetricsTest {
     private static final String SPEC = "classpath:io/statecast/examples/bench/blueprint-h2h.scxml";
     private static final int BLUEPRINT_H2H = 1;
     private static final int COUNT = 300;
+    private static final int WARMUP = 200;
 
     @Test
     void aFreshStoreShouldReadAsZerosNotNulls() {
@@ -86,7 +87,7 @@ class TtcpStoreMetricsTest {
             TtcpSender.Result sent;
             try (var s = sender.socket()) {
                 sent = new TtcpSender(s, new TtcpSender.Options(COUNT, 256, 2_000, Pacer.defaultBurst(2_000), 1_000, BLUEPRINT_H2H, 1,
-                        30_000, 0, 100, 20_000, 50, true), sender.probe(), out).run();
+                        30_000, WARMUP, 100, 20_000, 50, true), sender.probe(), out).run();
             }
             TtcpReceiver.Result r = received.get(60, TimeUnit.SECONDS);
             String context = log.toString();
@@ -113,6 +114,18 @@ class TtcpStoreMetricsTest {
                 assertNotNull(drops, report.get("drops").toString());
                 assertEquals(DropReason.values().length, drops.size(), drops.toString());
                 assertEquals(0, drops.get("data_queue_full").asLong(), drops.toString());
+            }
+            // the warm-up went through the service too, so the run's store path was compiled before it
+            JsonNode processedSamples = r.report().get("samples").get("messageStore").get("processed");
+            long processed = processedSamples.get(processedSamples.size() - 1).asLong();
+            assertTrue(processed >= COUNT + WARMUP, "the receiver's store processed " + processed + " messages, fewer than "
+                    + COUNT + " + " + WARMUP + " warm-up\n" + context);
+            assertEquals(WARMUP, r.report().get("summary").get("warmupMessages").asInt(), context);
+            for (JsonNode report : new JsonNode[] {sent.report(), r.report()}) {
+                JsonNode cpu = report.get("summary").get("cpuMicrosPerMessage");
+                assertNotNull(cpu, report.get("summary").toString());
+                // the process clock advances in 10 ms steps: a few hundred messages may read as 0
+                assertTrue(cpu.isNull() || cpu.asDouble() >= 0, cpu.toString());
             }
             // message scope: each payload has its instance on both nodes, alive for the service's linger
             JsonNode live = r.report().get("samples").get("messageStore").get("liveInstances");

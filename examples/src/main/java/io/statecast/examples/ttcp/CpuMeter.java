@@ -1,0 +1,69 @@
+package io.statecast.examples.ttcp;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.util.function.LongSupplier;
+
+/**
+ * The process's CPU time per message over a run: the whole JVM (every thread, the JIT's and the
+ * collector's, kernel time included), read when the first message passes, every {@value #EVERY}
+ * messages after it and at the last, so that runs on shared cores can be compared by what they
+ * cost rather than only by whether they kept up. Reading the clock is a system call, hence not per
+ * message; on Linux it advances in 10 ms steps, so a figure needs a few thousand messages. Confined
+ * to one thread.
+ */
+final class CpuMeter {
+
+    /** Messages between two readings. */
+    static final int EVERY = 1000;
+
+    /** Process CPU nanoseconds, negative when unknown. */
+    private final LongSupplier cpuNanos;
+    private long firstCount = -1;
+    private long firstNanos;
+    private long lastCount;
+    private long lastNanos;
+
+    /** A meter of this process's CPU time ({@code com.sun.management}'s; none where it is missing). */
+    static CpuMeter process() {
+        OperatingSystemMXBean bean = ManagementFactory.getOperatingSystemMXBean();
+        return new CpuMeter(bean instanceof com.sun.management.OperatingSystemMXBean os ? os::getProcessCpuTime : () -> -1);
+    }
+
+    CpuMeter(LongSupplier cpuNanos) {
+        this.cpuNanos = cpuNanos;
+    }
+
+    /** Called as message {@code count} (1 for the first) passes; reads the clock on the first and every {@value #EVERY}th. */
+    void passed(long count) {
+        if (firstCount < 0 || count % EVERY == 0) {
+            read(count);
+        }
+    }
+
+    /** Called once the last message, number {@code count}, has passed. */
+    void last(long count) {
+        if (count != lastCount || firstCount < 0) {
+            read(count);
+        }
+    }
+
+    private void read(long count) {
+        long now = cpuNanos.getAsLong();
+        if (now < 0) {
+            return;
+        }
+        if (firstCount < 0) {
+            firstCount = count;
+            firstNanos = now;
+        }
+        lastCount = count;
+        lastNanos = now;
+    }
+
+    /** CPU microseconds per message between the first and the last reading, or NaN with fewer than two. */
+    double microsPerMessage() {
+        long messages = lastCount - firstCount;
+        return firstCount < 0 || messages <= 0 ? Double.NaN : (lastNanos - firstNanos) / 1e3 / messages;
+    }
+}
