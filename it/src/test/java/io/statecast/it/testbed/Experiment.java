@@ -31,6 +31,18 @@ record Experiment(int hops, double rateMbps, int count, int size, String service
         return Double.isInfinite(rateMbps) ? Double.POSITIVE_INFINITY : rateMbps * 1e6 / (8.0 * size);
     }
 
+    /**
+     * Warm-up messages lasting {@code seconds} at {@code rateMbps}, and at least {@code minimum}; at
+     * full speed, the minimum.
+     */
+    static int warmupMessages(double rateMbps, int size, double seconds, int minimum) {
+        if (Double.isInfinite(rateMbps)) {
+            return minimum;
+        }
+        double perSecond = rateMbps * 1e6 / (8.0 * size);
+        return (int) Math.max(minimum, Math.min(Integer.MAX_VALUE / 2, Math.round(perSecond * seconds)));
+    }
+
     /** A name usable as a directory name. */
     String name() {
         String rate = Double.isInfinite(rateMbps) ? "max" : String.format(Locale.ROOT, "%.2fmbps", rateMbps);

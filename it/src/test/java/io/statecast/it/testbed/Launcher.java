@@ -21,17 +21,16 @@ record Launcher(List<String> prefix, Map<String, String> environment, String des
 
     /**
      * JVM options of every testbed node. The serial collector keeps six JVMs from running a dozen
-     * GC threads on two cores. C1 only ({@code TieredStopAtLevel=1}): a run of 10,000 messages
-     * lasts seconds, while each JVM's C2 compiler spends up to half a core for its first ≈ 20 s
-     * (six of them on two cores); with C1 only, h2h-ack sustained 50 / 50 / 37.5 Mbit/s at 1 / 2 / 5
-     * hops instead of 50 / 18.75 / 6.25 (docs/benchmarks.md), and C2 with 60,000 warm-up messages
-     * did no better. A young generation of 768 MiB holds a run's garbage and h2h-ack's lingering
-     * instances (6 s of messages) without a collection: with a 64 MiB heap, serial young
-     * collections of 35-55 ms every 350 ms made the delay grow at 75 Mbit/s on one hop. Long
-     * single processes are faster with C2 and the default collector, so {@code bin/statecast}
-     * keeps the JVM's defaults.
+     * GC threads on two cores. A young generation of 768 MiB holds a run's garbage and h2h-ack's
+     * lingering instances (6 s of messages) without a collection: with a 64 MiB heap, serial young
+     * collections of 35-55 ms every 350 ms made the delay grow at 75 Mbit/s on one hop. The JIT is
+     * left tiered, up to C2: its code costs a forwarding node about a third less CPU per message
+     * than C1's (docs/benchmarks.md), provided the runner's warm-up ({@code --warmup-seconds})
+     * gives six compilers on two cores the time to finish and sends through the service, so the
+     * measured run neither waits for C2 nor deoptimises. {@code bin/statecast} itself keeps the
+     * JVM's defaults.
      */
-    static final String NODE_JVM_OPTS = "-Xms1g -Xmx1g -Xmn768m -XX:MetaspaceSize=64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+    static final String NODE_JVM_OPTS = "-Xms1g -Xmx1g -Xmn768m -XX:MetaspaceSize=64m -XX:+UseSerialGC";
 
     /** {@code bin/statecast} of {@code repo}, with {@code jvmOptions} in {@code STATECAST_JAVA_OPTS}. */
     static Launcher bin(Path repo, String jvmOptions) {

@@ -95,6 +95,21 @@ record RunResult(Experiment experiment, Path dir, int senderExit, JsonNode sende
         return w;
     }
 
+    /**
+     * CPU microseconds per message of every node process, sender first ({@code cpuMicrosPerMessage}
+     * of the ttcp reports; NaN where a report lacks it). Their sum against the cores shared says how
+     * fast the chain could go on CPU alone.
+     */
+    double[] cpuMicrosPerMessage() {
+        double[] out = new double[receivers.size() + 1];
+        JsonNode v = sender == null ? null : sender.get("cpuMicrosPerMessage");
+        out[0] = v == null || !v.isNumber() ? Double.NaN : v.asDouble();
+        for (int i = 0; i < receivers.size(); i++) {
+            out[i + 1] = receivers.get(i).get("cpuMicrosPerMessage");
+        }
+        return out;
+    }
+
     /** Messages missing summed over the receivers (a receiver without a report counts the whole run). */
     long totalMissing() {
         long n = 0;

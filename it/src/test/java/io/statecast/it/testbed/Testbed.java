@@ -40,6 +40,12 @@ final class Testbed {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * The sender's pause between warm-up and run ({@code --warmup-ms}): every node collects garbage
+     * after the warm-up (six JVMs on two cores, a few hundred ms each) and drains what the warm-up
+     * left queued.
+     */
+    static final long WARMUP_PAUSE_MS = 2_000;
     /** Tries of a run whose nodes failed to start ({@link #nodeFailedToStart}). */
     private static final int START_ATTEMPTS = 3;
     /** Longest wait for one node process with a service to load it ({@link #awaitStarted}). */
@@ -140,7 +146,7 @@ final class Testbed {
             List<String> send = new ArrayList<>(List.of("ttcp", "send", "--config", dir.resolve("n1.yaml").toString(),
                     "--count", String.valueOf(e.count()), "--size", String.valueOf(e.size()),
                     "--wait-for", String.valueOf(e.hops()), "--wait-timeout", "90",
-                    "--warmup-messages", String.valueOf(e.warmupMessages()), "--warmup-ms", "500",
+                    "--warmup-messages", String.valueOf(e.warmupMessages()), "--warmup-ms", String.valueOf(WARMUP_PAUSE_MS),
                     "--linger", num(settings.idleSeconds() + 20),
                     "--service", e.serviceId() == null ? "none" : String.valueOf(e.serviceId()),
                     "--json", dir.resolve("n1.json").toString()));
@@ -168,8 +174,9 @@ final class Testbed {
             RunResult r = new RunResult(e, dir, senderExit, provisional.sender(), provisional.receivers(), why.isEmpty(),
                     why.isEmpty() ? "sustainable" : String.join("; ", why), seconds, firstLink);
             log.printf(Locale.ROOT, "testbed: %s: %s — sent %.0f msgs/s, first link %.0f B/msg, %.1f Mbit/s, worst p99 %.1f ms, "
-                    + "worst slope %.2f ms/s, missing %d (%.0f s)%n", e.name(), r.verdict(), r.achievedMessagesPerSecond(),
-                    r.linkBytesPerMessage(), r.linkLoadMbps(), r.worst("delayMsP99"), r.worst("delaySlopeMsPerS"), r.totalMissing(), seconds);
+                    + "worst slope %.2f ms/s, missing %d (%.0f s); CPU µs/msg per node %s%n", e.name(), r.verdict(),
+                    r.achievedMessagesPerSecond(), r.linkBytesPerMessage(), r.linkLoadMbps(), r.worst("delayMsP99"),
+                    r.worst("delaySlopeMsPerS"), r.totalMissing(), seconds, cpuLine(r.cpuMicrosPerMessage()));
             return r;
         } finally {
             if (sender != null) {
@@ -177,6 +184,20 @@ final class Testbed {
             }
             receivers.forEach(this::stop);
         }
+    }
+
+    /** "a / b / … (sum s)" with one decimal; nodes without a figure are "?". */
+    static String cpuLine(double[] perNode) {
+        StringBuilder b = new StringBuilder();
+        double sum = 0;
+        for (double v : perNode) {
+            if (b.length() > 0) {
+                b.append(" / ");
+            }
+            b.append(Double.isNaN(v) ? "?" : String.format(Locale.ROOT, "%.1f", v));
+            sum += Double.isNaN(v) ? 0 : v;
+        }
+        return b.append(String.format(Locale.ROOT, " (sum %.1f)", sum)).toString();
     }
 
     /** Stops every node process still running (for a shutdown hook: the JVM does not do it). */

@@ -194,4 +194,30 @@ class TestbedLogicTest {
         assertFalse(Testbed.nodeFailedToStart(lossy));
         assertFalse(Testbed.nodeFailedToStart(receiverTimedOut));
     }
+
+    @Test
+    void warmUpShouldLastItsSecondsAtTheRunsRateAndNeverFallBelowTheFloor() {
+        assertEquals(36_621, Experiment.warmupMessages(10, 1_024, 30, 1_000)); // 1,220.7 msgs/s for 30 s
+        assertEquals(333_252, Experiment.warmupMessages(91, 1_024, 30, 1_000));
+        assertEquals(5_000, Experiment.warmupMessages(1, 1_024, 30, 5_000), "the floor wins at a low rate");
+        assertEquals(1_000, Experiment.warmupMessages(Double.POSITIVE_INFINITY, 1_024, 30, 1_000));
+        assertEquals(0, Experiment.warmupMessages(10, 1_024, 0, 0));
+    }
+
+    @Test
+    void cpuPerMessageShouldBeReadPerNodeSenderFirstAndSummed() {
+        Experiment e = at(10);
+        ObjectNode sender = JSON.createObjectNode().put("sent", 10_000).put("cpuMicrosPerMessage", 40.5);
+        ObjectNode n2 = receiver(10_000, 0, 0).put("cpuMicrosPerMessage", 60.25);
+        ObjectNode n3 = receiver(10_000, 0, 0); // an older report without the figure
+        RunResult r = new RunResult(e, Path.of("."), 0, sender,
+                List.of(new RunResult.Receiver(2, 0, n2), new RunResult.Receiver(3, 0, n3)), true, "", 1);
+
+        double[] cpu = r.cpuMicrosPerMessage();
+        assertEquals(3, cpu.length);
+        assertEquals(40.5, cpu[0]);
+        assertEquals(60.25, cpu[1]);
+        assertTrue(Double.isNaN(cpu[2]));
+        assertEquals("40.5 / 60.3 / ? (sum 100.8)", Testbed.cpuLine(cpu));
+    }
 }
