@@ -25,7 +25,7 @@ record Launcher(List<String> prefix, Map<String, String> environment, String des
      * lingering instances (6 s of messages) without a collection: with a 64 MiB heap, serial young
      * collections of 35-55 ms every 350 ms made the delay grow at 75 Mbit/s on one hop. The JIT is
      * left tiered, up to C2: its code costs a forwarding node about a third less CPU per message
-     * than C1's (docs/benchmarks.md), provided the runner's warm-up ({@code --warmup-seconds})
+     * than C1's (docs/benchmarks.md), provided the runner's warm-up ({@code --warmup-seconds-per-node})
      * gives six compilers on two cores the time to finish and sends through the service, so the
      * measured run neither waits for C2 nor deoptimises. {@code bin/statecast} itself keeps the
      * JVM's defaults.

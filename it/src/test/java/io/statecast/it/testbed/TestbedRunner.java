@@ -89,10 +89,11 @@ public final class TestbedRunner implements Callable<Integer> {
             description = "fewest warm-up messages before each measured run (default: ${DEFAULT-VALUE})")
     int warmup;
 
-    @Option(names = "--warmup-seconds", defaultValue = "30",
-            description = "warm-up before each measured run, at its rate and with its service: long enough for six "
-                    + "JVMs on two cores to finish compiling the hot path with C2 (default: ${DEFAULT-VALUE})")
-    double warmupSeconds;
+    @Option(names = "--warmup-seconds-per-node", defaultValue = "15",
+            description = "warm-up before each measured run, at its rate and with its service, this many seconds per node "
+                    + "process of the run (30 s at 1 hop, 90 s at 5): the JVMs' C2 compilers share the cores, so the more "
+                    + "nodes, the longer they take to finish (default: ${DEFAULT-VALUE})")
+    double warmupSecondsPerNode;
 
     @Option(names = "--threading", defaultValue = ShippedService.DEFAULT_THREADING,
             description = "MessageStore threading of a shipped service's generated section: dedicated, clock or io "
@@ -147,7 +148,8 @@ public final class TestbedRunner implements Callable<Integer> {
         List<Service> svc = new ArrayList<>();
         try {
             for (String s : services) {
-                svc.add(Service.parse(s.trim(), storeYaml, count + warmupAt(rates.stream().mapToDouble(Double::doubleValue).max()
+                svc.add(Service.parse(s.trim(), storeYaml, count + warmupAt(Math.max(lossHops, hops.stream()
+                        .mapToInt(Integer::intValue).max().orElse(1)), rates.stream().mapToDouble(Double::doubleValue).max()
                         .orElse(lossRate)), threading));
             }
         } catch (IllegalArgumentException e) {
@@ -180,7 +182,7 @@ public final class TestbedRunner implements Callable<Integer> {
             for (Service s : svc) {
                 for (int h : hops) {
                     SustainableSearch.Outcome o = search.search(h, s.name(),
-                            rate -> bed.run(new Experiment(h, rate, count, size, s.name(), s.id(), 0, warmupAt(rate)),
+                            rate -> bed.run(new Experiment(h, rate, count, size, s.name(), s.id(), 0, warmupAt(h, rate)),
                                     s.messageStoreYaml()));
                     outcomes.add(o);
                     log.printf(Locale.ROOT, "testbed: %s, %d hop(s): sustainable %s Mbit/s%n", s.name(), h,
@@ -192,7 +194,7 @@ public final class TestbedRunner implements Callable<Integer> {
                 chain.loss(loss);
                 try {
                     for (Service s : svc) {
-                        lossRuns.add(bed.run(new Experiment(lossHops, lossRate, count, size, s.name(), s.id(), loss, warmupAt(lossRate)),
+                        lossRuns.add(bed.run(new Experiment(lossHops, lossRate, count, size, s.name(), s.id(), loss, warmupAt(lossHops, lossRate)),
                                 s.messageStoreYaml()));
                     }
                 } finally {
@@ -212,8 +214,8 @@ public final class TestbedRunner implements Callable<Integer> {
         }
     }
 
-    private int warmupAt(double rateMbps) {
-        return Experiment.warmupMessages(rateMbps, size, warmupSeconds, warmup);
+    private int warmupAt(int hops, double rateMbps) {
+        return Experiment.warmupMessages(rateMbps, size, warmupSecondsPerNode * (hops + 1), warmup);
     }
 
     private void writeResults(Path file, List<SustainableSearch.Outcome> outcomes, List<RunResult> lossRuns, long started)
@@ -221,14 +223,14 @@ public final class TestbedRunner implements Callable<Integer> {
         String header = String.format(Locale.ROOT, "## Testbed results, %s%n%n"
                 + "Daisy chain of network namespaces, `tc tbf` %s links, overlay node %s over UDP, MessageStore threading %s, "
                 + "%d messages of %d bytes, "
-                + "a warm-up of %.0f s at the run's rate with its service (%d messages at least), node JVMs `%s`, "
+                + "a warm-up of %.0f s per node at the run's rate with its service (%d messages at least), node JVMs `%s`, "
                 + "%d CPU core(s) shared by every process (a sustainable rate below the links' payload ceiling "
                 + "is where the CPU ran out). Rates are payload; the first link's load counts every header. "
                 + "Sustainable: nothing lost, delay slope over the second half <= %.1f ms/s, sender within %.0f %% of the rate. "
                 + "Blueprint columns are its SCXML / hard-coded Java figures on Emulab 100 Mbit/s links. Run time %.0f s.%n%n"
                 + "Command: `it/testbed/run-experiments.sh %s`",
                 ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), linkRate, node,
-                messageStore == null ? threading : "as in --message-store", count, size, warmupSeconds, warmup, jvmOpts,
+                messageStore == null ? threading : "as in --message-store", count, size, warmupSecondsPerNode, warmup, jvmOpts,
                 Runtime.getRuntime().availableProcessors(), maxSlope, 100 * minSendRatio, (System.nanoTime() - started) / 1e9,
                 commandLine());
         Files.createDirectories(file.toAbsolutePath().getParent());
