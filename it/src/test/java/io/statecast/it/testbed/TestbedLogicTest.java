@@ -145,6 +145,7 @@ class TestbedLogicTest {
         assertTrue(third.contains("  messageStore:\n    shards: 2\n"), third);
         // every generated configuration is one the socket accepts
         assertEquals("statecast-testbed", io.statecast.overlay.socket.OverlayConfig.parse(first).id());
+        assertEquals(NodeConfigs.SEND_WINDOW, io.statecast.overlay.socket.OverlayConfig.parse(third).sendWindow().window());
     }
 
     @Test
