@@ -28,6 +28,10 @@ record Experiment(int hops, double rateMbps, int count, int size, String service
 
     /** Messages per second of the payload rate. */
     double messagesPerSecond() {
+        return messagesPerSecond(rateMbps, size);
+    }
+
+    private static double messagesPerSecond(double rateMbps, int size) {
         return Double.isInfinite(rateMbps) ? Double.POSITIVE_INFINITY : rateMbps * 1e6 / (8.0 * size);
     }
 
@@ -39,8 +43,7 @@ record Experiment(int hops, double rateMbps, int count, int size, String service
         if (Double.isInfinite(rateMbps)) {
             return minimum;
         }
-        double perSecond = rateMbps * 1e6 / (8.0 * size);
-        return (int) Math.max(minimum, Math.min(Integer.MAX_VALUE / 2, Math.round(perSecond * seconds)));
+        return (int) Math.max(minimum, Math.min(Integer.MAX_VALUE / 2, Math.round(messagesPerSecond(rateMbps, size) * seconds)));
     }
 
     /** A name usable as a directory name. */

@@ -148,9 +148,7 @@ public final class TestbedRunner implements Callable<Integer> {
         List<Service> svc = new ArrayList<>();
         try {
             for (String s : services) {
-                svc.add(Service.parse(s.trim(), storeYaml, count + warmupAt(Math.max(lossHops, hops.stream()
-                        .mapToInt(Integer::intValue).max().orElse(1)), rates.stream().mapToDouble(Double::doubleValue).max()
-                        .orElse(lossRate)), threading));
+                svc.add(Service.parse(s.trim(), storeYaml, count + largestWarmup(), threading));
             }
         } catch (IllegalArgumentException e) {
             System.err.println("testbed: " + e.getMessage());
@@ -212,6 +210,13 @@ public final class TestbedRunner implements Callable<Integer> {
                 // already shutting down: the hook runs (and finds nothing left to remove)
             }
         }
+    }
+
+    /** The longest warm-up of any run (the most hops at the highest rate): sizes the store section. */
+    private int largestWarmup() {
+        int mostHops = Math.max(lossHops, hops.stream().mapToInt(Integer::intValue).max().orElse(1));
+        double fastest = Math.max(lossRate, rates.stream().mapToDouble(Double::doubleValue).max().orElse(lossRate));
+        return warmupAt(mostHops, fastest);
     }
 
     private int warmupAt(int hops, double rateMbps) {
