@@ -325,11 +325,21 @@ public final class Demo {
                         + FORM_TIMEOUT_MS + " ms");
             }
             if (now >= nextSend) {
-                sockets.get(0).sendToAll(TtcpPayload.warmup(sent++, 1, options.size()), service.serviceId());
+                sockets.get(0).sendToAll(serviceProbe(sent++, options.size()), service.serviceId());
                 nextSend = now + TimeUnit.SECONDS.toNanos(1);
             }
             Thread.sleep(20); // polling the stores with a deadline: a download has no completion event here
         }
+    }
+
+    /**
+     * Probe number {@code seq} of the service's distribution: a WARMUP payload, which receivers
+     * discard, sent until every node has the service, so their count is not known in advance. The
+     * largest count keeps every probe well formed (seq below count) and none the warm-up's last,
+     * which would make each receiver collect garbage.
+     */
+    static byte[] serviceProbe(int seq, int size) {
+        return TtcpPayload.warmup(seq, Integer.MAX_VALUE, size);
     }
 
     /** Why the overlay is not formed yet, or {@code null} if it is. */

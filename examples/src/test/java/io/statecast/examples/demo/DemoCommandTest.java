@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.statecast.examples.cli.StatecastCommand;
+import io.statecast.examples.ttcp.TtcpFormatException;
+import io.statecast.examples.ttcp.TtcpPayload;
 import io.statecast.examples.ttcp.TtcpReport;
 import java.awt.image.BufferedImage;
 import java.io.PrintWriter;
@@ -160,5 +162,17 @@ class DemoCommandTest {
         assertEquals(Demo.EXIT_FAILED, cl.execute("demo", "--service", "no-such-service", "--json",
                 dir.resolve("x.json").toString()));
         assertTrue(err.toString().contains("classpath:services/no-such-service.scxml"), err.toString());
+    }
+
+    @Test
+    void everyServiceProbeShouldDecodeAsAWarmUpMessageThatIsNotTheLast() throws TtcpFormatException {
+        // the distribution sends a probe a second until every node has the service: the second
+        // one, seq 1 of a count of 1, was refused by receivers as corrupt and failed the demo
+        for (int seq : new int[] {0, 1, 2, 59, 1_000_000}) {
+            TtcpPayload.Message m = TtcpPayload.decode(Demo.serviceProbe(seq, 1_024));
+            TtcpPayload.Warmup w = (TtcpPayload.Warmup) m;
+            assertEquals(seq, w.seq());
+            assertFalse(w.last(), "probe " + seq);
+        }
     }
 }
