@@ -177,8 +177,8 @@ public final class Demo {
             if (!service.promisesAll() && missing > 0) {
                 out.printf("statecast demo: best-effort delivery: %,d deliveries missing, none was promised%n", missing);
             } else if (exit != 0) {
-                out.printf("statecast demo: FAILED: %s promises every message, %,d deliveries are missing%n",
-                        service.describe(), missing);
+                out.printf("statecast demo: FAILED: %s promises every message, %,d deliveries are missing, %,d corrupt%n",
+                        service.describe(), missing, report.get("totals").get("corrupt").asInt());
             }
             return new Result(exit, report, charts, log);
         } catch (IOException e) {
