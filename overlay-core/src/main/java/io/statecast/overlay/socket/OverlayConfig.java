@@ -668,9 +668,12 @@ public record OverlayConfig(
      *                  window of our source 000): it starts at {@code window}, halves when an own
      *                  message in flight reaches one of its service's timers (its acknowledgement
      *                  is late: a retransmission or a give-up follows) — at most once per window of
-     *                  messages, so one burst of losses halves it once — and grows by
-     *                  1/window per message that leaves the in-flight states, never below
-     *                  {@link #MIN_AIMD_WINDOW} or above {@code window}; default true
+     *                  messages, so one burst of losses halves it once — and grows back by
+     *                  BIC's binary search toward the window it had when it halved (half the
+     *                  remaining distance per window's worth of messages leaving the in-flight
+     *                  states, at least 1 and at most 1 per message), then probes beyond it from
+     *                  +1 per window, doubling; never below {@link #MIN_AIMD_WINDOW} or above
+     *                  {@code window}; default true
      */
     public record SendWindow(int window, long maxWaitMs, boolean aimd) {
         /** Default {@link #window()}. */
@@ -680,9 +683,10 @@ public record OverlayConfig(
         /** Default {@link #aimd()}. */
         public static final boolean DEFAULT_AIMD = true;
         /**
-         * The smallest effective window AIMD goes down to (or {@code window}, if smaller): growing
-         * by 1/window per completion, a window of 1 would take hundreds of thousands of messages
-         * to recover from a few spurious timeouts (a GC pause, a starved thread).
+         * The smallest effective window AIMD goes down to (or {@code window}, if smaller): below
+         * a handful of messages in flight, one lost message holds the sender for a whole
+         * retransmission timeout, and a few spurious timeouts (a GC pause, a starved thread)
+         * would leave it there.
          */
         public static final int MIN_AIMD_WINDOW = 16;
 

@@ -1,6 +1,7 @@
 package io.statecast.overlay.socket;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -19,13 +20,12 @@ class AimdWindowTest {
         AimdWindow w = new AimdWindow(64, 5, 100);
         assertEquals(64, w.update(5, 100, 64), "signals before the window existed do not count");
         assertEquals(32, w.update(6, 100, 64), "a timeout halves");
-        assertEquals(32, w.update(40, 120, 50), "more timeouts of the same burst: the 64 in flight at the halving have not resolved");
+        assertEquals(32, w.update(40, 100, 50), "more timeouts of the same burst: the 64 in flight at the halving have not resolved");
         assertEquals(1, w.halvings());
-        // 64 completions after the halving (plus growth of 1/32 each, minus rounding)
-        int grown = w.update(40, 164, 10);
-        assertEquals(33, grown, "grew by about 64/32 = 2 from 32, less the first 20 counted at 32");
-        assertEquals(16, w.update(41, 164, 20), "a timeout after the burst resolved halves again");
-        assertEquals(17, w.update(42, 170, 20), "not again until the 20 in flight then resolve; growing meanwhile");
+        assertEquals(37, w.update(40, 110, 40), "10 completions at 32, half the way back to 64 per window: 32 + 10 * 16 / 32");
+        assertEquals(28, w.update(41, 164, 40), "the burst resolved: grown to 56.7, then a new timeout halves");
+        assertEquals(2, w.halvings());
+        assertEquals(31, w.update(42, 170, 40), "not again until the 40 in flight then resolve; growing meanwhile");
         assertEquals(2, w.halvings());
     }
 
@@ -33,10 +33,10 @@ class AimdWindowTest {
     void shouldNotGoBelowItsFloor() {
         AimdWindow w = new AimdWindow(1024, 0, 0);
         long completions = 0;
-        for (int i = 1; i <= 20; i++) {
+        for (int i = 1; i <= 40; i++) {
             int inFlight = w.current(); // window-limited
             w.update(i, completions, inFlight);
-            completions += inFlight; // all resolve before the next timeout, which may halve again
+            completions += inFlight; // all resolve before the next timeout, which halves again
         }
         assertEquals(OverlayConfig.SendWindow.MIN_AIMD_WINDOW, w.current());
         AimdWindow small = new AimdWindow(4, 0, 0);
@@ -44,12 +44,71 @@ class AimdWindowTest {
     }
 
     @Test
-    void shouldGrowByOnePerWindowOfCompletions() {
+    void shouldClimbBackHalfTheDistancePerWindowOfCompletions() {
         AimdWindow w = new AimdWindow(1024, 0, 0);
         w.update(1, 0, 1024);
         assertEquals(512, w.current());
-        assertEquals(513, w.update(1, 512, 0), "512 completions at 512: +1");
-        assertEquals(514, w.update(1, 1025, 0));
+        assertEquals(768, w.update(1, 512, 0), "512 completions at 512: half of the 512 back to 1024");
+        assertEquals(832, w.update(1, 512 + 384, 0), "half a window at 768: half of half the remaining 256");
+    }
+
+    @Test
+    void shouldRegainTheConfiguredWindowWithinAFewWindowsOfASpuriousCollapse() {
+        AimdWindow w = new AimdWindow(4096, 0, 0);
+        // A stall: four bursts of timeouts, each once the previous one's messages resolved.
+        long completions = 0;
+        for (int i = 1; i <= 4; i++) {
+            int inFlight = w.current();
+            w.update(i, completions, inFlight);
+            for (int k = 0; k < inFlight; k++) {
+                w.update(i, ++completions, 0);
+            }
+        }
+        assertEquals(4, w.halvings());
+        int previous = w.current();
+        assertTrue(previous < 2048, "collapsed to " + previous);
+        long counted = 0;
+        while (w.current() < 4096 && counted < 1_000_000) {
+            completions++;
+            counted++;
+            int now = w.update(4, completions, 0);
+            assertTrue(now <= previous + 1, "never faster than slow start: " + previous + " -> " + now);
+            assertTrue(now >= previous, "never shrinks without a timeout");
+            previous = now;
+        }
+        // Additive increase alone would need about (4096² - 1919²) / 2 ≈ 6.5 million.
+        assertTrue(counted < 100_000, "back at 4096 after " + counted + " completions");
+    }
+
+    @Test
+    void shouldProbeBeyondItsTargetOnePerWindowAtFirstThenDoubling() {
+        AimdWindow w = new AimdWindow(1024, 0, 0);
+        w.update(1, 0, 512); // 512, aiming at 1024
+        w.update(1, 512, 0); // 768
+        w.update(2, 512, 768); // halved again on the way back: 384, aiming at 896
+        long completions = 512;
+        while (w.current() < 896) {
+            w.update(2, ++completions, 0);
+        }
+        assertEquals(896, w.current(), "binary search stops at its target");
+        long atTarget = completions;
+        completions += 896;
+        assertEquals(897, w.update(2, completions, 0), "a window's worth beyond the target: +1");
+        while (w.current() < 1024) {
+            w.update(2, ++completions, 0);
+        }
+        // Additive increase from 896 to 1024: about 123,000 completions.
+        long probing = completions - atTarget;
+        assertTrue(probing < 15_000, "from 896 to 1024 in " + probing + " completions");
+    }
+
+    @Test
+    void shouldLowerItsTargetWhenHalvedAgainBeforeGettingBack() {
+        AimdWindow w = new AimdWindow(1024, 0, 0);
+        assertEquals(512, w.update(1, 0, 512), "halved, aiming back at 1024");
+        assertEquals(768, w.update(1, 512, 0), "a window's worth: half the way back");
+        assertEquals(384, w.update(2, 512, 768), "halved again before getting back");
+        assertEquals(640, w.update(2, 512 + 384, 0), "one window at 384: half of 512 back to 896 = (768 + 1024) / 2, not to 1024");
     }
 
     @Test
