@@ -47,7 +47,7 @@ public final class TestbedRunner implements Callable<Integer> {
 
     @Option(names = "--rates", split = ",", defaultValue = "10,25,50,75,87.5,91",
             description = "ladder of send rates, Mbit/s of payload (default: ${DEFAULT-VALUE}; with 1,024-byte payloads "
-                    + "87.5 fills 95 % of a 100 Mbit/s link on the wire and 91 is near the most it can carry)")
+                    + "87.5 fills 95 %% of a 100 Mbit/s link on the wire and 91 is near the most it can carry)")
     List<Double> rates;
 
     @Option(names = "--refine", defaultValue = "2", description = "bisection steps after the ladder (default: ${DEFAULT-VALUE})")
