@@ -83,9 +83,7 @@ class AimdWindowTest {
     @Test
     void shouldProbeBeyondItsTargetOnePerWindowAtFirstThenDoubling() {
         AimdWindow w = new AimdWindow(1024, 0, 0);
-        w.update(1, 0, 512); // 512, aiming at 1024
-        w.update(1, 512, 0); // 768
-        w.update(2, 512, 768); // halved again on the way back: 384, aiming at 896
+        halveTwice(w);
         long completions = 512;
         while (w.current() < 896) {
             w.update(2, ++completions, 0);
@@ -105,9 +103,7 @@ class AimdWindowTest {
     @Test
     void shouldLowerItsTargetWhenHalvedAgainBeforeGettingBack() {
         AimdWindow w = new AimdWindow(1024, 0, 0);
-        assertEquals(512, w.update(1, 0, 512), "halved, aiming back at 1024");
-        assertEquals(768, w.update(1, 512, 0), "a window's worth: half the way back");
-        assertEquals(384, w.update(2, 512, 768), "halved again before getting back");
+        halveTwice(w);
         assertEquals(640, w.update(2, 512 + 384, 0), "one window at 384: half of 512 back to 896 = (768 + 1024) / 2, not to 1024");
     }
 
@@ -118,5 +114,12 @@ class AimdWindowTest {
         assertEquals(1024, w.update(2, 50, 511), "still under half the window");
         assertEquals(512, w.update(3, 60, 512), "half the window in flight: held back by it, so it halves");
         assertEquals(1, w.halvings());
+    }
+
+    /** From 1,024: halved at 1,024, half the way back, halved again at 768; 512 completions counted. */
+    private static void halveTwice(AimdWindow w) {
+        assertEquals(512, w.update(1, 0, 512), "halved, aiming back at 1024");
+        assertEquals(768, w.update(1, 512, 0), "a window's worth: half the way back");
+        assertEquals(384, w.update(2, 512, 768), "halved again before getting back: aiming at (768 + 1024) / 2 = 896");
     }
 }
