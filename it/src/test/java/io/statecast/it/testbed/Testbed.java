@@ -41,11 +41,17 @@ final class Testbed {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /**
-     * The sender's pause between warm-up and run ({@code --warmup-ms}): every node collects garbage
-     * after the warm-up (six JVMs on two cores, a few hundred ms each) and drains what the warm-up
-     * left queued.
+     * The sender's pause between warm-up and run ({@code --warmup-ms}), per node process: every
+     * node collects garbage after the warm-up (a full collection of 0.1-0.7 s each, while the
+     * others share the two cores) and drains what the warm-up left queued. A fixed 2 s left the
+     * 5-hop chain's far nodes up to 0.9 s behind when measuring started.
      */
-    static final long WARMUP_PAUSE_MS = 2_000;
+    static final long WARMUP_PAUSE_MS_PER_NODE = 1_000;
+    /** The sender's pause between warm-up and run on a chain of {@code hops}: 2 s at 1 hop, 6 s at 5. */
+    static long warmupPauseMs(int hops) {
+        return WARMUP_PAUSE_MS_PER_NODE * (hops + 1);
+    }
+
     /** Tries of a run whose nodes failed to start ({@link #nodeFailedToStart}). */
     private static final int START_ATTEMPTS = 3;
     /** Longest wait for one node process with a service to load it ({@link #awaitStarted}). */
@@ -146,7 +152,7 @@ final class Testbed {
             List<String> send = new ArrayList<>(List.of("ttcp", "send", "--config", dir.resolve("n1.yaml").toString(),
                     "--count", String.valueOf(e.count()), "--size", String.valueOf(e.size()),
                     "--wait-for", String.valueOf(e.hops()), "--wait-timeout", "90",
-                    "--warmup-messages", String.valueOf(e.warmupMessages()), "--warmup-ms", String.valueOf(WARMUP_PAUSE_MS),
+                    "--warmup-messages", String.valueOf(e.warmupMessages()), "--warmup-ms", String.valueOf(warmupPauseMs(e.hops())),
                     "--linger", num(settings.idleSeconds() + 20),
                     "--service", e.serviceId() == null ? "none" : String.valueOf(e.serviceId()),
                     "--json", dir.resolve("n1.json").toString()));

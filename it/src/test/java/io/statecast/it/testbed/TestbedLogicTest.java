@@ -206,6 +206,13 @@ class TestbedLogicTest {
     }
 
     @Test
+    void pauseAfterTheWarmUpShouldGrowWithTheChain() {
+        assertEquals(2_000, Testbed.warmupPauseMs(1), "1 hop: two processes");
+        assertEquals(3_000, Testbed.warmupPauseMs(2));
+        assertEquals(6_000, Testbed.warmupPauseMs(5), "every node's full collection and drain, six JVMs on two cores");
+    }
+
+    @Test
     void cpuPerMessageShouldBeReadPerNodeSenderFirstAndSummed() {
         Experiment e = at(10);
         ObjectNode sender = JSON.createObjectNode().put("sent", 10_000).put("cpuMicrosPerMessage", 40.5);
