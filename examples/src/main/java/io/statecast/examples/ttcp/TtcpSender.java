@@ -1,6 +1,7 @@
 package io.statecast.examples.ttcp;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.socket.OverlayJoinException;
 import io.statecast.overlay.socket.OverlaySocket;
@@ -117,6 +118,8 @@ public final class TtcpSender {
     private final ReceiverRoster roster = new ReceiverRoster();
     private volatile long run;
     private volatile long corruptControl;
+    /** Non-payload messages the service handed the source's application (e2e-ack's Full ACKs): not ttcp control. */
+    private volatile long serviceNotifications;
 
     /**
      * @param socket  a socket, not yet joined
@@ -267,6 +270,7 @@ public final class TtcpSender {
         report.set("statistics", TtcpReport.statistics(socket));
         report.put("foreignControlMessages", roster.foreignCount());
         report.put("corruptControlMessages", corruptControl);
+        report.put("serviceNotifications", serviceNotifications);
         int exit;
         if (failed > 0) {
             exit = 1;
@@ -376,6 +380,10 @@ public final class TtcpSender {
 
     /** HELLO and DONE from receivers, on the socket's delivery thread. */
     private void onControl(OverlayMessage m) {
+        if (m.fsm() != null && m.fsm().messageType() != FsmExtension.PAYLOAD_TYPE) {
+            serviceNotifications++; // only the delivery thread writes it
+            return;
+        }
         TtcpPayload.Message msg;
         try {
             msg = TtcpPayload.decode(m.payload());

@@ -56,6 +56,10 @@ class TtcpStoreMetricsTest {
     }
 
     private static String config(String address, String buddy) {
+        return config(address, buddy, SPEC);
+    }
+
+    private static String config(String address, String buddy, String spec) {
         return "overlay:\n"
                 + "  id: ttcp-store-metrics-test\n"
                 + "  node: TREE\n"
@@ -66,16 +70,19 @@ class TtcpStoreMetricsTest {
                 + "  buffers: { receiveQueueMessages: 65536 }\n"
                 + "  messageStore:\n"
                 + "    shards: 1\n"
-                + "    services: [ \"" + SPEC + "\" ]\n";
+                + "    services: [ \"" + spec + "\" ]\n";
     }
 
-    @Test
-    void reportsOfAServiceRunShouldCarryTheStoresMetrics() throws Exception {
+    /** One sender and one receiver on loopback, {@link #COUNT} messages of {@code spec}'s service. */
+    private record Pair(TtcpSender.Result sent, TtcpReceiver.Result received, String log) {
+    }
+
+    private static Pair runPair(String spec, int serviceId) throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         StringWriter log = new StringWriter();
         PrintWriter out = new PrintWriter(log, true);
         try {
-            TtcpSockets.Opened receiver = TtcpSockets.open(OverlayConfig.parse(config("2", null)));
+            TtcpSockets.Opened receiver = TtcpSockets.open(OverlayConfig.parse(config("2", null, spec)));
             String receiverAddress = receiver.socket().substrateAddresses().get(0).toString();
             Future<TtcpReceiver.Result> received = pool.submit(() -> {
                 try (var s = receiver.socket()) {
@@ -83,59 +90,79 @@ class TtcpStoreMetricsTest {
                             out).run();
                 }
             });
-            TtcpSockets.Opened sender = TtcpSockets.open(OverlayConfig.parse(config("1", receiverAddress)));
+            TtcpSockets.Opened sender = TtcpSockets.open(OverlayConfig.parse(config("1", receiverAddress, spec)));
             TtcpSender.Result sent;
             try (var s = sender.socket()) {
-                sent = new TtcpSender(s, new TtcpSender.Options(COUNT, 256, 2_000, Pacer.defaultBurst(2_000), 1_000, BLUEPRINT_H2H, 1,
+                sent = new TtcpSender(s, new TtcpSender.Options(COUNT, 256, 2_000, Pacer.defaultBurst(2_000), 1_000, serviceId, 1,
                         30_000, WARMUP, 100, 20_000, 50, true), sender.probe(), out).run();
             }
-            TtcpReceiver.Result r = received.get(60, TimeUnit.SECONDS);
-            String context = log.toString();
-            assertEquals(0, sent.exitCode(), context);
-            assertEquals(0, r.exitCode(), context);
-
-            for (JsonNode report : new JsonNode[] {sent.report(), r.report()}) {
-                JsonNode store = report.get("samples").get("messageStore");
-                assertTrue(store.get("available").asBoolean(), store.toString());
-                int n = report.get("samples").get("count").asInt();
-                assertEquals(n, store.get("liveInstances").size());
-                assertEquals(n, store.get("dataBacklog").size());
-                JsonNode processed = store.get("processed");
-                assertTrue(processed.get(n - 1).asLong() >= COUNT,
-                        "every data message passed the store: " + processed.get(n - 1) + "\n" + context);
-                for (int i = 0; i < n; i++) {
-                    assertTrue(store.get("liveInstances").get(i).asLong() >= 0);
-                    assertTrue(store.get("controlBacklog").get(i).isNumber());
-                }
-                JsonNode tMsg = report.get("tMsg");
-                assertTrue(tMsg.get("meanMicros").asDouble() > 0, tMsg.toString());
-                assertTrue(tMsg.get("maxMicros").asDouble() >= tMsg.get("meanMicros").asDouble(), tMsg.toString());
-                JsonNode drops = report.get("drops").get("messageStore");
-                assertNotNull(drops, report.get("drops").toString());
-                assertEquals(DropReason.values().length, drops.size(), drops.toString());
-                assertEquals(0, drops.get("data_queue_full").asLong(), drops.toString());
-            }
-            // the warm-up went through the service too, so the run's store path was compiled before it
-            JsonNode processedSamples = r.report().get("samples").get("messageStore").get("processed");
-            long processed = processedSamples.get(processedSamples.size() - 1).asLong();
-            assertTrue(processed >= COUNT + WARMUP, "the receiver's store processed " + processed + " messages, fewer than "
-                    + COUNT + " + " + WARMUP + " warm-up\n" + context);
-            assertEquals(WARMUP, r.report().get("summary").get("warmupMessages").asInt(), context);
-            for (JsonNode report : new JsonNode[] {sent.report(), r.report()}) {
-                JsonNode cpu = report.get("summary").get("cpuMicrosPerMessage");
-                assertNotNull(cpu, report.get("summary").toString());
-                // the process clock advances in 10 ms steps: a few hundred messages may read as 0
-                assertTrue(cpu.isNull() || cpu.asDouble() >= 0, cpu.toString());
-            }
-            // message scope: each payload has its instance on both nodes, alive for the service's linger
-            JsonNode live = r.report().get("samples").get("messageStore").get("liveInstances");
-            long peak = 0;
-            for (JsonNode v : live) {
-                peak = Math.max(peak, v.asLong());
-            }
-            assertTrue(peak > 0, "instances were live while the run went on: " + live);
+            return new Pair(sent, received.get(60, TimeUnit.SECONDS), log.toString());
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void reportsOfAServiceRunShouldCarryTheStoresMetrics() throws Exception {
+        Pair run = runPair(SPEC, BLUEPRINT_H2H);
+        TtcpSender.Result sent = run.sent();
+        TtcpReceiver.Result r = run.received();
+        String context = run.log();
+        assertEquals(0, sent.exitCode(), context);
+        assertEquals(0, r.exitCode(), context);
+
+        for (JsonNode report : new JsonNode[] {sent.report(), r.report()}) {
+            JsonNode store = report.get("samples").get("messageStore");
+            assertTrue(store.get("available").asBoolean(), store.toString());
+            int n = report.get("samples").get("count").asInt();
+            assertEquals(n, store.get("liveInstances").size());
+            assertEquals(n, store.get("dataBacklog").size());
+            JsonNode processed = store.get("processed");
+            assertTrue(processed.get(n - 1).asLong() >= COUNT,
+                    "every data message passed the store: " + processed.get(n - 1) + "\n" + context);
+            for (int i = 0; i < n; i++) {
+                assertTrue(store.get("liveInstances").get(i).asLong() >= 0);
+                assertTrue(store.get("controlBacklog").get(i).isNumber());
+            }
+            JsonNode tMsg = report.get("tMsg");
+            assertTrue(tMsg.get("meanMicros").asDouble() > 0, tMsg.toString());
+            assertTrue(tMsg.get("maxMicros").asDouble() >= tMsg.get("meanMicros").asDouble(), tMsg.toString());
+            JsonNode drops = report.get("drops").get("messageStore");
+            assertNotNull(drops, report.get("drops").toString());
+            assertEquals(DropReason.values().length, drops.size(), drops.toString());
+            assertEquals(0, drops.get("data_queue_full").asLong(), drops.toString());
+        }
+        // the warm-up went through the service too, so the run's store path was compiled before it
+        JsonNode processedSamples = r.report().get("samples").get("messageStore").get("processed");
+        long processed = processedSamples.get(processedSamples.size() - 1).asLong();
+        assertTrue(processed >= COUNT + WARMUP, "the receiver's store processed " + processed + " messages, fewer than "
+                + COUNT + " + " + WARMUP + " warm-up\n" + context);
+        assertEquals(WARMUP, r.report().get("summary").get("warmupMessages").asInt(), context);
+        for (JsonNode report : new JsonNode[] {sent.report(), r.report()}) {
+            JsonNode cpu = report.get("summary").get("cpuMicrosPerMessage");
+            assertNotNull(cpu, report.get("summary").toString());
+            // the process clock advances in 10 ms steps: a few hundred messages may read as 0
+            assertTrue(cpu.isNull() || cpu.asDouble() >= 0, cpu.toString());
+        }
+        // message scope: each payload has its instance on both nodes, alive for the service's linger
+        JsonNode live = r.report().get("samples").get("messageStore").get("liveInstances");
+        long peak = 0;
+        for (JsonNode v : live) {
+            peak = Math.max(peak, v.asLong());
+        }
+        assertTrue(peak > 0, "instances were live while the run went on: " + live);
+        assertEquals(0, sent.report().get("serviceNotifications").asLong(), "h2h-ack tells the source nothing: " + context);
+    }
+
+    @Test
+    void fullAcksOfE2eAckShouldBeCountedAsNotificationsNotAsCorruptControl() throws Exception {
+        Pair run = runPair("classpath:services/e2e-ack.scxml", 2);
+        String context = run.log();
+        JsonNode report = run.sent().report();
+        assertEquals(0, run.sent().exitCode(), context);
+        assertEquals(0, report.get("corruptControlMessages").asLong(), report.toString());
+        // one Full ACK per message whose every receiver acknowledged, warm-up included; the last may still be under way
+        long notifications = report.get("serviceNotifications").asLong();
+        assertTrue(notifications > 0 && notifications <= COUNT + WARMUP, notifications + " notifications\n" + context);
     }
 }
