@@ -4,7 +4,9 @@ import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -16,6 +18,13 @@ import java.util.regex.Pattern;
  * /HistoryOfEvents/Event[@name='a'][last()]/Message
  * /HistoryOfEvents/Event[@name='a' or @name='b'][last()]/Message/PreviousHopAddress
  * //Event[@name="a"][last()]/Message/Payload
+ * </pre>
+ *
+ * the first of several such paths that selects anything (h2h-ack's Reset copies the payload if it
+ * has it, else the message that told it of the payload):
+ *
+ * <pre>
+ * (/HistoryOfEvents/Event[@name='a'][last()]/Message, /HistoryOfEvents/Event[@name='b'][last()]/Message)[1]
  * </pre>
  *
  * and the acknowledgement services' "nodes that have not acknowledged" (answered by
@@ -35,26 +44,59 @@ public final class FastPath {
     private static final Pattern SHAPE = Pattern.compile(
             "\\s*(?:/HistoryOfEvents/|//)Event\\[(" + NAME + "(?:or" + NAME + ")*)\\]\\s*\\[\\s*last\\(\\s*\\)\\s*\\]"
                     + "/Message(?:/([A-Za-z]+))?\\s*");
+    /** {@code (p1, p2, ...)[1]}: each {@code p} of {@link #SHAPE} selects at most one item, so this is the first that selects one. */
+    private static final Pattern FIRST_OF = Pattern.compile("\\s*\\((.*)\\)\\s*\\[\\s*1\\s*\\]\\s*", Pattern.DOTALL);
 
     private final String[] names;
     private final MessageAttribute attribute;
     private final boolean payload;
     /** Set for the "not acknowledged" shape; the other fields are then unused. */
     private final AckQueryFastPath silent;
+    /** Set for the "first of" shape: the alternatives in order; attribute, payload and silent are then unused. */
+    private final FastPath[] firstOf;
 
-    private FastPath(String[] names, MessageAttribute attribute, boolean payload, AckQueryFastPath silent) {
+    private FastPath(String[] names, MessageAttribute attribute, boolean payload, AckQueryFastPath silent, FastPath[] firstOf) {
         this.names = names;
         this.attribute = attribute;
         this.payload = payload;
         this.silent = silent;
+        this.firstOf = firstOf;
     }
 
     /** The fast path for {@code text}, or {@code null} when Saxon must evaluate it. */
     public static FastPath of(String text) {
+        Matcher f = FIRST_OF.matcher(text);
+        if (f.matches()) {
+            return firstOf(f.group(1));
+        }
+        FastPath p = lastEvent(text);
+        if (p != null) {
+            return p;
+        }
+        AckQueryFastPath s = AckQueryFastPath.silentOf(text);
+        return s == null ? null : new FastPath(new String[0], null, false, s, null);
+    }
+
+    /** {@code (p1, p2, ...)[1]} with every {@code p} of the last-event shape; none of those contains a comma. */
+    private static FastPath firstOf(String inner) {
+        String[] parts = inner.split(",", -1);
+        FastPath[] alternatives = new FastPath[parts.length];
+        Set<String> names = new LinkedHashSet<>();
+        for (int i = 0; i < parts.length; i++) {
+            alternatives[i] = lastEvent(parts[i]);
+            if (alternatives[i] == null) {
+                return null;
+            }
+            names.addAll(List.of(alternatives[i].names));
+        }
+        return new FastPath(names.toArray(String[]::new), null, false, null, alternatives);
+    }
+
+    /** The last event of some names, its message or an attribute of it; {@code null} for any other text. */
+    private static FastPath lastEvent(String text) {
         Matcher m = SHAPE.matcher(text);
         if (!m.matches()) {
-            AckQueryFastPath s = AckQueryFastPath.silentOf(text);
-            return s == null ? null : new FastPath(new String[0], null, false, s);
+            return null;
         }
         List<String> names = new ArrayList<>();
         Matcher n = ONE_NAME.matcher(m.group(1));
@@ -76,7 +118,7 @@ public final class FastPath {
                 }
             }
         }
-        return new FastPath(names.toArray(String[]::new), attribute, payload, null);
+        return new FastPath(names.toArray(String[]::new), attribute, payload, null, null);
     }
 
     /** The event names the path selects from. */
@@ -86,6 +128,15 @@ public final class FastPath {
 
     /** What the path selects in {@code history}, or {@code null} for an empty result. */
     public PathResult evaluate(History history) {
+        if (firstOf != null) {
+            for (FastPath p : firstOf) {
+                PathResult r = p.evaluate(history);
+                if (r != null) {
+                    return r;
+                }
+            }
+            return null;
+        }
         if (silent != null) {
             List<LogicalAddress> who = silent.silent(history);
             if (who.size() <= 1) {
@@ -141,6 +192,9 @@ public final class FastPath {
 
     @Override
     public String toString() {
+        if (firstOf != null) {
+            return "FastPath first of " + List.of(firstOf);
+        }
         return "FastPath" + List.of(names) + (payload ? "/Payload" : attribute == null ? "" : "/" + attribute.elementName());
     }
 }

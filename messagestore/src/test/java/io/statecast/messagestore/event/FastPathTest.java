@@ -48,6 +48,12 @@ class FastPathTest {
         assertNull(FastPath.of("/HistoryOfEvents/Event[@name='a' and @time='1'][last()]/Message"));
         assertNull(FastPath.of("/HistoryOfEvents/Event[@name='a'][last()]/Message/SourceAddress/text()"));
         assertNull(FastPath.of("//Node[last()]/Children/LogicalAddress"));
+        assertEquals(List.of("payloadmessage", "h2hackreqmessage", "resetmessage"), FastPath.of(
+                "(/HistoryOfEvents/Event[@name='payloadmessage'][last()]/Message, "
+                        + "/HistoryOfEvents/Event[@name='h2hackreqmessage' or @name='resetmessage'][last()]/Message)[1]").names());
+        assertNull(FastPath.of("(//Event[@name='a'][last()]/Message, //Node[last()]/Parent)[1]"), "every alternative must be of the shape");
+        assertNull(FastPath.of("(//Event[@name='a'][last()]/Message, //Event[@name='b'][last()]/Message)[2]"));
+        assertNull(FastPath.of("(//Event[@name='a'][last()]/Message, //Event[@name='b'][last()]/Message)"));
     }
 
     @Test
@@ -77,6 +83,11 @@ class FastPathTest {
                 for (String child : children) {
                     String text = (rnd.nextBoolean() ? "/HistoryOfEvents/" : "//") + "Event[" + sel + "][last()]/Message"
                             + child;
+                    if (rnd.nextInt(3) == 0) { // the first of two, either order
+                        String other = "//Event[" + selectors[rnd.nextInt(selectors.length)] + "][last()]/Message"
+                                + children[rnd.nextInt(children.length)];
+                        text = rnd.nextBoolean() ? "(" + text + ", " + other + ")[1]" : "( " + other + "," + text + " ) [ 1 ]";
+                    }
                     FastPath fast = FastPath.of(text);
                     assertNotNull(fast, text);
                     PathResult expected = saxon.evaluatePath(this, engine.compilePath(text, Set.of()), QueryBindings.NONE, h);
