@@ -5,6 +5,7 @@ import io.statecast.messagestore.metrics.CountersSnapshot;
 import io.statecast.messagestore.metrics.DropReason;
 import io.statecast.messagestore.metrics.LatencyHistogram;
 import io.statecast.messagestore.metrics.MessageStoreMetrics;
+import io.statecast.messagestore.spec.Primitive;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -57,6 +58,25 @@ final class MessageStoreProbe implements StoreProbe {
         Map<String, Long> out = new LinkedHashMap<>();
         for (DropReason r : DropReason.values()) {
             out.put(r.name().toLowerCase(Locale.ROOT), node.drops(r));
+        }
+        return out;
+    }
+
+    @Override
+    public Map<String, Long> activity() {
+        CountersSnapshot node = store.metrics().node();
+        Map<String, Long> out = new LinkedHashMap<>();
+        out.put("messages", node.messages());
+        out.put("timerEvents", node.timerEvents());
+        out.put("created", node.created());
+        out.put("finished", node.finished());
+        out.put("terminated", node.terminated());
+        out.put("expired", node.expired());
+        for (Primitive p : Primitive.values()) {
+            long n = node.executed(p);
+            if (n > 0) {
+                out.put(p.specName(), n);
+            }
         }
         return out;
     }

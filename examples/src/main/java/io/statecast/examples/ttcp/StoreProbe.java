@@ -44,6 +44,15 @@ public interface StoreProbe {
     Map<String, Long> drops();
 
     /**
+     * What the store did so far: {@code messages}, {@code timerEvents}, instances {@code created},
+     * {@code finished} (final state), {@code terminated} (the spec gave up, or the store ended it)
+     * and {@code expired}, then each primitive executed at least once by its spec name — a recovery
+     * storm shows as timer events and {@code sendControlMessage} calls many times the messages;
+     * {@code null} if {@link #available()} is false.
+     */
+    Map<String, Long> activity();
+
+    /**
      * The probe for a socket's store.
      *
      * @param store the installed store, or {@code null} if the socket has none
@@ -80,6 +89,11 @@ public interface StoreProbe {
 
             @Override
             public Map<String, Long> drops() {
+                return null;
+            }
+
+            @Override
+            public Map<String, Long> activity() {
                 return null;
             }
         };

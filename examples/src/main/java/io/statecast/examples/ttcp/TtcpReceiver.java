@@ -351,6 +351,7 @@ public final class TtcpReceiver {
         report.set("samples", TtcpReport.samples(samples, sampler.periodMs(), sampler.dropped(), probe));
         report.set("tMsg", TtcpReport.tMsg(samples, probe));
         report.set("drops", TtcpReport.drops(socket, kernelBefore, probe));
+        report.set("storeActivity", TtcpReport.activity(probe));
         report.set("statistics", TtcpReport.statistics(socket));
         return report;
     }

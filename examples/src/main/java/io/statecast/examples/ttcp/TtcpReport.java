@@ -1,8 +1,10 @@
 package io.statecast.examples.ttcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.forward.DropCause;
@@ -69,6 +71,17 @@ public final class TtcpReport {
         n.put("state", socket.state().name());
         n.put("neighbours", socket.neighbours().size());
         return n;
+    }
+
+    /** The store's {@link StoreProbe#activity()} as an object, or JSON null without a store. */
+    static JsonNode activity(StoreProbe probe) {
+        Map<String, Long> a = probe.activity();
+        if (a == null) {
+            return NullNode.getInstance();
+        }
+        ObjectNode o = object();
+        a.forEach(o::put);
+        return o;
     }
 
     /**

@@ -160,6 +160,7 @@ public final class TtcpSender {
             report.set("summary", summary(0, 0, 0, 0, 0, 0, null));
             report.set("receivers", roster.toJson());
             report.set("drops", TtcpReport.drops(socket, kernelBefore, probe));
+            report.set("storeActivity", TtcpReport.activity(probe));
             report.set("statistics", TtcpReport.statistics(socket));
             return new Result(3, report);
         }
@@ -267,6 +268,7 @@ public final class TtcpSender {
         report.set("samples", TtcpReport.samples(samples, sampler.periodMs(), sampler.dropped(), probe));
         report.set("tMsg", TtcpReport.tMsg(samples, probe));
         report.set("drops", TtcpReport.drops(socket, kernelBefore, probe));
+        report.set("storeActivity", TtcpReport.activity(probe));
         report.set("statistics", TtcpReport.statistics(socket));
         report.put("foreignControlMessages", roster.foreignCount());
         report.put("corruptControlMessages", corruptControl);

@@ -127,6 +127,7 @@ class TtcpLoopbackTest {
             JsonNode drops = recv.get("drops");
             assertTrue(drops.get("forwarding").has("application_queue_full"));
             assertTrue(drops.get("total").isNumber());
+            assertTrue(recv.get("storeActivity").isNull(), "no store, no activity: " + recv.get("storeActivity"));
             assertEquals(send.get("run").asText(), recv.get("run").asText());
             assertTrue(rs.get("warmupMessages").asInt() > 0, "warm-up messages are discarded, and counted: " + context);
         } finally {

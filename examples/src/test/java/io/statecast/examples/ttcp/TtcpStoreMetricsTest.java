@@ -131,6 +131,11 @@ class TtcpStoreMetricsTest {
             assertNotNull(drops, report.get("drops").toString());
             assertEquals(DropReason.values().length, drops.size(), drops.toString());
             assertEquals(0, drops.get("data_queue_full").asLong(), drops.toString());
+            JsonNode activity = report.get("storeActivity");
+            assertTrue(activity.get("messages").asLong() >= COUNT, activity.toString());
+            assertTrue(activity.get("created").asLong() >= COUNT, "an instance per message at least: " + activity);
+            assertTrue(activity.has("terminated") && activity.has("finished") && activity.has("timerEvents"), activity.toString());
+            assertTrue(activity.get("setTimer").asLong() > 0, activity.toString());
         }
         // the warm-up went through the service too, so the run's store path was compiled before it
         JsonNode processedSamples = r.report().get("samples").get("messageStore").get("processed");
