@@ -2,6 +2,8 @@ package io.statecast.it.testbed;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -108,6 +110,30 @@ record RunResult(Experiment experiment, Path dir, int senderExit, JsonNode sende
             out[i + 1] = receivers.get(i).get("cpuMicrosPerMessage");
         }
         return out;
+    }
+
+    /**
+     * The receivers that got fewer warm-up messages than were sent, as "node N x", worst first
+     * (empty if none did, or nothing says). The verdict reads the measured run only, as the
+     * blueprint's did; a warm-up at the same rate that lost messages says the run started from a
+     * chain that had been struggling.
+     */
+    String warmupShortfall() {
+        long sent = experiment.warmupMessages();
+        List<Receiver> short_ = new ArrayList<>();
+        for (Receiver r : receivers) {
+            double got = r.get("warmupMessages");
+            if (!Double.isNaN(got) && got < sent) {
+                short_.add(r);
+            }
+        }
+        short_.sort(Comparator.comparingDouble(r -> r.get("warmupMessages")));
+        StringBuilder b = new StringBuilder();
+        for (Receiver r : short_) {
+            b.append(b.length() == 0 ? "" : ", ").append("node ").append(r.node()).append(' ')
+                    .append((long) r.get("warmupMessages"));
+        }
+        return b.length() == 0 ? "" : b + " of " + sent;
     }
 
     /** Messages missing summed over the receivers (a receiver without a report counts the whole run). */

@@ -206,6 +206,20 @@ class TestbedLogicTest {
     }
 
     @Test
+    void aWarmUpThatLostMessagesShouldBeNamedWorstFirst() {
+        Experiment e = new Experiment(3, 10, 10_000, 1_024, "h2h-ack", 1, 0, 5_000);
+        ObjectNode whole = receiver(10_000, 0, 0);
+        whole.put("warmupMessages", 5_000);
+        ObjectNode some = receiver(10_000, 0, 0);
+        some.put("warmupMessages", 4_100);
+        ObjectNode fewer = receiver(10_000, 0, 0);
+        fewer.put("warmupMessages", 3_900);
+        assertEquals("node 4 3900, node 3 4100 of 5000", result(e, 1_220, whole, some, fewer).warmupShortfall());
+        assertEquals("", result(e, 1_220, whole, whole).warmupShortfall());
+        assertEquals("", result(e, 1_220, receiver(10_000, 0, 0)).warmupShortfall(), "a report without the count says nothing");
+    }
+
+    @Test
     void pauseAfterTheWarmUpShouldGrowWithTheChain() {
         assertEquals(2_000, Testbed.warmupPauseMs(1), "1 hop: two processes");
         assertEquals(3_000, Testbed.warmupPauseMs(2));
