@@ -20,17 +20,24 @@ record Launcher(List<String> prefix, Map<String, String> environment, String des
     static final String MAIN = "io.statecast.examples.cli.StatecastCommand";
 
     /**
-     * JVM options of every testbed node. The serial collector keeps six JVMs from running a dozen
-     * GC threads on two cores. A young generation of 768 MiB holds a run's garbage and h2h-ack's
-     * lingering instances (6 s of messages) without a collection: with a 64 MiB heap, serial young
-     * collections of 35-55 ms every 350 ms made the delay grow at 75 Mbit/s on one hop. The JIT is
-     * left tiered, up to C2: its code costs a forwarding node about a third less CPU per message
-     * than C1's (docs/benchmarks.md), provided the runner's warm-up ({@code --warmup-seconds-per-node})
-     * gives six compilers on two cores the time to finish and sends through the service, so the
-     * measured run neither waits for C2 nor deoptimises. {@code bin/statecast} itself keeps the
-     * JVM's defaults.
+     * JVM options of every testbed node. ZGC, because a stop-the-world collection is what tipped
+     * the 5-hop chain into recovery storms: a node's live young generation is mostly h2h-ack's
+     * lingering instances (6 s of messages), and copying them paused a forwarding node 0.3-2.5 s
+     * on the shared cores (serial collector); its socket buffer overflowed, the node upstream asked
+     * again for every message in flight, and over 200,000 messages at 75 Mbit/s the far nodes missed
+     * 14 % of them (1 GiB heaps, promotion failures every ~10 s) or fell behind by 116 ms/s
+     * (3 GiB). ZGC collects concurrently with one GC thread on two cores: the same run held the
+     * rate, at 192 CPU µs per message over the chain against 208-273 (docs/benchmarks.md). Up to
+     * 3 GiB: e2e-ack keeps each instance 35 s (TimeoutMsg), 250,000 of them at 62.5 Mbit/s, and
+     * in 2 GiB ZGC collected back to back (150 µs of CPU per message at a forwarding node against
+     * 35). It commits its heap as shared memory, so it starts at 512 MiB and grows as needed.
+     * The JIT is left tiered, up to C2: its code
+     * costs a forwarding node about a third less CPU per message than C1's, provided the runner's
+     * warm-up ({@code --warmup-seconds-per-node}) gives six compilers on two cores the time to
+     * finish and sends through the service, so the measured run neither waits for C2 nor
+     * deoptimises. {@code bin/statecast} itself keeps the JVM's defaults.
      */
-    static final String NODE_JVM_OPTS = "-Xms1g -Xmx1g -Xmn768m -XX:MetaspaceSize=64m -XX:+UseSerialGC";
+    static final String NODE_JVM_OPTS = "-Xms512m -Xmx3g -XX:MetaspaceSize=64m -XX:+UseZGC";
 
     /** {@code bin/statecast} of {@code repo}, with {@code jvmOptions} in {@code STATECAST_JAVA_OPTS}. */
     static Launcher bin(Path repo, String jvmOptions) {
