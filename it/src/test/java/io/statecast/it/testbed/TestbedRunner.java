@@ -124,6 +124,11 @@ public final class TestbedRunner implements Callable<Integer> {
     @Option(names = "--results", description = "Markdown results file (default: OUT/results.md)")
     Path results;
 
+    @Option(names = "--docs", paramLabel = "FILE",
+            description = "also put the results between the testbed-results markers of FILE, e.g. docs/benchmarks.md "
+                    + "(checked before the first run; relative to the repository)")
+    Path docs;
+
     @Option(names = "--tag", description = "namespace tag, [a-z0-9]{1,6} (default: random)")
     String tag;
 
@@ -143,6 +148,15 @@ public final class TestbedRunner implements Callable<Integer> {
         Path outDir = out != null ? out.toAbsolutePath() : root.resolve("it/target/testbed");
         Files.createDirectories(outDir);
         Path resultsFile = results != null ? results.toAbsolutePath() : outDir.resolve("results.md");
+        Path docsFile = docs == null ? null : docs.isAbsolute() ? docs : root.resolve(docs);
+        if (docsFile != null) {
+            try {
+                DocsSection.splice(Files.readString(docsFile), "", docsFile.toString());
+            } catch (IOException | IllegalArgumentException e) {
+                System.err.println("testbed: --docs " + docs + ": " + e.getMessage());
+                return 2;
+            }
+        }
         String runTag = tag != null ? tag : "r" + Long.toString(ThreadLocalRandom.current().nextLong(36L * 36 * 36 * 36 * 36), 36);
         String storeYaml = messageStore == null ? null : Files.readString(messageStore);
         List<Service> svc = new ArrayList<>();
@@ -201,6 +215,10 @@ public final class TestbedRunner implements Callable<Integer> {
             }
             writeResults(resultsFile, outcomes, lossRuns, started);
             log.println("testbed: results in " + resultsFile);
+            if (docsFile != null) {
+                DocsSection.update(docsFile, DocsSection.demoted(Files.readString(resultsFile)));
+                log.println("testbed: results also in " + docsFile);
+            }
             return 0;
         } finally {
             chain.close();
@@ -250,7 +268,7 @@ public final class TestbedRunner implements Callable<Integer> {
                 : spec.commandLine().getParseResult().originalArgs();
         for (int i = 0; i < given.size(); i++) {
             String a = given.get(i);
-            if (List.of("--tag", "--repo", "--out", "--results", "--launcher").contains(a)) {
+            if (List.of("--tag", "--repo", "--out", "--results", "--docs", "--launcher").contains(a)) {
                 i++;
             } else {
                 args.add(a);
