@@ -120,16 +120,16 @@ record RunResult(Experiment experiment, Path dir, int senderExit, JsonNode sende
      */
     String warmupShortfall() {
         long sent = experiment.warmupMessages();
-        List<Receiver> short_ = new ArrayList<>();
+        List<Receiver> lostSome = new ArrayList<>();
         for (Receiver r : receivers) {
             double got = r.get("warmupMessages");
             if (!Double.isNaN(got) && got < sent) {
-                short_.add(r);
+                lostSome.add(r);
             }
         }
-        short_.sort(Comparator.comparingDouble(r -> r.get("warmupMessages")));
+        lostSome.sort(Comparator.comparingDouble(r -> r.get("warmupMessages")));
         StringBuilder b = new StringBuilder();
-        for (Receiver r : short_) {
+        for (Receiver r : lostSome) {
             b.append(b.length() == 0 ? "" : ", ").append("node ").append(r.node()).append(' ')
                     .append((long) r.get("warmupMessages"));
         }
