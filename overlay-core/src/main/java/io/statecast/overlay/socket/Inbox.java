@@ -104,6 +104,16 @@ final class Inbox {
         }
     }
 
+    /** Whether takers wait for messages added quietly (read without the lock). */
+    boolean wakeOwed() {
+        return wakeOwed;
+    }
+
+    /** Whether at least half the capacity is taken. */
+    boolean halfFull() {
+        return 2L * size() >= capacity;
+    }
+
     /** Wakes the takers that wait for messages added quietly; cheap when none do. */
     void wakeTakers() {
         if (!wakeOwed) {

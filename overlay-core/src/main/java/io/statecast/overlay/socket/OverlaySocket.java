@@ -37,6 +37,7 @@ import java.util.ServiceLoader;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -131,8 +132,8 @@ public final class OverlaySocket implements AutoCloseable {
             this.self = config.resolveAddress(random);
             NodeEnvironment env = new NodeEnvironment(adapter::send, adapter.localAddresses(), timers, random);
             this.node = factory.create(config, self, env);
-            InboxSink sink = new InboxSink(inbox, TimeUnit.MILLISECONDS.toNanos(config.buffers().deliveryWaitMs()), timers,
-                    adapter.receiveExecutor());
+            InboxSink sink = new InboxSink(inbox, TimeUnit.MILLISECONDS.toNanos(config.buffers().deliveryWaitMs()),
+                    TimeUnit.MICROSECONDS.toNanos(config.buffers().wakeIntervalMicros()), timers, adapter.receiveExecutor());
             this.engine = new ForwardingEngine(self, node::topology, adapter::send, sink, timers,
                     new MessageIds(random.nextLong()),
                     new ForwardingEngine.Settings(config.forwarding().hopLimit(), config.forwarding().floodCacheEntries()));
@@ -677,18 +678,34 @@ public final class OverlaySocket implements AutoCloseable {
     /**
      * The receive queue as the forwarding engine's sink. A MessageStore's delivery may wait for
      * room (see {@link OverlayConfig.Buffers#deliveryWaitMs()}); anything else is offered once.
+     * The store's batches wake the application at most once per wake interval
+     * ({@link OverlayConfig.Buffers#wakeIntervalMicros()}), the deferred wake-ups running on the
+     * receive thread; without one (several interfaces, or none with a thread of its own) or on
+     * injected timers (simulations keep their exact timing), every batch wakes it at once.
      */
     private static final class InboxSink implements ApplicationSink {
         private final Inbox inbox;
         private final long waitNanos;
         private final TimerService timers;
         private final ScheduledExecutorService receiveExecutor;
+        private final WakePacer pacer;
 
-        InboxSink(Inbox inbox, long waitNanos, TimerService timers, ScheduledExecutorService receiveExecutor) {
+        InboxSink(Inbox inbox, long waitNanos, long wakeIntervalNanos, TimerService timers,
+                  ScheduledExecutorService receiveExecutor) {
             this.inbox = inbox;
             this.waitNanos = waitNanos;
             this.timers = timers;
             this.receiveExecutor = receiveExecutor;
+            boolean paced = receiveExecutor != null && timers instanceof RealTimerService;
+            this.pacer = new WakePacer(paced ? wakeIntervalNanos : 0, System::nanoTime, this::deferWake, inbox::wakeTakers);
+        }
+
+        private void deferWake(Runnable wake, long delayNanos) {
+            try {
+                receiveExecutor.schedule(wake, delayNanos, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                wake.run(); // the interface is closing: wake the takers now rather than never
+            }
         }
 
         /**
@@ -723,7 +740,9 @@ public final class OverlaySocket implements AutoCloseable {
 
         @Override
         public void flush() {
-            inbox.wakeTakers();
+            if (inbox.wakeOwed()) {
+                pacer.request(inbox.halfFull());
+            }
         }
 
         @Override

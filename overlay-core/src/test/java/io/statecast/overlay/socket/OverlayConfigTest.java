@@ -31,7 +31,7 @@ class OverlayConfigTest {
               rendezvous: { iAmHereMs: 1000, buddyCacheSize: 4 }
               tree: { maxHops: 32, maxLinks: 16, maxSubtreeIds: 1000 }
               forwarding: { hopLimit: 64, floodCacheEntries: 100 }
-              buffers: { receiveQueueMessages: 10, maxMessageBytes: 32768, deliveryWaitMs: 250 }
+              buffers: { receiveQueueMessages: 10, maxMessageBytes: 32768, deliveryWaitMs: 250, wakeIntervalMicros: 0 }
               join: { timeoutMs: 1234, warmUpMs: 250, warmUpRounds: 99 }
               messageStore: { shards: 2, services: [ "h2h.scxml" ] }
             """;
@@ -48,7 +48,7 @@ class OverlayConfigTest {
         assertEquals(new OverlayConfig.Rendezvous(1000, 4), c.rendezvous());
         assertEquals(new OverlayConfig.Tree(32, 16, 1000), c.tree());
         assertEquals(new OverlayConfig.Forwarding(64, 100), c.forwarding());
-        assertEquals(new OverlayConfig.Buffers(10, 32768, 250), c.buffers());
+        assertEquals(new OverlayConfig.Buffers(10, 32768, 250, 0), c.buffers());
         assertEquals(new OverlayConfig.Join(1234, 250, 99), c.join());
         assertEquals(2, c.messageStore().get("shards").asInt());
         assertEquals(c.treeSettings().buddies(), c.buddies());
@@ -68,7 +68,7 @@ class OverlayConfigTest {
         assertEquals(new OverlayConfig.Rendezvous(2_000, 10), c.rendezvous());
         assertEquals(new OverlayConfig.Tree(64, 64, 4096), c.tree());
         assertEquals(new OverlayConfig.Forwarding(255, 4096), c.forwarding());
-        assertEquals(new OverlayConfig.Buffers(1024, 65536), c.buffers());
+        assertEquals(new OverlayConfig.Buffers(1024, 65536, 1000, 500), c.buffers());
         assertEquals(new OverlayConfig.Join(30_000, 1_000, 300), c.join());
         assertTrue(c.join().warmUpEnabled());
         assertFalse(c.join().withoutWarmUp().warmUpEnabled());
@@ -131,6 +131,8 @@ class OverlayConfigTest {
         "overlay.buffers.maxMessageBytes   | overlay: {id: x, buffers: {maxMessageBytes: 10}}",
         "overlay.buffers.deliveryWaitMs    | overlay: {id: x, buffers: {deliveryWaitMs: -1}}",
         "overlay.buffers.deliveryWaitMs    | overlay: {id: x, buffers: {deliveryWaitMs: 60001}}",
+        "overlay.buffers.wakeIntervalMicros | overlay: {id: x, buffers: {wakeIntervalMicros: -1}}",
+        "overlay.buffers.wakeIntervalMicros | overlay: {id: x, buffers: {wakeIntervalMicros: 10001}}",
         "overlay.join.timeoutMs            | overlay: {id: x, join: {timeoutMs: 0}}",
         "overlay.join.warmUpMs             | overlay: {id: x, join: {warmUpMs: -1}}",
         "overlay.join.warmUpMs             | overlay: {id: x, join: {warmUpMs: 60001}}",
