@@ -21,6 +21,8 @@ public final class ActionLog {
     private static final int FIRST_SLOTS = 4;
 
     private final int capacity;
+    /** Records the first allocation holds. */
+    private final int firstSlots;
     /** Record i (in ring order) is at 2i (time) and 2i + 1 (line << 16 | primitive << 8 | outcome). */
     private long[] slots;
     /** Details, parallel to the records; null until a record has a non-empty detail. */
@@ -30,10 +32,21 @@ public final class ActionLog {
 
     /** @param capacity most records kept (at least 1) */
     public ActionLog(int capacity) {
+        this(capacity, FIRST_SLOTS);
+    }
+
+    /**
+     * @param capacity    most records kept (at least 1)
+     * @param expectedRecords records the instance is expected to take (an earlier instance's
+     *                    count): the first allocation holds that many, up to the capacity, so
+     *                    that a log of the usual length is never grown and copied
+     */
+    public ActionLog(int capacity, int expectedRecords) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be >= 1, got " + capacity);
         }
         this.capacity = capacity;
+        this.firstSlots = Math.max(1, Math.min(capacity, Math.max(FIRST_SLOTS, expectedRecords)));
     }
 
     /** Appends a record, dropping the oldest when full. */
@@ -62,9 +75,9 @@ public final class ActionLog {
 
     /** Grows to hold more records, laying the ring out from index 0. */
     private void grow(int slotCount) {
-        // by a constant step: a retained instance holds at most FIRST_SLOTS - 1 unused slots, and
-        // the arrays are small enough that copying them more often costs nothing worth counting
-        int grown = Math.min(capacity, slotCount + FIRST_SLOTS);
+        // first to the expected length, then by a constant step: a retained instance holds at
+        // most FIRST_SLOTS - 1 unused slots beyond what the last one took
+        int grown = slotCount == 0 ? firstSlots : Math.min(capacity, slotCount + FIRST_SLOTS);
         long[] s = new long[2 * grown];
         String[] d = details == null ? null : new String[grown];
         for (int i = 0; i < size; i++) {

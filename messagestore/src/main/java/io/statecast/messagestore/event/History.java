@@ -58,7 +58,9 @@ public final class History {
 
     private final int capacity;
     private final HistoryNames names;
-    private final ArrayList<HistoryEntry> entries = new ArrayList<>(4);
+    private final ArrayList<HistoryEntry> entries;
+    /** Entries the first allocations hold. */
+    private final int firstEntries;
     /**
      * Until the document is built: whether each entry is to have an element, parallel to
      * {@link #entries} (only its first {@code entries.size()} bytes count); null afterwards.
@@ -76,11 +78,24 @@ public final class History {
      *                 expressions, or {@code null} when the spec has none (no XML is ever built)
      */
     public History(int capacity, HistoryNames names) {
+        this(capacity, names, 4);
+    }
+
+    /**
+     * @param capacity        most entries kept (events and node records); the oldest goes first
+     * @param names           as above
+     * @param expectedEntries entries the instance is expected to take (an earlier instance's
+     *                        count): the lists start that long, up to the capacity, so that a
+     *                        history of the usual length is never grown and copied
+     */
+    public History(int capacity, HistoryNames names, int expectedEntries) {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be >= 1, got " + capacity);
         }
         this.capacity = capacity;
         this.names = names;
+        this.firstEntries = Math.max(1, Math.min(capacity, expectedEntries));
+        this.entries = new ArrayList<>(firstEntries);
     }
 
     /**
@@ -123,8 +138,8 @@ public final class History {
         } else {
             int at = entries.size();
             if (xmlWanted == null || xmlWanted.length == at) {
-                xmlWanted = Arrays.copyOf(xmlWanted == null ? new byte[0] : xmlWanted,
-                        Math.min(capacity, Math.max(4, at + (at >> 1) + 1)));
+                xmlWanted = xmlWanted == null ? new byte[firstEntries]
+                        : Arrays.copyOf(xmlWanted, Math.min(capacity, Math.max(4, at + (at >> 1) + 1)));
             }
             xmlWanted[at] = (byte) (xml ? 1 : 0);
         }

@@ -101,13 +101,13 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         this.service = Objects.requireNonNull(service, "service");
         this.env = Objects.requireNonNull(env, "env");
         InstanceLimits limits = env.limits();
-        this.history = new History(limits.historyEntries(), service.historyNames());
+        this.history = new History(limits.historyEntries(), service.historyNames(), service.expectedHistoryEntries());
         long now = env.overlay().timers().nanoTime();
         this.createdNanos = now;
         this.lastMessageNanos = now;
         this.stepNanos = now;
         this.budget = new TokenBucket(limits.primitiveBurst(), limits.primitiveRatePerSecond(), now);
-        this.actions = new ActionLog(limits.actionHistoryEntries());
+        this.actions = new ActionLog(limits.actionHistoryEntries(), service.expectedActionRecords());
         this.machine = service.spec().newMachine(this);
     }
 
@@ -369,6 +369,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
             return;
         }
         ended = cause;
+        service.instanceEnded(history.size(), actions.size());
         updateInFlight();
         timers.cancelAll();
         pending.clear();

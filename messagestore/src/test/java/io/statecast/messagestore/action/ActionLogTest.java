@@ -19,7 +19,9 @@ class ActionLogTest {
         ActionOutcome[] outcomes = ActionOutcome.values();
         for (int round = 0; round < 300; round++) {
             int capacity = 1 + random.nextInt(40);
-            ActionLog log = new ActionLog(capacity);
+            // an expected length below, at or beyond the capacity, or none (the first allocation's size)
+            int expectedLength = random.nextInt(60) - 5;
+            ActionLog log = random.nextInt(4) == 0 ? new ActionLog(capacity) : new ActionLog(capacity, expectedLength);
             ArrayDeque<ActionRecord> expected = new ArrayDeque<>();
             int n = random.nextInt(120);
             for (int i = 0; i < n; i++) {
@@ -34,7 +36,8 @@ class ActionLogTest {
                 log.add(r.primitive(), r.line(), r.timeMillis(), r.outcome(), r.detail());
                 assertEquals(expected.size(), log.size(), "seed " + seed);
                 if (random.nextInt(8) == 0) {
-                    assertEquals(List.copyOf(expected), log.records(), "seed " + seed + ", round " + round);
+                    assertEquals(List.copyOf(expected), log.records(), "seed " + seed + ", round " + round
+                            + ", expected length " + expectedLength);
                 }
             }
             assertEquals(List.copyOf(expected), log.records(), "seed " + seed + ", round " + round);

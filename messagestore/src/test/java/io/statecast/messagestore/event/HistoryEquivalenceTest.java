@@ -63,7 +63,8 @@ class HistoryEquivalenceTest {
         Processor p = engine.processor();
         XPathCompiler xp = p.newXPathCompiler();
         for (int round = 0; round < 40; round++) {
-            History h = new History(1 + rnd.nextInt(10), HistoryNames.of(p.getUnderlyingConfiguration()));
+            // the lists' first length (an earlier instance's size) below, at or beyond the capacity
+            History h = new History(1 + rnd.nextInt(10), HistoryNames.of(p.getUnderlyingConfiguration()), rnd.nextInt(16));
             for (int i = 0, n = rnd.nextInt(12); i < n; i++) {
                 switch (rnd.nextInt(4)) {
                     case 0 -> h.addTimerEvent(rnd.nextBoolean() ? "a" : "t", rnd.nextInt(4), i, true);
@@ -97,7 +98,7 @@ class HistoryEquivalenceTest {
         for (int round = 0; round < 60; round++) {
             int capacity = 1 + rnd.nextInt(10);
             History first = new History(capacity, HistoryNames.of(p.getUnderlyingConfiguration()));
-            History late = new History(capacity, HistoryNames.of(p.getUnderlyingConfiguration()));
+            History late = new History(capacity, HistoryNames.of(p.getUnderlyingConfiguration()), rnd.nextInt(16));
             first.document();
             int n = rnd.nextInt(16);
             int buildAt = rnd.nextInt(n + 2);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.statecast.messagestore.action.ActionOutcome;
 import io.statecast.messagestore.action.ActionRecord;
@@ -177,5 +178,31 @@ class BlueprintHopToHopTest {
         assertEquals(0, actions.get(0).timeMillis());
         assertEquals(7, actions.get(1).timeMillis());
         assertEquals(7, ((HistoryEntry.MessageEvent) i.history().entries().get(0)).timeMillis());
+    }
+
+    @Test
+    void anEndedInstancePassesItsHistoryAndActionLogLengthsToTheNext() {
+        assertEquals(4, runtime.expectedHistoryEntries(), "before any instance ended");
+        assertEquals(4, runtime.expectedActionRecords());
+        ServiceInstance i = start();
+        deliver(i, payload);
+        clock.advanceBy(Duration.ofSeconds(20));
+        assertEquals(EndCause.TERMINATED, i.ended());
+        // unacknowledged, it asked its children again every TimeoutACK until it gave up: long lists
+        assertEquals(Math.min(16, i.history().entries().size()), runtime.expectedHistoryEntries());
+        assertEquals(Math.min(16, i.actionHistory().size()), runtime.expectedActionRecords());
+        assertTrue(runtime.expectedActionRecords() > 6, "the payload's actions and the timers' came after start");
+
+        runtime.instanceEnded(7, 9);
+        assertEquals(7, runtime.expectedHistoryEntries());
+        assertEquals(9, runtime.expectedActionRecords());
+
+        runtime.instanceEnded(1_000, 2_000);
+        assertEquals(16, runtime.expectedHistoryEntries(), "a long-lived instance does not make later ones start large");
+        assertEquals(16, runtime.expectedActionRecords());
+        overlay.drain(); // the first instance's sends
+        ServiceInstance next = start();
+        deliver(next, payload);
+        assertEquals(Set.of("waitack"), next.states(), "an instance starting with the longer lists runs as before");
     }
 }
