@@ -75,6 +75,11 @@ final class TtcpSendCommand implements Callable<Integer> {
                     + "receivers, so every node's code is compiled when measuring starts (default: ${DEFAULT-VALUE})")
     private int warmupMessages;
 
+    @Option(names = "--warmup-ramp", defaultValue = "0.5", paramLabel = "F",
+            description = "fraction of the warm-up messages sent while the rate climbs in steps from a quarter of the set "
+                    + "rate to it, 0..1; 0 sends the whole warm-up at the set rate (default: ${DEFAULT-VALUE})")
+    private double warmupRamp;
+
     @Option(names = "--warmup-ms", defaultValue = "500", paramLabel = "MS",
             description = "pause after the receivers are ready and the warm-up messages are sent (default: ${DEFAULT-VALUE})")
     private long warmupMs;
@@ -136,7 +141,7 @@ final class TtcpSendCommand implements Callable<Integer> {
         Integer serviceId = TtcpServices.parse(service, spec.commandLine());
         try {
             return new TtcpSender.Options(count, size, r, burst != null ? burst : Pacer.defaultBurst(r), tickMicros, serviceId, waitFor,
-                    seconds("--wait-timeout", waitTimeout), warmupMessages, warmupMs, seconds("--linger", linger), sampleMs, !noBackpressure);
+                    seconds("--wait-timeout", waitTimeout), warmupMessages, warmupRamp, warmupMs, seconds("--linger", linger), sampleMs, !noBackpressure);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

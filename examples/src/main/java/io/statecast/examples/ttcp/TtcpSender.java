@@ -47,13 +47,26 @@ public final class TtcpSender {
      * @param waitFor       receivers whose HELLO to await before sending
      * @param waitTimeoutMs how long to wait for them
      * @param warmupMessages WARMUP messages sent at the set rate before the measured run
+     * @param warmupRamp    fraction of the warm-up messages, 0..1, sent while the rate climbs in
+     *                      {@link #RAMP_STEPS} steps from a quarter of the set rate toward it
+     *                      (0: the whole warm-up at the set rate)
      * @param warmupMs      pause before the first DATA (after the warm-up messages)
      * @param lingerMs      how long to wait for DONE from every ready receiver after the last DATA
      * @param sampleMs      sampling period of heap, queues and store metrics
      * @param backpressure  wait while the substrate toward a child is not writable
      */
     public record Options(int count, int size, double rate, int burst, long tickMicros, Integer serviceId, int waitFor, long waitTimeoutMs,
-            int warmupMessages, long warmupMs, long lingerMs, long sampleMs, boolean backpressure) {
+            int warmupMessages, double warmupRamp, long warmupMs, long lingerMs, long sampleMs, boolean backpressure) {
+
+        /** Rate steps of a ramped warm-up. */
+        public static final int RAMP_STEPS = 8;
+
+        /** Options whose warm-up, if any, runs at the set rate throughout. */
+        public Options(int count, int size, double rate, int burst, long tickMicros, Integer serviceId, int waitFor,
+                       long waitTimeoutMs, int warmupMessages, long warmupMs, long lingerMs, long sampleMs, boolean backpressure) {
+            this(count, size, rate, burst, tickMicros, serviceId, waitFor, waitTimeoutMs, warmupMessages, 0, warmupMs, lingerMs,
+                    sampleMs, backpressure);
+        }
 
         /** Checks ranges. */
         public Options {
@@ -81,6 +94,9 @@ public final class TtcpSender {
             }
             if (warmupMessages < 0 || warmupMessages > ReceiveLog.MAX_COUNT) {
                 throw new IllegalArgumentException("--warmup-messages=" + warmupMessages + " must be within 0.." + ReceiveLog.MAX_COUNT);
+            }
+            if (!(warmupRamp >= 0 && warmupRamp <= 1)) {
+                throw new IllegalArgumentException("--warmup-ramp=" + warmupRamp + " must be within 0..1");
             }
             nonNegative("--wait-timeout", waitTimeoutMs);
             nonNegative("--warmup-ms", warmupMs);
@@ -303,6 +319,11 @@ public final class TtcpSender {
      * (C2) while the run was measured. Nothing is counted: a warm-up message the send window has no
      * room for is skipped.
      *
+     * <p>The first {@code warmupRamp} of the messages climb toward the set rate in steps: at the
+     * full rate from the first message, six nodes compiling on two cores fell behind, lost up to a
+     * quarter of the warm-up in h2h-ack's recovery storms at 5 hops, and the recovery traffic still
+     * ran when the measured run began.
+     *
      * @return whether a warm-up was sent
      */
     private boolean warmUp() throws InterruptedException {
@@ -310,9 +331,20 @@ public final class TtcpSender {
         if (n == 0) {
             return false;
         }
-        out.printf("ttcp send: warming up with %d messages%n", n);
-        Pacer pacer = Pacer.system(options.rate(), options.burst(), options.tickMicros() * 1_000L);
+        // as fast as possible has no rate to climb to
+        int ramp = Double.isInfinite(options.rate()) ? 0 : (int) Math.round(n * options.warmupRamp());
+        out.printf("ttcp send: warming up with %d messages%s%n", n,
+                ramp == 0 ? "" : String.format(" (the first %d at a rate climbing from a quarter of the set rate)", ramp));
+        int step = -1;
+        Pacer pacer = null;
         for (int i = 0; i < n; i++) {
+            int s = i < ramp ? (int) ((long) i * Options.RAMP_STEPS / ramp) : Options.RAMP_STEPS;
+            if (s != step) {
+                step = s;
+                double rate = options.rate() * rampFactor(s);
+                int burst = s == Options.RAMP_STEPS ? options.burst() : Math.min(options.burst(), Pacer.defaultBurst(rate));
+                pacer = Pacer.system(rate, burst, options.tickMicros() * 1_000L);
+            }
             pacer.acquire();
             byte[] payload = TtcpPayload.warmup(i, n, options.size());
             if (options.serviceId() == null) {
@@ -330,6 +362,11 @@ public final class TtcpSender {
             }
         }
         return true;
+    }
+
+    /** The share of the set rate at ramp step {@code step} ({@link Options#RAMP_STEPS}: all of it). */
+    static double rampFactor(int step) {
+        return 0.25 + 0.75 * step / Options.RAMP_STEPS;
     }
 
     private ObjectNode options() {
@@ -351,6 +388,7 @@ public final class TtcpSender {
         }
         o.put("waitFor", options.waitFor());
         o.put("warmupMessages", options.warmupMessages());
+        o.put("warmupRamp", options.warmupRamp());
         o.put("warmupMs", options.warmupMs());
         o.put("lingerMs", options.lingerMs());
         o.put("backpressure", options.backpressure());

@@ -130,6 +130,8 @@ class TtcpLoopbackTest {
             assertTrue(recv.get("storeActivity").isNull(), "no store, no activity: " + recv.get("storeActivity"));
             assertEquals(send.get("run").asText(), recv.get("run").asText());
             assertTrue(rs.get("warmupMessages").asInt() > 0, "warm-up messages are discarded, and counted: " + context);
+            assertEquals(0.5, send.get("options").get("warmupRamp").asDouble(), "the default ramp");
+            assertTrue(out.toString().contains("warming up with 200 messages (the first 100 at a rate climbing"), context);
         } finally {
             pool.shutdownNow();
         }
@@ -159,6 +161,8 @@ class TtcpLoopbackTest {
         assertEquals(2, run(out, err, "ttcp", "send", "--config", "x.yaml", "--size", "5"));
         assertTrue(err.toString().contains("--size=5 must be within 33..60000"), err.toString());
         assertEquals(2, run(out, err, "ttcp", "send", "--config", "x.yaml", "--rate", "10", "--rate-mbps", "1"));
+        assertEquals(2, run(out, err, "ttcp", "send", "--config", "x.yaml", "--warmup-ramp", "1.5"));
+        assertTrue(err.toString().contains("--warmup-ramp=1.5 must be within 0..1"), err.toString());
         assertEquals(2, run(out, err, "ttcp", "send", "--config", "x.yaml", "--service", "h2h"));
         assertTrue(err.toString().contains("--service=h2h must be a ServiceID"), err.toString());
         assertEquals(2, run(out, err, "ttcp", "recv", "--config", "x.yaml", "--idle", "-1"));
