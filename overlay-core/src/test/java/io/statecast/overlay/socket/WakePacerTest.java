@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -109,15 +110,16 @@ class WakePacerTest {
         ScheduledExecutorService ses = Executors.newSingleThreadScheduledExecutor();
         try {
             AtomicInteger wakes = new AtomicInteger();
+            CountDownLatch twoWakeUps = new CountDownLatch(2);
             WakePacer pacer = new WakePacer(TimeUnit.MILLISECONDS.toNanos(50), System::nanoTime,
-                    (task, delay) -> ses.schedule(task, delay, TimeUnit.NANOSECONDS), wakes::incrementAndGet);
+                    (task, delay) -> ses.schedule(task, delay, TimeUnit.NANOSECONDS), () -> {
+                        wakes.incrementAndGet();
+                        twoWakeUps.countDown();
+                    });
             pacer.request(false);
             pacer.request(false);
             pacer.request(false);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (wakes.get() < 2 && System.nanoTime() < deadline) {
-                Thread.sleep(1);
-            }
+            assertTrue(twoWakeUps.await(10, TimeUnit.SECONDS), "the immediate and the deferred wake-up came");
             assertEquals(2, wakes.get(), "one wake-up at once, one for the two requests within the interval");
         } finally {
             ses.shutdownNow();
