@@ -9,9 +9,13 @@ package io.statecast.messagestore;
  * starting at or after {@code t}, and fires on the first {@link #advance} whose time has reached
  * that tick's start: never early, at most one tick (plus the owner's latency) late. Timers fire in
  * tick order; timers of the same tick in the order they were scheduled. {@link #SLOTS} slots hold
- * the ticks of one revolution; a timer due further out waits in its slot and is passed over (one
- * comparison) once per revolution. A timer scheduled for a tick the wheel has already passed (an
- * expiry re-arming itself with a short delay) fires on the next tick processed.
+ * the ticks of one revolution; a timer due in the revolution after the cursor's waits in its slot
+ * and is passed over (one comparison) at most once. A timer due later still waits on a coarse
+ * wheel of {@link #FAR_SLOTS} revolution-long slots and moves to the fine one when the cursor
+ * enters the revolution before its own: a service that keeps finished instances for half a minute
+ * sets hundreds of thousands of such timers, and passing each of them once per revolution cost a
+ * busy owner several percent of its time. A timer scheduled for a tick the wheel has already
+ * passed (an expiry re-arming itself with a short delay) fires on the next tick processed.
  *
  * <p>Slots are doubly linked lists, so cancelling is O(1) and releases the entry at once; a
  * bitmap of the non-empty slots lets {@link #advance} and {@link #nextDeadlineNanos()} skip empty
@@ -27,6 +31,14 @@ final class TimerWheel {
     /** Slots per revolution (a power of two): about 4 s with 1 ms ticks. */
     static final int SLOTS = 4096;
     private static final int MASK = SLOTS - 1;
+    /** log2 of {@link #SLOTS}: a tick's revolution is {@code tick >> REVOLUTION_SHIFT}. */
+    private static final int REVOLUTION_SHIFT = Integer.numberOfTrailingZeros(SLOTS);
+    /**
+     * Revolutions the coarse wheel holds (a power of two): about 17 min with 1 ms ticks; a timer
+     * further out is passed over once per turn of the coarse wheel.
+     */
+    static final int FAR_SLOTS = 256;
+    private static final int FAR_MASK = FAR_SLOTS - 1;
     /** Entries {@link #nextDeadlineNanos()} looks at, at most, for one due in this revolution. */
     private static final int LOOK_AHEAD = 32;
 
@@ -34,6 +46,8 @@ final class TimerWheel {
     private static final byte SCHEDULED = 1;
     private static final byte DUE = 2;
     private static final byte DUE_CANCELLED = 3;
+    /** Set, on the coarse wheel. */
+    private static final byte FAR = 4;
 
     /**
      * One timer: subclasses carry what the expiry needs and are their own cancel handle. An entry
@@ -61,6 +75,12 @@ final class TimerWheel {
                     state = IDLE;
                     return true;
                 }
+                case FAR -> {
+                    wheel.unlinkFar(this);
+                    wheel.size--;
+                    state = IDLE;
+                    return true;
+                }
                 case DUE -> {
                     state = DUE_CANCELLED; // still chained among the due entries; skipped there
                     return true;
@@ -73,7 +93,7 @@ final class TimerWheel {
 
         /** Whether the timer is set and has not fired or been cancelled. */
         final boolean pending() {
-            return state == SCHEDULED || state == DUE;
+            return state == SCHEDULED || state == DUE || state == FAR;
         }
     }
 
@@ -81,6 +101,13 @@ final class TimerWheel {
     private final Entry[] heads = new Entry[SLOTS];
     private final Entry[] tails = new Entry[SLOTS];
     private final long[] occupied = new long[SLOTS / 64];
+    /**
+     * The coarse wheel: per revolution modulo {@link #FAR_SLOTS}, the timers due in a revolution
+     * at least two after the cursor's (the invariant {@link #moveCursor} keeps).
+     */
+    private final Entry[] farHeads = new Entry[FAR_SLOTS];
+    private final Entry[] farTails = new Entry[FAR_SLOTS];
+    private int farSize;
     /** The next tick to process; every scheduled entry is due at or after it. */
     private long cursor;
     /** Start of {@link #cursor}'s tick: an {@link #advance} before it has nothing to do. */
@@ -108,7 +135,7 @@ final class TimerWheel {
         this.cursorNanos = cursor * tickNanos;
     }
 
-    /** Timers set and not yet taken off the wheel to fire. */
+    /** Timers set and not yet taken off the wheel to fire (on either wheel). */
     int size() {
         return size;
     }
@@ -130,8 +157,19 @@ final class TimerWheel {
         long tick = Math.max(-Math.floorDiv(-at, tickNanos), cursor); // ceiling, but not in the past
         e.deadline = tick;
         e.wheel = this;
+        if ((tick >> REVOLUTION_SHIFT) - (cursor >> REVOLUTION_SHIFT) >= 2) {
+            linkFar(e);
+        } else {
+            link(e);
+        }
+        size++;
+        bound = Math.min(bound, tick);
+    }
+
+    /** Appends {@code e} to its slot of the fine wheel. */
+    private void link(Entry e) {
         e.state = SCHEDULED;
-        int slot = (int) (tick & MASK);
+        int slot = (int) (e.deadline & MASK);
         Entry tail = tails[slot];
         e.prev = tail;
         e.next = null;
@@ -142,8 +180,22 @@ final class TimerWheel {
             tail.next = e;
         }
         tails[slot] = e;
-        size++;
-        bound = Math.min(bound, tick);
+    }
+
+    /** Appends {@code e} to its slot of the coarse wheel. */
+    private void linkFar(Entry e) {
+        e.state = FAR;
+        int slot = (int) ((e.deadline >> REVOLUTION_SHIFT) & FAR_MASK);
+        Entry tail = farTails[slot];
+        e.prev = tail;
+        e.next = null;
+        if (tail == null) {
+            farHeads[slot] = e;
+        } else {
+            tail.next = e;
+        }
+        farTails[slot] = e;
+        farSize++;
     }
 
     /**
@@ -159,23 +211,53 @@ final class TimerWheel {
         long target = Math.floorDiv(nowNanos, tickNanos);
         while (cursor <= target) {
             if (size == 0) {
-                cursor = target + 1;
+                moveCursor(target + 1); // nothing on either wheel to move
                 break;
             }
+            // one revolution at a time, so that the coarse wheel hands over each in turn
+            long last = Math.min(target, ((cursor >> REVOLUTION_SHIFT) + 1 << REVOLUTION_SHIFT) - 1);
             long tick = nextOccupied(cursor);
             if (bound > tick) {
                 tick = bound; // the slots before it hold later revolutions only
             }
-            if (tick > target) {
-                cursor = target + 1;
-                break;
+            if (tick > last) {
+                moveCursor(last + 1);
+                continue;
             }
-            cursor = tick + 1; // before the expiries run: what they set goes to a later tick
-            cursorNanos = cursor * tickNanos;
+            moveCursor(tick + 1); // before the expiries run: what they set goes to a later tick
             takeDue(tick);
             fireDue();
         }
-        cursorNanos = cursor * tickNanos;
+    }
+
+    /**
+     * Sets the cursor to {@code tick}, at most into the next revolution (unless both wheels are
+     * empty). Entering revolution {@code r} moves the timers of revolution {@code r + 1} from the
+     * coarse wheel to the fine one, so that the coarse wheel holds only revolutions {@code r + 2}
+     * on, as {@link #schedule} assumes.
+     */
+    private void moveCursor(long tick) {
+        long from = cursor >> REVOLUTION_SHIFT;
+        cursor = tick;
+        cursorNanos = tick * tickNanos;
+        long to = tick >> REVOLUTION_SHIFT;
+        if (to != from && farSize > 0) {
+            takeFar(to + 1);
+        }
+    }
+
+    /** Moves the coarse wheel's timers of revolution {@code revolution} (or earlier) to the fine wheel. */
+    private void takeFar(long revolution) {
+        int slot = (int) (revolution & FAR_MASK);
+        Entry e = farHeads[slot];
+        while (e != null) {
+            Entry following = e.next;
+            if (e.deadline >> REVOLUTION_SHIFT <= revolution) {
+                unlinkFar(e);
+                link(e);
+            }
+            e = following;
+        }
     }
 
     /**
@@ -265,6 +347,23 @@ final class TimerWheel {
                 e.expire();
             }
         }
+    }
+
+    private void unlinkFar(Entry e) {
+        int slot = (int) ((e.deadline >> REVOLUTION_SHIFT) & FAR_MASK);
+        if (e.prev == null) {
+            farHeads[slot] = e.next;
+        } else {
+            e.prev.next = e.next;
+        }
+        if (e.next == null) {
+            farTails[slot] = e.prev;
+        } else {
+            e.next.prev = e.prev;
+        }
+        e.prev = null;
+        e.next = null;
+        farSize--;
     }
 
     private void unlink(Entry e) {

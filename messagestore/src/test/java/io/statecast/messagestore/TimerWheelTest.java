@@ -124,6 +124,57 @@ class TimerWheelTest {
         assertEquals(List.of("near", "far"), log);
     }
 
+    /** Half a minute out, as a finished instance's linger timer: on the coarse wheel, then handed down. */
+    @Test
+    void shouldFireATimerManyRevolutionsOutOnTimeWhenAdvancedInSmallSteps() {
+        TimerWheel w = new TimerWheel(MS, 0);
+        w.schedule(probe("linger"), 0, 35_000 * MS);
+        w.schedule(probe("same slot, fine wheel"), 0, (35_000 - 8 * TimerWheel.SLOTS) * MS);
+        for (long t = 0; t < 35_000 * MS; t += 7 * MS) {
+            w.advance(t);
+        }
+        assertEquals(List.of("same slot, fine wheel"), log);
+        assertEquals(1, w.size());
+        w.advance(35_000 * MS - 1);
+        assertEquals(List.of("same slot, fine wheel"), log, "not early by a nanosecond");
+        w.advance(35_000 * MS);
+        assertEquals(List.of("same slot, fine wheel", "linger"), log);
+        assertEquals(0, w.size());
+    }
+
+    @Test
+    void shouldCancelATimerOnTheCoarseWheel() {
+        TimerWheel w = new TimerWheel(MS, 0);
+        Probe far = probe("far");
+        w.schedule(far, 0, 10 * TimerWheel.SLOTS * MS);
+        assertTrue(far.pending());
+        assertTrue(far.cancel());
+        assertFalse(far.pending());
+        assertFalse(far.cancel(), "once only");
+        assertEquals(0, w.size());
+        w.advance(20 * TimerWheel.SLOTS * MS);
+        assertEquals(List.of(), log);
+        w.schedule(far, 20 * TimerWheel.SLOTS * MS, 5 * TimerWheel.SLOTS * MS); // re-usable
+        w.advance(25 * TimerWheel.SLOTS * MS);
+        assertEquals(List.of("far"), log);
+    }
+
+    /** Beyond the coarse wheel's turn: passed over once per turn, fired when due. */
+    @Test
+    void shouldFireATimerBeyondTheCoarseWheelWhenDue() {
+        TimerWheel w = new TimerWheel(MS, 0);
+        long revolution = TimerWheel.SLOTS * MS;
+        long due = (TimerWheel.FAR_SLOTS + 3) * revolution + 17 * MS; // the coarse slot of revolution 3
+        w.schedule(probe("very far"), 0, due);
+        w.schedule(probe("revolution 3"), 0, 3 * revolution + 17 * MS);
+        for (long t = 0; t < due; t += revolution / 3) {
+            w.advance(t);
+        }
+        assertEquals(List.of("revolution 3"), log);
+        w.advance(due);
+        assertEquals(List.of("revolution 3", "very far"), log);
+    }
+
     @Test
     void shouldNotWakeAnIdleOwnerForASlotHoldingOnlyLaterRevolutions() {
         TimerWheel w = new TimerWheel(MS, 0);
@@ -364,7 +415,8 @@ class TimerWheelTest {
 
     /**
      * Random schedules, cancels, re-arms from expiries and clock jumps (some beyond a revolution,
-     * some sub-tick delays), the wheel compared expiry by expiry with the reference queue.
+     * some beyond the coarse wheel's turn, some sub-tick delays), the wheel compared expiry by
+     * expiry with the reference queue.
      */
     @Test
     void shouldMatchAPriorityQueueUnderRandomOperations() {
@@ -387,7 +439,8 @@ class TimerWheelTest {
                     long delay = switch (rnd.nextInt(10)) {
                         case 0 -> 0;
                         case 1 -> (long) rnd.nextInt(3 * TimerWheel.SLOTS) * tick; // beyond a revolution
-                        case 2 -> rnd.nextInt((int) (5 * tick)); // sub-tick
+                        case 2 -> (long) rnd.nextInt(2 * TimerWheel.FAR_SLOTS * TimerWheel.SLOTS) * tick; // coarse wheel
+                        case 3 -> rnd.nextInt((int) (5 * tick)); // sub-tick
                         default -> rnd.nextInt(200) * MS + rnd.nextInt(1000);
                     };
                     assertEquals(reference.pending(id), wheel.pending(id), "pending, " + where);
@@ -398,8 +451,11 @@ class TimerWheelTest {
                 }
                 case 2 -> assertEquals(reference.cancel(id), wheel.cancel(id), "cancel, " + where);
                 default -> {
-                    now += rnd.nextInt(40) == 0 ? (long) rnd.nextInt(3 * TimerWheel.SLOTS) * tick
-                            : rnd.nextInt((int) (20 * MS));
+                    now += switch (rnd.nextInt(200)) {
+                        case 0 -> (long) rnd.nextInt(TimerWheel.FAR_SLOTS * TimerWheel.SLOTS) * tick;
+                        case 1, 2, 3, 4 -> (long) rnd.nextInt(3 * TimerWheel.SLOTS) * tick;
+                        default -> rnd.nextInt((int) (20 * MS));
+                    };
                     List<Integer> expected = reference.advance(now);
                     assertEquals(expected, wheel.advance(now), "expiries at " + now + ", " + where);
                     fired += expected.size();
