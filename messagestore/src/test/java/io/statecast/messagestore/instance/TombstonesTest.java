@@ -74,6 +74,40 @@ class TombstonesTest {
     }
 
     /**
+     * The pattern of a running overlay: several sources, each numbering its messages with a
+     * counter from a random start, their instances ending interleaved. Consecutive MessageIDs
+     * share runs of buckets in the index, so this fills it with long probe runs; every key must
+     * still be found until it is evicted, in order, and none after.
+     */
+    @Test
+    void shouldFindEveryKeyOfInterleavedCountingSourcesUntilEvicted() {
+        long seed = Long.getLong("statecast.seed", System.nanoTime());
+        Random rnd = new Random(seed);
+        int capacity = 20_000;
+        Tombstones t = new Tombstones(capacity, Long.MAX_VALUE / 4);
+        long[] next = new long[5];
+        for (int s = 0; s < next.length; s++) {
+            next[s] = s == 0 ? -12 : rnd.nextLong(); // one counter crosses zero
+        }
+        int adds = 3 * capacity;
+        InstanceKey[] added = new InstanceKey[adds];
+        for (int i = 0; i < adds; i++) {
+            int source = rnd.nextInt(next.length);
+            added[i] = InstanceKey.ofMessage(source % 2, next[source]++);
+            t.add(added[i], i);
+            int earlier = rnd.nextInt(i + 1); // keys are unique: no two counters meet
+            assertEquals(i - earlier < capacity, t.contains(added[earlier], i),
+                    "seed " + seed + ", add " + i + ": " + added[earlier]);
+        }
+        assertEquals(capacity, t.size());
+        assertEquals(adds - capacity, t.evicted());
+        for (int i = 0; i < adds; i++) {
+            assertEquals(i >= adds - capacity, t.contains(added[i], adds), "seed " + seed + ": " + added[i]);
+        }
+    }
+
+
+    /**
      * Random operations against the map this class replaced: every answer, the size and the
      * eviction count must match. Small capacities keep the ring full of evictions, re-adds and
      * dead slots (compaction); 3000 makes it grow twice past its first length. Pauses in time
