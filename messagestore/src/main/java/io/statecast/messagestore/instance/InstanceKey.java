@@ -57,11 +57,17 @@ public record InstanceKey(int serviceId, long messageId, LogicalAddress flowSour
         return (int) h;
     }
 
-    /** Written out: the record's generated hash and equality go through method handles on every lookup. */
+    /**
+     * Written out: the record's generated hash and equality go through method handles on every
+     * lookup. The MessageID is added last and unscaled, so the keys of a source's consecutive
+     * messages (its counter) get consecutive hashes and sit in neighbouring buckets of a hash
+     * table: with hundreds of thousands of live instances, the lookups of messages that arrive
+     * together then share cache lines instead of missing one each.
+     */
     @Override
     public int hashCode() {
-        int h = 31 * serviceId + Long.hashCode(messageId);
-        return 31 * h + (flowSource == null ? 0 : flowSource.hashCode());
+        int h = 31 * serviceId + (flowSource == null ? 0 : flowSource.hashCode());
+        return 31 * h + Long.hashCode(messageId);
     }
 
     @Override
