@@ -2,13 +2,15 @@ package io.statecast.overlay.message;
 
 import io.netty.buffer.ByteBuf;
 import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.address.RecentAddresses;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * Encodes {@link WireMessage}s into and decodes them from Netty buffers. Stateless after
- * construction and safe to share between threads.
+ * Encodes {@link WireMessage}s into and decodes them from Netty buffers. Safe to share between
+ * threads: its only state after construction is a cache of decoded addresses
+ * ({@link RecentAddresses}), which needs no lock.
  *
  * <h2>Frame layout</h2>
  * One frame carries one message. Multi-byte integers are big-endian (network order); offsets are
@@ -148,6 +150,8 @@ public final class MessageCodec {
 
     private final int overlayHash;
     private final int maxMessageBytes;
+    /** Decoded headers share the address objects of the nodes they name. */
+    private final RecentAddresses addresses = new RecentAddresses();
 
     /**
      * @param overlayHash     hash of the overlay ID ({@link OverlayId#wireHash()}), written into
@@ -345,18 +349,18 @@ public final class MessageCodec {
             throw new DecodeException(DecodeException.Reason.BAD_FIELD, OFF_FLAGS, "unicast message without destination");
         }
         int off = OFF_SOURCE;
-        LogicalAddress source = LogicalAddress.fromBits(family, frame.i64(off, "source"));
+        LogicalAddress source = addresses.get(family, frame.i64(off, "source"));
         off += LogicalAddress.ENCODED_BYTES;
-        LogicalAddress previousHop = LogicalAddress.fromBits(family, frame.i64(off, "previous hop"));
+        LogicalAddress previousHop = addresses.get(family, frame.i64(off, "previous hop"));
         off += LogicalAddress.ENCODED_BYTES;
         LogicalAddress destination = null;
         if ((flags & FLAG_DESTINATION) != 0) {
-            destination = LogicalAddress.fromBits(family, frame.i64(off, "destination"));
+            destination = addresses.get(family, frame.i64(off, "destination"));
             off += LogicalAddress.ENCODED_BYTES;
         }
         LogicalAddress root = null;
         if ((flags & FLAG_ROOT) != 0) {
-            root = LogicalAddress.fromBits(family, frame.i64(off, "root"));
+            root = addresses.get(family, frame.i64(off, "root"));
             off += LogicalAddress.ENCODED_BYTES;
         }
 

@@ -2,6 +2,7 @@ package io.statecast.overlay.message;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -46,6 +47,19 @@ class MessageCodecTest {
                 + "00";
         assertEquals(expected, ByteBufUtil.hexDump(frame(m)));
         assertEquals(m, codec.decode(Unpooled.wrappedBuffer(frame(m))));
+    }
+
+    /** Stored messages share the address objects of the nodes they name, one per node. */
+    @Test
+    void shouldDecodeTheSameAddressToTheSameObject() throws DecodeException {
+        OverlayMessage m = new OverlayMessage(DeliveryMode.UNICAST, 3, new TreeAddress(1), new TreeAddress(2),
+                new TreeAddress(1), new TreeAddress(2), List.of());
+        OverlayMessage a = (OverlayMessage) codec.decode(Unpooled.wrappedBuffer(frame(m)));
+        OverlayMessage b = (OverlayMessage) codec.decode(Unpooled.wrappedBuffer(frame(m)));
+        assertEquals(m, a);
+        assertSame(a.source(), b.source());
+        assertSame(a.source(), a.previousHop(), "source and previous hop are the same node");
+        assertSame(a.destination(), b.root());
     }
 
     @Test
