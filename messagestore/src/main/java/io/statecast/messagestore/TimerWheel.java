@@ -170,32 +170,30 @@ final class TimerWheel {
     private void link(Entry e) {
         e.state = SCHEDULED;
         int slot = (int) (e.deadline & MASK);
-        Entry tail = tails[slot];
-        e.prev = tail;
-        e.next = null;
-        if (tail == null) {
-            heads[slot] = e;
+        if (append(e, heads, tails, slot)) {
             occupied[slot >>> 6] |= 1L << slot;
-        } else {
-            tail.next = e;
         }
-        tails[slot] = e;
     }
 
     /** Appends {@code e} to its slot of the coarse wheel. */
     private void linkFar(Entry e) {
         e.state = FAR;
-        int slot = (int) ((e.deadline >> REVOLUTION_SHIFT) & FAR_MASK);
-        Entry tail = farTails[slot];
+        append(e, farHeads, farTails, (int) ((e.deadline >> REVOLUTION_SHIFT) & FAR_MASK));
+        farSize++;
+    }
+
+    /** Appends {@code e} to list {@code slot}; true if the list was empty. */
+    private static boolean append(Entry e, Entry[] heads, Entry[] tails, int slot) {
+        Entry tail = tails[slot];
         e.prev = tail;
         e.next = null;
+        tails[slot] = e;
         if (tail == null) {
-            farHeads[slot] = e;
-        } else {
-            tail.next = e;
+            heads[slot] = e;
+            return true;
         }
-        farTails[slot] = e;
-        farSize++;
+        tail.next = e;
+        return false;
     }
 
     /**
@@ -350,24 +348,20 @@ final class TimerWheel {
     }
 
     private void unlinkFar(Entry e) {
-        int slot = (int) ((e.deadline >> REVOLUTION_SHIFT) & FAR_MASK);
-        if (e.prev == null) {
-            farHeads[slot] = e.next;
-        } else {
-            e.prev.next = e.next;
-        }
-        if (e.next == null) {
-            farTails[slot] = e.prev;
-        } else {
-            e.next.prev = e.prev;
-        }
-        e.prev = null;
-        e.next = null;
+        detach(e, farHeads, farTails, (int) ((e.deadline >> REVOLUTION_SHIFT) & FAR_MASK));
         farSize--;
     }
 
     private void unlink(Entry e) {
         int slot = (int) (e.deadline & MASK);
+        if (detach(e, heads, tails, slot)) {
+            occupied[slot >>> 6] &= ~(1L << slot);
+        }
+        size--;
+    }
+
+    /** Takes {@code e} out of list {@code slot}; true if the list is empty now. */
+    private static boolean detach(Entry e, Entry[] heads, Entry[] tails, int slot) {
         if (e.prev == null) {
             heads[slot] = e.next;
         } else {
@@ -378,11 +372,8 @@ final class TimerWheel {
         } else {
             e.next.prev = e.prev;
         }
-        if (heads[slot] == null) {
-            occupied[slot >>> 6] &= ~(1L << slot);
-        }
         e.prev = null;
         e.next = null;
-        size--;
+        return heads[slot] == null;
     }
 }
