@@ -177,13 +177,15 @@ public final class PrimitiveExecutor {
         return silent == 0 ? "" : total == 1 ? NOTHING_SENT : silent + " of " + total + ": " + NOTHING_SENT;
     }
 
+    private static final Comparator<LogicalAddress> BY_BITS = Comparator.comparingLong(LogicalAddress::toBits);
+
     /** The node's view, in the tree of the most recent message's root (this node's tree if none). */
     static NodeSnapshot snapshot(OverlayContext overlay, OverlayMessage last) {
         Topology t = overlay.topology();
         LogicalAddress self = overlay.localAddress();
         LogicalAddress root = last == null ? self : last.treeRoot();
         List<LogicalAddress> neighbours = new ArrayList<>(t.neighbours());
-        neighbours.sort(Comparator.comparingLong(LogicalAddress::toBits));
+        neighbours.sort(BY_BITS);
         return new NodeSnapshot(self, root, t.parent(root), cap(t.children(root)), cap(neighbours));
     }
 

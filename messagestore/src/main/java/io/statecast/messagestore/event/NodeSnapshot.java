@@ -25,4 +25,40 @@ public record NodeSnapshot(LogicalAddress self, LogicalAddress root, LogicalAddr
         children = List.copyOf(children);
         neighbours = List.copyOf(neighbours);
     }
+
+    /**
+     * Written out: every {@code updateNodeInfo} compares its snapshot with the last one recorded
+     * (to share equal ones), and the record's generated equality went through method handles and
+     * list iterators each time.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (o == this) {
+            return true;
+        }
+        return o instanceof NodeSnapshot n && self.equals(n.self) && root.equals(n.root)
+                && Objects.equals(parent, n.parent) && sameAddresses(children, n.children)
+                && sameAddresses(neighbours, n.neighbours);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(self, root, parent, children, neighbours);
+    }
+
+    private static boolean sameAddresses(List<LogicalAddress> a, List<LogicalAddress> b) {
+        int n = a.size();
+        if (a == b) {
+            return true;
+        }
+        if (b.size() != n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (!a.get(i).equals(b.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
 }
