@@ -47,10 +47,10 @@ public record NodeSnapshot(LogicalAddress self, LogicalAddress root, LogicalAddr
     }
 
     private static boolean sameAddresses(List<LogicalAddress> a, List<LogicalAddress> b) {
-        int n = a.size();
         if (a == b) {
             return true;
         }
+        int n = a.size();
         if (b.size() != n) {
             return false;
         }
