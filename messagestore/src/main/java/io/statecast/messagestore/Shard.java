@@ -3,6 +3,8 @@ package io.statecast.messagestore;
 import io.statecast.messagestore.event.EvaluationGuard;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.QueryEvaluator;
+import io.statecast.messagestore.instance.ActionQueue;
+import io.statecast.messagestore.instance.ArmedTimer;
 import io.statecast.messagestore.instance.EndCause;
 import io.statecast.messagestore.instance.InFlightCounter;
 import io.statecast.messagestore.instance.InstanceEnvironment;
@@ -122,6 +124,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     // confined to the shard's thread
     private final InstanceStore instances = new InstanceStore();
+    private final ActionQueue actionQueue = new ActionQueue();
     private final Tombstones tombstones;
     private final QueryEvaluator evaluator = new QueryEvaluator(this);
 
@@ -551,10 +554,10 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     }
 
     @Override
-    public TimerService.Timer schedule(ServiceInstance instance, int timerId, long generation, long delayMillis) {
+    public ArmedTimer schedule(ServiceInstance instance, int timerId, long generation, long delayMillis) {
         if (wheel == null) {
-            return clock.schedule(delayMillis, TimeUnit.MILLISECONDS,
-                    () -> post(() -> instance.onTimer(timerId, generation)));
+            return ArmedTimer.of(timerId, generation, clock.schedule(delayMillis, TimeUnit.MILLISECONDS,
+                    () -> post(() -> instance.onTimer(timerId, generation))));
         }
         InstanceTimer t = new InstanceTimer(instance, timerId, generation);
         wheel.schedule(t, clock.nanoTime(), TimeUnit.MILLISECONDS.toNanos(delayMillis));
@@ -562,7 +565,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     }
 
     /** A timer of an instance on the shard's wheel: its expiry and its own cancel handle. */
-    private final class InstanceTimer extends TimerWheel.Entry implements TimerService.Timer {
+    private final class InstanceTimer extends TimerWheel.Entry implements ArmedTimer {
         private final ServiceInstance instance;
         private final int timerId;
         private final long generation;
@@ -571,6 +574,16 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
             this.instance = instance;
             this.timerId = timerId;
             this.generation = generation;
+        }
+
+        @Override
+        public int timerId() {
+            return timerId;
+        }
+
+        @Override
+        public long generation() {
+            return generation;
         }
 
         @Override
@@ -589,6 +602,11 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     /** Timers on the shard's wheel (0 without one); shard thread only. */
     int wheelTimers() {
         return wheel == null ? 0 : wheel.size();
+    }
+
+    @Override
+    public ActionQueue actionQueue() {
+        return actionQueue;
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.statecast.messagestore.instance;
 import io.statecast.messagestore.event.QueryEvaluator;
 import io.statecast.messagestore.metrics.Counters;
 import io.statecast.overlay.forward.OverlayContext;
-import io.statecast.overlay.substrate.TimerService;
 
 /**
  * What an instance needs from the shard that runs it. Every method is called on the shard's
@@ -27,7 +26,13 @@ public interface InstanceEnvironment {
      * Schedules the expiry of {@code instance}'s timer {@code timerId}: after {@code delayMillis}
      * the shard calls {@link ServiceInstance#onTimer(int, long)} with {@code generation}.
      */
-    TimerService.Timer schedule(ServiceInstance instance, int timerId, long generation, long delayMillis);
+    ArmedTimer schedule(ServiceInstance instance, int timerId, long generation, long delayMillis);
+
+    /**
+     * The queue in which the engine steps of this environment's instances leave their actions
+     * (one per environment, on its thread).
+     */
+    ActionQueue actionQueue();
 
     /** {@code instance} ended by itself (terminate or a final state); forget it. */
     void ended(ServiceInstance instance, EndCause cause);

@@ -24,7 +24,6 @@ import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.TimerService;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -40,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * The blueprint's <em>GenericFSM</em>: one running instance of a service, keyed by its
  * {@link InstanceKey}. It holds its machine's state on the spec's shared model (a Commons SCXML
  * executor only once a step needs the engine: {@link MachineState}), the history
- * of basic events and of executed actions, the queue of actions the engine produced, its timers
- * and its primitive budget.
+ * of basic events and of executed actions, its timers and its primitive budget. The actions an
+ * engine step produces wait in its environment's {@link ActionQueue}, shared by the shard's
+ * instances, until the step runs them.
  *
  * <h2>One step (the blueprint's handleEvent, Fig. 5.11)</h2>
  * <ol>
@@ -69,7 +69,6 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     private final InstanceEnvironment env;
     private final MachineState machine;
     private final History history;
-    private final ArrayDeque<ActionTemplate> pending = new ArrayDeque<>(8);
     private final ActionLog actions;
     private final TokenBucket budget;
     private final ArmedTimers timers = new ArmedTimers();
@@ -113,12 +112,14 @@ public final class ServiceInstance implements ActionSink, ActionContext {
 
     /** Enters the initial state and runs its entry actions. */
     public void start() {
+        ActionQueue queue = env.actionQueue();
+        int mark = queue.mark();
         try {
             machine.start();
         } catch (ModelException | RuntimeException e) {
             engineError("starting", e);
         }
-        runActions();
+        runActions(queue, mark);
         afterStep();
     }
 
@@ -205,6 +206,8 @@ public final class ServiceInstance implements ActionSink, ActionContext {
 
     /** Fires one event and runs its actions; false if the instance ended. */
     private boolean fire(String event) {
+        ActionQueue queue = env.actionQueue();
+        int mark = queue.mark();
         try {
             if (!machine.stepDirectly(event)) {
                 machine.engine().triggerEvents(service.trigger(event));
@@ -212,7 +215,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         } catch (ModelException | RuntimeException e) {
             engineError("firing " + event, e);
         }
-        runActions();
+        runActions(queue, mark);
         if (terminateRequested) {
             end(EndCause.TERMINATED);
             return false;
@@ -290,39 +293,50 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         return machine.inFinalState();
     }
 
-    /** Runs the queued actions in order (the blueprint's dispatchAction). */
-    private void runActions() {
-        ActionTemplate a;
-        while ((a = pending.poll()) != null) {
-            if (terminateRequested) {
-                record(a, ActionOutcome.DISCARDED, "after terminate");
-                continue;
+    /**
+     * Runs, in order, the actions this step queued above {@code mark} (the blueprint's
+     * dispatchAction), then drops them. An instance disposed by one of its own actions (its
+     * service quarantined, the store closing) runs no more of them. Not in a {@code finally}: a
+     * shard thread the watchdog abandoned unwinds with an error and must leave the queue, by then
+     * its successor's, alone (what it leaves above its mark is never run, and lies below every
+     * later step's mark).
+     */
+    private void runActions(ActionQueue queue, int mark) {
+        for (int i = mark; i < queue.size() && ended == null; i++) {
+            runAction(queue.get(i));
+        }
+        queue.truncate(mark);
+    }
+
+    private void runAction(ActionTemplate a) {
+        if (terminateRequested) {
+            record(a, ActionOutcome.DISCARDED, "after terminate");
+            return;
+        }
+        if (a.primitive() != Primitive.TERMINATE && !budget.tryTake(stepNanos)) {
+            record(a, ActionOutcome.THROTTLED, "over " + env.limits().primitiveRatePerSecond() + "/s");
+            if (service.throttleLog.allow()) {
+                LOG.warn("{}: {} throttled {} (more than {} primitives/s, burst {}; {} more since last report)",
+                        service, key, a.primitive().specName(), env.limits().primitiveRatePerSecond(),
+                        env.limits().primitiveBurst(), service.throttleLog.takeSuppressed());
             }
-            if (a.primitive() != Primitive.TERMINATE && !budget.tryTake(stepNanos)) {
-                record(a, ActionOutcome.THROTTLED, "over " + env.limits().primitiveRatePerSecond() + "/s");
-                if (service.throttleLog.allow()) {
-                    LOG.warn("{}: {} throttled {} (more than {} primitives/s, burst {}; {} more since last report)",
-                            service, key, a.primitive().specName(), env.limits().primitiveRatePerSecond(),
-                            env.limits().primitiveBurst(), service.throttleLog.takeSuppressed());
-                }
-                continue;
+            return;
+        }
+        try {
+            record(a, ActionOutcome.EXECUTED, PrimitiveExecutor.execute(a, service.fields(a), this));
+        } catch (ActionException e) {
+            record(a, ActionOutcome.FAILED, e.getMessage());
+            if (service.actionLog.allow()) {
+                LOG.warn("{}: {}: action failed: {} ({} more since last report)", service, key, e.getMessage(),
+                        service.actionLog.takeSuppressed());
             }
-            try {
-                record(a, ActionOutcome.EXECUTED, PrimitiveExecutor.execute(a, service.fields(a), this));
-            } catch (ActionException e) {
-                record(a, ActionOutcome.FAILED, e.getMessage());
-                if (service.actionLog.allow()) {
-                    LOG.warn("{}: {}: action failed: {} ({} more since last report)", service, key, e.getMessage(),
-                            service.actionLog.takeSuppressed());
-                }
-            } catch (EvaluationException e) {
-                record(a, ActionOutcome.FAILED, e.getMessage());
-                evaluationFailed(e);
-            } catch (RuntimeException e) {
-                record(a, ActionOutcome.FAILED, e.toString());
-                if (service.actionLog.allow()) {
-                    LOG.warn("{}: {}: {} failed unexpectedly", service, key, a.primitive().specName(), e);
-                }
+        } catch (EvaluationException e) {
+            record(a, ActionOutcome.FAILED, e.getMessage());
+            evaluationFailed(e);
+        } catch (RuntimeException e) {
+            record(a, ActionOutcome.FAILED, e.toString());
+            if (service.actionLog.allow()) {
+                LOG.warn("{}: {}: {} failed unexpectedly", service, key, a.primitive().specName(), e);
             }
         }
     }
@@ -372,7 +386,6 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         service.instanceEnded(history.size(), actions.size());
         updateInFlight();
         timers.cancelAll();
-        pending.clear();
     }
 
     /** The current step's time in milliseconds of the node's clock. */
@@ -384,7 +397,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
 
     @Override
     public void enqueue(ActionTemplate action) {
-        pending.add(action);
+        env.actionQueue().add(action);
     }
 
     // ------------------------------------------------------------------ ActionContext
@@ -430,8 +443,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
             throw new ActionException("the instance has " + timers.size()
                     + " timers set, the most allowed (timersPerInstance)");
         }
-        long generation = ++timerGeneration;
-        timers.put(timerId, env.schedule(this, timerId, generation, delayMillis), generation);
+        timers.put(env.schedule(this, timerId, ++timerGeneration, delayMillis));
     }
 
     @Override

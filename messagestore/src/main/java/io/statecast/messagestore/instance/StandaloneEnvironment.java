@@ -4,7 +4,6 @@ import io.statecast.messagestore.event.EvaluationGuard;
 import io.statecast.messagestore.event.QueryEvaluator;
 import io.statecast.messagestore.metrics.Counters;
 import io.statecast.overlay.forward.OverlayContext;
-import io.statecast.overlay.substrate.TimerService;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -20,6 +19,7 @@ public class StandaloneEnvironment implements InstanceEnvironment {
     private final InstanceLimits limits;
     private final QueryEvaluator evaluator = new QueryEvaluator(EvaluationGuard.NONE);
     private final Counters counters = new Counters();
+    private final ActionQueue actionQueue = new ActionQueue();
 
     /** Instances see {@code overlay} and run within {@code limits}. */
     public StandaloneEnvironment(OverlayContext overlay, InstanceLimits limits) {
@@ -48,9 +48,14 @@ public class StandaloneEnvironment implements InstanceEnvironment {
     }
 
     @Override
-    public TimerService.Timer schedule(ServiceInstance instance, int timerId, long generation, long delayMillis) {
-        return overlay.timers().schedule(delayMillis, TimeUnit.MILLISECONDS,
-                () -> instance.onTimer(timerId, generation));
+    public ArmedTimer schedule(ServiceInstance instance, int timerId, long generation, long delayMillis) {
+        return ArmedTimer.of(timerId, generation, overlay.timers().schedule(delayMillis, TimeUnit.MILLISECONDS,
+                () -> instance.onTimer(timerId, generation)));
+    }
+
+    @Override
+    public final ActionQueue actionQueue() {
+        return actionQueue;
     }
 
     @Override

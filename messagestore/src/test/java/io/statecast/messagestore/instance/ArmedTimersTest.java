@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.statecast.overlay.substrate.TimerService;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -16,7 +15,25 @@ class ArmedTimersTest {
 
     private final List<Handle> cancelled = new ArrayList<>();
 
-    private final class Handle implements TimerService.Timer {
+    private final class Handle implements ArmedTimer {
+        private final int id;
+        private final long generation;
+
+        Handle(int id, long generation) {
+            this.id = id;
+            this.generation = generation;
+        }
+
+        @Override
+        public int timerId() {
+            return id;
+        }
+
+        @Override
+        public long generation() {
+            return generation;
+        }
+
         @Override
         public boolean cancel() {
             cancelled.add(this);
@@ -30,13 +47,13 @@ class ArmedTimersTest {
         assertEquals(-1, t.generation(3));
         List<Handle> handles = new ArrayList<>();
         for (int id = 1; id <= 9; id++) {
-            Handle h = new Handle();
+            Handle h = new Handle(id, 100 + id);
             handles.add(h);
-            t.put(id, h, 100 + id);
+            t.put(h);
         }
         assertEquals(9, t.size());
-        Handle again = new Handle();
-        t.put(4, again, 500);
+        Handle again = new Handle(4, 500);
+        t.put(again);
         assertEquals(9, t.size(), "a second setting of an id replaces the first");
         assertEquals(500, t.generation(4));
         assertEquals(107, t.generation(7));
@@ -55,5 +72,18 @@ class ArmedTimersTest {
         assertTrue(cancelled.contains(again));
         assertFalse(cancelled.contains(handles.get(3)), "the replaced handle is the caller's to cancel");
         assertEquals(-1, t.generation(9));
+    }
+
+    @Test
+    void shouldCancelAWrappedTimerThroughItsTask() {
+        boolean[] cancelled = {false};
+        ArmedTimer t = ArmedTimer.of(7, 42, () -> {
+            cancelled[0] = true;
+            return true;
+        });
+        assertEquals(7, t.timerId());
+        assertEquals(42, t.generation());
+        assertTrue(t.cancel());
+        assertTrue(cancelled[0]);
     }
 }

@@ -3,6 +3,8 @@ package io.statecast.messagestore.tools.scenario;
 import io.statecast.messagestore.action.ActionOutcome;
 import io.statecast.messagestore.event.EvaluationGuard;
 import io.statecast.messagestore.event.QueryEvaluator;
+import io.statecast.messagestore.instance.ActionQueue;
+import io.statecast.messagestore.instance.ArmedTimer;
 import io.statecast.messagestore.instance.EndCause;
 import io.statecast.messagestore.instance.InstanceEnvironment;
 import io.statecast.messagestore.instance.InstanceLimits;
@@ -38,6 +40,7 @@ final class ScenarioNode implements OverlayContext, InstanceEnvironment {
     private final InstanceLimits limits;
     private final QueryEvaluator evaluator = new QueryEvaluator(EvaluationGuard.NONE);
     private final Counters counters = new Counters();
+    private final ActionQueue actionQueue = new ActionQueue();
     private Topology topology;
     private long nextMessageId = 1_000_000;
     EndCause endedBy;
@@ -136,7 +139,12 @@ final class ScenarioNode implements OverlayContext, InstanceEnvironment {
     }
 
     @Override
-    public TimerService.Timer schedule(ServiceInstance instance, int timerId, long generation, long delayMillis) {
+    public ActionQueue actionQueue() {
+        return actionQueue;
+    }
+
+    @Override
+    public ArmedTimer schedule(ServiceInstance instance, int timerId, long generation, long delayMillis) {
         effects.add(new Effect.Schedule(timerId, delayMillis));
         long dueAt = clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
         due.put(timerId, dueAt);
@@ -146,14 +154,14 @@ final class ScenarioNode implements OverlayContext, InstanceEnvironment {
             }
             instance.onTimer(timerId, generation);
         });
-        return () -> {
+        return ArmedTimer.of(timerId, generation, () -> {
             boolean cancelled = t.cancel();
             if (cancelled) {
                 effects.add(new Effect.Cancel(timerId));
                 due.remove(timerId);
             }
             return cancelled;
-        };
+        });
     }
 
     @Override

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.statecast.messagestore.event.EvaluationGuard;
 import io.statecast.messagestore.event.QueryEvaluator;
+import io.statecast.messagestore.instance.ActionQueue;
+import io.statecast.messagestore.instance.ArmedTimer;
 import io.statecast.messagestore.instance.EndCause;
 import io.statecast.messagestore.instance.InstanceEnvironment;
 import io.statecast.messagestore.instance.InstanceKey;
@@ -16,7 +18,6 @@ import io.statecast.messagestore.support.RecordingOverlay;
 import io.statecast.messagestore.support.Specs;
 import io.statecast.messagestore.tools.SpecGraph;
 import io.statecast.overlay.forward.OverlayContext;
-import io.statecast.overlay.substrate.TimerService;
 import io.statecast.overlay.substrate.VirtualTimerService;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,6 +44,7 @@ class SimulatorConformanceTest {
     private static final class Env implements InstanceEnvironment {
         final RecordingOverlay overlay;
         final Map<Integer, Long> generations = new HashMap<>();
+        final ActionQueue actions = new ActionQueue();
         final List<String> endings = new ArrayList<>();
 
         Env(RecordingOverlay overlay) {
@@ -70,9 +72,14 @@ class SimulatorConformanceTest {
         }
 
         @Override
-        public TimerService.Timer schedule(ServiceInstance instance, int timerId, long generation, long delay) {
+        public ArmedTimer schedule(ServiceInstance instance, int timerId, long generation, long delay) {
             generations.put(timerId, generation);
-            return () -> generations.remove(timerId, generation);
+            return ArmedTimer.of(timerId, generation, () -> generations.remove(timerId, generation));
+        }
+
+        @Override
+        public ActionQueue actionQueue() {
+            return actions;
         }
 
         @Override
