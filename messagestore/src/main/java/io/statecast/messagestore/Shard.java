@@ -421,7 +421,8 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 store.drop(DropReason.QUARANTINED, service);
                 return outcome;
             }
-            ServiceInstance instance = instances.get(in.key());
+            int slot = instances.find(in.key());
+            ServiceInstance instance = slot < 0 ? null : instances.at(slot);
             if (instance == null) {
                 ServiceRuntime current = store.registry().get(service.serviceId());
                 if (current == null) {
@@ -446,6 +447,9 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 if (instance == null || instance.ended() != null) {
                     return outcome;
                 }
+            } else {
+                // nothing was added or removed since find: the slot still holds it
+                instances.touch(slot, store.context().timers().nanoTime());
             }
             if (in.own() && instance.adoptOwnMessage(store.inFlightCounter(service.serviceId()))) {
                 outcome = Outcome.KEPT;
@@ -475,7 +479,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
             return null;
         }
         ServiceInstance instance = new ServiceInstance(key, service, this);
-        instances.add(instance);
+        instances.add(instance, now);
         service.counters().instanceCreated();
         store.nodeCounters().instanceCreated();
         instance.start();
