@@ -91,6 +91,9 @@ public final class Tombstones {
         if (capacity == 0) {
             return;
         }
+        // forget as many expired keys as we add, and then some: the periodic purge finds few
+        // left, instead of the shard thread forgetting ten seconds' worth at once
+        purge(nowNanos, 2);
         int serviceId = key.serviceId();
         long messageId = key.messageId();
         int h = hash(serviceId, messageId);
@@ -135,12 +138,19 @@ public final class Tombstones {
 
     /** Forgets every key whose lifetime is over. */
     public void purge(long nowNanos) {
-        while (used > 0) {
+        purge(nowNanos, Integer.MAX_VALUE);
+    }
+
+    /** Forgets at most {@code most} of the keys whose lifetime is over, oldest first. */
+    void purge(long nowNanos, int most) {
+        int forgotten = 0;
+        while (used > 0 && forgotten < most) {
             if (live[head]) {
                 if (nowNanos - expiries[head] < 0) {
                     return;
                 }
                 forget(find(serviceIds[head], messageIds[head]));
+                forgotten++;
             }
             dropHead();
         }

@@ -36,6 +36,20 @@ class TombstonesTest {
     }
 
     @Test
+    void shouldForgetExpiredKeysAsNewOnesArriveWithoutAPurge() {
+        Tombstones t = new Tombstones(1_000_000, 100);
+        // a steady stream: one key per time unit, each remembered for 100 units
+        for (int id = 0; id < 10_000; id++) {
+            t.add(k(id), id);
+            assertTrue(t.size() <= 101, "expired keys pile up: " + t.size() + " at " + id);
+        }
+        assertEquals(100, t.size(), "9,999 - 100 = 9,899 was the last to expire");
+        assertFalse(t.contains(k(9_899), 9_999));
+        assertTrue(t.contains(k(9_900), 9_999));
+        assertEquals(0, t.evicted(), "forgotten because they expired, not evicted");
+    }
+
+    @Test
     void shouldForgetTheOldestWhenFullAndCountIt() {
         Tombstones t = new Tombstones(2, 1_000);
         t.add(k(1), 0);
@@ -221,6 +235,14 @@ class TombstonesTest {
         void add(InstanceKey key, long now) {
             if (capacity == 0) {
                 return;
+            }
+            // the set forgets up to two keys whose lifetime is over, oldest first, before it adds
+            Iterator<Map.Entry<InstanceKey, Long>> oldest = expiries.entrySet().iterator();
+            for (int forgotten = 0; forgotten < 2 && oldest.hasNext(); forgotten++) {
+                if (now - oldest.next().getValue() < 0) {
+                    break;
+                }
+                oldest.remove();
             }
             if (expiries.remove(key) != null) {
                 reAdds++;
