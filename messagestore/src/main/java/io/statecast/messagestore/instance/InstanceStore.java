@@ -28,6 +28,7 @@ public final class InstanceStore {
     private static final int MAX_SLOTS = 1 << 30;
 
     private ServiceInstance[] instances = new ServiceInstance[MIN_SLOTS];
+    /** The key hash of the instance in each slot; 0 marks an empty slot (no hash is 0). */
     private int[] hashes = new int[MIN_SLOTS];
     /** When a message last reached the instance in the same slot (node clock, ns). */
     private long[] lastMessage = new long[MIN_SLOTS];
@@ -66,7 +67,7 @@ public final class InstanceStore {
         int h = hash(key);
         int slot = find(key, h);
         if (slot < 0) {
-            if (2 * (size + 1) > instances.length) {
+            if (2 * (size + 1) > hashes.length) {
                 resize(instances.length * 2);
             }
             slot = emptySlot(h);
@@ -94,8 +95,7 @@ public final class InstanceStore {
     public List<ServiceInstance> removeIdle(long idleSinceNanos) {
         List<Idle> idle = null;
         for (int i = 0; i < instances.length; i++) {
-            // the times first: an empty slot's is stale, but reading it loads no reference
-            if (lastMessage[i] - idleSinceNanos <= 0 && instances[i] != null) {
+            if (hashes[i] != 0 && lastMessage[i] - idleSinceNanos <= 0) {
                 if (idle == null) {
                     idle = new ArrayList<>();
                 }
@@ -121,9 +121,9 @@ public final class InstanceStore {
     /** Removes and returns every instance that {@code which} accepts. */
     public List<ServiceInstance> removeIf(Predicate<ServiceInstance> which) {
         List<ServiceInstance> out = new ArrayList<>();
-        for (ServiceInstance i : instances) {
-            if (i != null && which.test(i)) {
-                out.add(i);
+        for (int s = 0; s < hashes.length; s++) {
+            if (hashes[s] != 0 && which.test(instances[s])) {
+                out.add(instances[s]);
             }
         }
         for (ServiceInstance i : out) {
@@ -137,23 +137,26 @@ public final class InstanceStore {
         return size;
     }
 
+    // Probing reads the hashes only, and loads an instance reference only where the hash matches:
+    // a reference to another lingering instance would be a cold line, and under ZGC possibly a
+    // remap on the load barrier's slow path, for an instance the lookup does not want.
     private int find(InstanceKey key, int h) {
-        int mask = instances.length - 1;
+        int mask = hashes.length - 1;
         for (int s = h & mask; ; s = (s + 1) & mask) {
-            ServiceInstance i = instances[s];
-            if (i == null) {
+            int at = hashes[s];
+            if (at == 0) {
                 return -1;
             }
-            if (hashes[s] == h && i.key().equals(key)) {
+            if (at == h && instances[s].key().equals(key)) {
                 return s;
             }
         }
     }
 
     private int emptySlot(int h) {
-        int mask = instances.length - 1;
+        int mask = hashes.length - 1;
         int s = h & mask;
-        while (instances[s] != null) {
+        while (hashes[s] != 0) {
             s = (s + 1) & mask;
         }
         return s;
@@ -161,9 +164,9 @@ public final class InstanceStore {
 
     /** Empties {@code slot}, pulling later entries of its probe run into the gap (no markers). */
     private void delete(int slot) {
-        int mask = instances.length - 1;
+        int mask = hashes.length - 1;
         int gap = slot;
-        for (int s = (gap + 1) & mask; instances[s] != null; s = (s + 1) & mask) {
+        for (int s = (gap + 1) & mask; hashes[s] != 0; s = (s + 1) & mask) {
             int home = hashes[s] & mask;
             if (((s - home) & mask) >= ((s - gap) & mask)) {
                 instances[gap] = instances[s];
@@ -173,6 +176,7 @@ public final class InstanceStore {
             }
         }
         instances[gap] = null;
+        hashes[gap] = 0;
         size--;
     }
 
@@ -187,7 +191,7 @@ public final class InstanceStore {
         hashes = new int[length];
         lastMessage = new long[length];
         for (int i = 0; i < oldInstances.length; i++) {
-            if (oldInstances[i] != null) {
+            if (oldHashes[i] != 0) {
                 int s = emptySlot(oldHashes[i]);
                 instances[s] = oldInstances[i];
                 hashes[s] = oldHashes[i];
@@ -198,7 +202,7 @@ public final class InstanceStore {
 
     /**
      * The key's hash: eight consecutive MessageIDs share a run of slots; the runs, the services
-     * and the flow sources are mixed (the high half of a 64-bit mix).
+     * and the flow sources are mixed (the high half of a 64-bit mix). Never 0, the empty mark.
      */
     static int hash(InstanceKey key) {
         long m = key.messageId();
@@ -208,6 +212,7 @@ public final class InstanceStore {
         }
         h = (h ^ (h >>> 32)) * 0xD6E8FEB86659FD93L;
         h = (h ^ (h >>> 32)) * 0xD6E8FEB86659FD93L;
-        return (int) (h >>> 32) & ~7 | (int) m & 7;
+        int hash = (int) (h >>> 32) & ~7 | (int) m & 7;
+        return hash != 0 ? hash : 8;
     }
 }
