@@ -14,8 +14,8 @@ import java.util.function.Predicate;
  * The last array is what the idle sweep reads. With a hash map the sweep walked every entry and
  * every instance: with the 375,000 instances e2e-ack keeps lingering at 10,000 messages/s, each a
  * cache miss or two (and a collector's barrier), that held the shard thread for tens of
- * milliseconds every ten seconds. Now it reads one array in order and touches only the instances it
- * removes. The table also needs no entry object per instance.
+ * milliseconds every ten seconds. Now it reads the arrays in order and touches only the
+ * instances it removes. The table also needs no entry object per instance.
  *
  * <p>A key's hash keeps eight consecutive MessageIDs of a source together in one run of slots
  * (one cache line of the instance array) and scatters the runs, as {@link Tombstones} does.
