@@ -24,10 +24,22 @@ final class CpuMeter {
     private long lastCount;
     private long lastNanos;
 
-    /** A meter of this process's CPU time ({@code com.sun.management}'s; none where it is missing). */
-    static CpuMeter process() {
+    /** The process's CPU time in nanoseconds, negative where the JVM does not report it. */
+    @FunctionalInterface
+    interface ProcessClock {
+        long nanos();
+    }
+
+    /** This process's CPU clock ({@code com.sun.management}'s; always negative where it is missing). */
+    static ProcessClock processClock() {
         OperatingSystemMXBean bean = ManagementFactory.getOperatingSystemMXBean();
-        return new CpuMeter(bean instanceof com.sun.management.OperatingSystemMXBean os ? os::getProcessCpuTime : () -> -1);
+        return bean instanceof com.sun.management.OperatingSystemMXBean os ? os::getProcessCpuTime : () -> -1;
+    }
+
+    /** A meter of this process's CPU time. */
+    static CpuMeter process() {
+        ProcessClock clock = processClock();
+        return new CpuMeter(clock::nanos);
     }
 
     CpuMeter(LongSupplier cpuNanos) {

@@ -1,6 +1,8 @@
 package io.statecast.examples.ttcp;
 
 import io.statecast.overlay.socket.OverlaySocket;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryUsage;
@@ -14,14 +16,21 @@ import java.util.function.LongSupplier;
 /**
  * Samples, every period, what the blueprint plots over time: heap in use, the socket's
  * application queue, the MessageStore's backlogs, live instances and T_msg (when its
- * {@link StoreProbe} reads them), and the run's progress. Runs on its own daemon thread;
+ * {@link StoreProbe} reads them), and the run's progress; beside them the process's CPU time and
+ * the JIT's and the collectors' accumulated times, which tell a start-of-run transient's cause
+ * (compilation, collection, or the work itself) apart. Runs on its own daemon thread;
  * {@link #stop()} takes a last sample.
  */
 final class Sampler {
 
-    /** One sample; store fields are null when the probe reads nothing. */
+    /**
+     * One sample; store fields are null when the probe reads nothing. {@code cpuMicros} is the
+     * process's CPU time, {@code jitMillis} the JIT's accumulated compilation time and
+     * {@code gcMillis} the collectors' accumulated collection time (for ZGC its cycles' and pauses'
+     * wall time); each is -1 where the JVM does not measure it.
+     */
     record Sample(long tMicros, long heapUsedBytes, long heapCommittedBytes, int appQueue, long progress,
-            StoreProbe.Snapshot store) {
+            StoreProbe.Snapshot store, long cpuMicros, long jitMillis, long gcMillis) {
     }
 
     /** Most samples kept: at 100 ms, almost three hours. */
@@ -34,6 +43,9 @@ final class Sampler {
     private final long periodMs;
     private final List<Sample> samples = new ArrayList<>();
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    private final CpuMeter.ProcessClock cpu = CpuMeter.processClock();
+    private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
     private ScheduledThreadPoolExecutor executor;
     private boolean started;
     private long dropped;
@@ -104,12 +116,29 @@ final class Sampler {
         return periodMs;
     }
 
+    private long jitMillis() {
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
+    }
+
+    private long gcMillis() {
+        long sum = 0;
+        for (GarbageCollectorMXBean c : collectors) {
+            long t = c.getCollectionTime();
+            if (t < 0) {
+                return -1;
+            }
+            sum += t;
+        }
+        return sum;
+    }
+
     private void sample() {
         Sample s;
         try {
             MemoryUsage heap = memory.getHeapMemoryUsage();
+            long cpuNanos = cpu.nanos();
             s = new Sample(clock.nowMicros(), heap.getUsed(), heap.getCommitted(), socket.statistics().queued(),
-                    progress.getAsLong(), probe.snapshot());
+                    progress.getAsLong(), probe.snapshot(), cpuNanos < 0 ? -1 : cpuNanos / 1_000, jitMillis(), gcMillis());
         } catch (RuntimeException e) {
             // a failing probe must not end the periodic task (the executor would cancel it silently)
             return;

@@ -172,6 +172,9 @@ public final class TtcpReport {
         long[] committed = new long[n];
         long[] queue = new long[n];
         long[] progress = new long[n];
+        long[] cpu = new long[n];
+        long[] jit = new long[n];
+        long[] gc = new long[n];
         for (int i = 0; i < n; i++) {
             Sampler.Sample s = samples.get(i);
             t[i] = s.tMicros();
@@ -179,12 +182,18 @@ public final class TtcpReport {
             committed[i] = s.heapCommittedBytes();
             queue[i] = s.appQueue();
             progress[i] = s.progress();
+            cpu[i] = s.cpuMicros();
+            jit[i] = s.jitMillis();
+            gc[i] = s.gcMillis();
         }
         o.set("tMicros", longs(t));
         o.set("heapUsedBytes", longs(heap));
         o.set("heapCommittedBytes", longs(committed));
         o.set("appQueue", longs(queue));
         o.set("progress", longs(progress));
+        o.set("cpuMicros", longs(cpu));
+        o.set("jitMillis", longs(jit));
+        o.set("gcMillis", longs(gc));
         ObjectNode store = o.putObject("messageStore");
         store.put("available", probe.available());
         store.put("source", probe.reason());

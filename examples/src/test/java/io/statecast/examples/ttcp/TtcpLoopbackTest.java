@@ -118,6 +118,15 @@ class TtcpLoopbackTest {
             JsonNode samples = recv.get("samples");
             assertTrue(samples.get("count").asInt() >= 1);
             assertEquals(samples.get("count").asInt(), samples.get("heapUsedBytes").size());
+            for (String clock : List.of("cpuMicros", "jitMillis", "gcMillis")) {
+                JsonNode column = samples.get(clock);
+                assertEquals(samples.get("count").asInt(), column.size(), clock);
+                for (int i = 1; i < column.size(); i++) {
+                    assertTrue(column.get(i).asLong() >= column.get(i - 1).asLong(), clock + " never runs backwards");
+                }
+            }
+            assertTrue(samples.get("cpuMicros").get(samples.get("count").asInt() - 1).asLong() > 0,
+                    "a process that received messages has used CPU");
             assertFalse(samples.get("messageStore").get("available").asBoolean());
             assertTrue(samples.get("messageStore").get("liveInstances").isNull());
             assertTrue(samples.get("messageStore").get("dataBacklog").isNull());
