@@ -339,7 +339,7 @@ public final class Demo {
      * which would make each receiver collect garbage.
      */
     static byte[] serviceProbe(int seq, int size) {
-        return TtcpPayload.warmup(seq, Integer.MAX_VALUE, size);
+        return TtcpPayload.warmup(seq, Integer.MAX_VALUE, 0, size);
     }
 
     /** Why the overlay is not formed yet, or {@code null} if it is. */

@@ -6,7 +6,7 @@ import java.util.function.LongSupplier;
 
 /**
  * The process's CPU time per message over a run: the whole JVM (every thread, the JIT's and the
- * collector's, kernel time included), read when the first message passes, every {@value #EVERY}
+ * collector's, kernel time included), read as the stream starts, every {@value #EVERY}
  * messages after it and at the last, so that runs on shared cores can be compared by what they
  * cost rather than only by whether they kept up. Reading the clock is a system call, hence not per
  * message; on Linux it advances in 10 ms steps, so a figure needs a few thousand messages. Confined
@@ -46,9 +46,19 @@ final class CpuMeter {
         this.cpuNanos = cpuNanos;
     }
 
-    /** Called as message {@code count} (1 for the first) passes; reads the clock on the first and every {@value #EVERY}th. */
+    /** Reads the clock as the stream starts, {@code count} messages in (0 before the first). */
+    void start(long count) {
+        read(count);
+    }
+
+    /**
+     * Called as message {@code count} (1 for the first) passes; reads the clock on every
+     * {@value #EVERY}th (and on the first such if {@link #start} was not called). Nothing here
+     * tests for a stream's first message: on a path the warm-up compiled, that test would be a
+     * trap the measured run's first message springs.
+     */
     void passed(long count) {
-        if (firstCount < 0 || count % EVERY == 0) {
+        if (count % EVERY == 0) {
             read(count);
         }
     }

@@ -6,7 +6,9 @@ import java.util.Arrays;
 final class LongColumn {
 
     private final int cap;
-    private long[] values = new long[1024];
+    // small at first: a warm-up's short-lived logs grow theirs as the run's log does, so the JIT
+    // compiles the growth instead of a trap on it
+    private long[] values = new long[64];
     private int size;
     private long refused;
 

@@ -22,9 +22,24 @@ final class ReceiveLog {
     private long duplicates;
     private long corrupt;
     private long foreign;
-    private final LongColumn seq = new LongColumn(MAX_COUNT);
-    private final LongColumn sent = new LongColumn(MAX_COUNT);
-    private final LongColumn received = new LongColumn(MAX_COUNT);
+    private final LongColumn seq;
+    private final LongColumn sent;
+    private final LongColumn received;
+
+    /** A log that keeps every message's times (up to {@link #MAX_COUNT}). */
+    ReceiveLog() {
+        this(MAX_COUNT);
+    }
+
+    /**
+     * A log that keeps the times of the first {@code columnCap} messages and counts the rest: a
+     * warm-up's log, which takes the measured run's code path without its memory.
+     */
+    ReceiveLog(int columnCap) {
+        seq = new LongColumn(columnCap);
+        sent = new LongColumn(columnCap);
+        received = new LongColumn(columnCap);
+    }
 
     /**
      * Records a data message received at {@code receivedMicros}.

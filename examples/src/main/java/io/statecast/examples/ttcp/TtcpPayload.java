@@ -13,8 +13,11 @@ import java.util.zip.CRC32C;
  *   HELLO  magic(4) kind=2 run(8)=0 crc(4)                                       — a receiver is ready
  *   DONE   magic(4) kind=3 run(8) received(4) missing(4) duplicates(4) crc(4)    — a receiver has finished
  *   FIN    magic(4) kind=4 run(8) count(4) crc(4)                                — the sender is leaving
- *   WARMUP as DATA with kind=5                                                  — traffic before the measured run
+ *   WARMUP as DATA with kind=5 and run=0                                        — traffic before the measured run
  * </pre>
+ * A WARMUP payload decodes as a {@link Data} of run 0 ({@link Data#warmup()}): receivers take the
+ * warm-up down the very code path of the measured run, so that what the JIT compiled for it is what
+ * the run executes. A DATA payload of run 0, or a WARMUP payload of another run, is malformed.
  * The filler is a function of the sequence number, so a corrupted payload fails the CRC even
  * where only the filler changed.
  */
@@ -39,31 +42,29 @@ public final class TtcpPayload {
     }
 
     /** A decoded ttcp payload. */
-    public sealed interface Message permits Data, Hello, Done, Fin, Warmup {
+    public sealed interface Message permits Data, Hello, Done, Fin {
     }
 
+    /** The run identifier of the warm-up; a measured run never has it. */
+    public static final long WARMUP_RUN = 0;
+
     /**
-     * A data message.
+     * A data message, of the measured run or of the warm-up before it.
      *
-     * @param run        the sender's run identifier
+     * @param run        the sender's run identifier; {@link #WARMUP_RUN} in the warm-up
      * @param seq        sequence number, 0..count-1
      * @param count      how many data messages the run has
      * @param sentMicros the sender's wall clock when it sent the message, microseconds since the epoch
      * @param size       payload bytes
      */
     public record Data(long run, int seq, int count, long sentMicros, int size) implements Message {
-    }
 
-    /**
-     * A message of the warm-up before the measured run: it exercises every node's code path (the
-     * JIT compiles it) and receivers discard it.
-     *
-     * @param seq   sequence number within the warm-up
-     * @param count messages in the warm-up
-     */
-    public record Warmup(int seq, int count) implements Message {
+        /** Whether this message belongs to the warm-up before the measured run. */
+        public boolean warmup() {
+            return run == WARMUP_RUN;
+        }
 
-        /** Whether this is the warm-up's last message. */
+        /** Whether this is the last message of its run (or warm-up). */
         public boolean last() {
             return seq == count - 1;
         }
@@ -99,12 +100,34 @@ public final class TtcpPayload {
      * @throws IllegalArgumentException if {@code size} is outside {@link #MIN_DATA_SIZE}..{@link #MAX_DATA_SIZE}
      */
     public static byte[] data(long run, int seq, int count, long sentMicros, int size) {
+        if (run == WARMUP_RUN) {
+            throw new IllegalArgumentException("run " + WARMUP_RUN + " is the warm-up's");
+        }
         return dataLike(DATA, run, seq, count, sentMicros, size);
     }
 
-    /** Encodes a WARMUP payload of exactly {@code size} bytes (the DATA layout, kind 5). */
-    public static byte[] warmup(int seq, int count, int size) {
-        return dataLike(WARMUP, 0, seq, count, 0, size);
+    /** Encodes a WARMUP payload of exactly {@code size} bytes (the DATA layout, kind 5, run 0). */
+    public static byte[] warmup(int seq, int count, long sentMicros, int size) {
+        return dataLike(WARMUP, WARMUP_RUN, seq, count, sentMicros, size);
+    }
+
+    /**
+     * Encodes a DATA payload, or a WARMUP one if {@code run} is {@link #WARMUP_RUN}, without a
+     * branch between the two: a sender's one send path serves both, and the JIT sees no path the
+     * warm-up left untaken when the run starts.
+     */
+    static byte[] dataOrWarmup(long run, int seq, int count, long sentMicros, int size) {
+        return dataLike(dataKind(run), run, seq, count, sentMicros, size);
+    }
+
+    /** WARMUP for run 0, DATA for any other, computed rather than branched on. */
+    private static byte dataKind(long run) {
+        // (run | -run) >>> 63 is 1 exactly when run != 0
+        return (byte) (WARMUP - (WARMUP - DATA) * ((run | -run) >>> 63));
+    }
+
+    private static String kindName(byte kind) {
+        return kind == WARMUP ? "WARMUP" : "DATA";
     }
 
     private static byte[] dataLike(byte kind, long run, int seq, int count, long sentMicros, int size) {
@@ -177,25 +200,30 @@ public final class TtcpPayload {
         }
         byte kind = buf.get();
         long run = buf.getLong();
-        switch (kind) {
-            case DATA -> {
-                need(b, MIN_DATA_SIZE, "DATA");
-                int seq = buf.getInt();
-                int count = buf.getInt();
-                long sent = buf.getLong();
-                if (count < 1 || seq < 0 || seq >= count) {
-                    throw new TtcpFormatException("DATA seq=" + seq + " count=" + count + ": need 0 <= seq < count");
-                }
-                return new Data(run, seq, count, sent, b.length);
+        if (kind == dataKind(run) && b.length >= MIN_DATA_SIZE) {
+            // DATA and WARMUP share this path and every branch on it (see dataOrWarmup)
+            int seq = buf.getInt();
+            int count = buf.getInt();
+            long sent = buf.getLong();
+            if (count < 1 || seq < 0 || seq >= count) {
+                throw new TtcpFormatException(kindName(kind) + " seq=" + seq + " count=" + count + ": need 0 <= seq < count");
             }
-            case WARMUP -> {
-                need(b, MIN_DATA_SIZE, "WARMUP");
-                int seq = buf.getInt();
-                int count = buf.getInt();
-                if (count < 1 || seq < 0 || seq >= count) {
-                    throw new TtcpFormatException("WARMUP seq=" + seq + " count=" + count + ": need 0 <= seq < count");
-                }
-                return new Warmup(seq, count);
+            return new Data(run, seq, count, sent, b.length);
+        }
+        return control(b, buf, kind, run);
+    }
+
+    /**
+     * Decodes anything but a well-formed DATA or WARMUP payload, in a method of its own: a
+     * receiver's per-message path sees control payloads a few times a second, and a kind it first
+     * meets in the measured run (DONE, FIN) must not send that path back to the interpreter.
+     */
+    private static Message control(byte[] b, ByteBuffer buf, byte kind, long run) throws TtcpFormatException {
+        switch (kind) {
+            case DATA, WARMUP -> {
+                need(b, MIN_DATA_SIZE, kindName(kind));
+                throw new TtcpFormatException(kindName(kind) + " of run " + Long.toHexString(run)
+                        + ": the warm-up, and only the warm-up, has run 0");
             }
             case HELLO -> {
                 return new Hello();

@@ -6,6 +6,7 @@ import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.socket.OverlayJoinException;
 import io.statecast.overlay.socket.OverlaySocket;
 import java.io.PrintWriter;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -64,7 +65,6 @@ public final class TtcpReceiver {
 
     private enum Phase { WAITING, RECEIVING, FINISHED }
 
-    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final int MAX_MISSING_RANGES = 1_000;
 
     private final OverlaySocket socket;
@@ -72,11 +72,41 @@ public final class TtcpReceiver {
     private final StoreProbe probe;
     private final PrintWriter out;
     private final EpochClock clock = EpochClock.system();
+    /** Index of the warm-up's log, clock and last arrival in {@link #logs}, {@link #cpus}, {@link #lastNanos}. */
+    private static final int WARMUP = 0;
+    /** Index of the measured run's. */
+    private static final int MEASURED = 1;
+    /** Times kept of the warm-up's messages (the rest only counted). */
+    private static final int WARMUP_COLUMNS = 1_024;
+    private static final long HOUSEKEEPING_MS = 20;
+    /** Silence after which a warm-up that lost its tail counts as over. */
+    private static final long WARMUP_SILENCE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
     private final ReceiveLog log = new ReceiveLog();
     private final CpuMeter cpu = CpuMeter.process();
+    /** The warm-up's log of the last few milliseconds, and the run's. */
+    private final ReceiveLog[] logs = {new ReceiveLog(WARMUP_COLUMNS), log};
+    /** Sequence numbers received of the whole warm-up, and of the run (the run's log has its own). */
+    private final BitSet[] seen = {new BitSet(), new BitSet()};
+    private int warmupCount;
+    private final CpuMeter[] cpus = {CpuMeter.process(), cpu};
+    private final long[] lastNanos = new long[2];
+    private final byte[] hello = TtcpPayload.hello();
+    private final long helloNanos;
+    private final long idleNanos;
+    private final long startTimeoutNanos;
     private volatile long progress;
     private long otherControl;
-    private long warmups;
+    private Phase phase = Phase.WAITING;
+    private String reason;
+    private boolean stopped;
+    private boolean finAfterDone;
+    private boolean warmupCollected;
+    private long joinedNanos;
+    private long nextAnnounce;
+    private long nextHousekeeping;
+    private long finishedNanos;
+    private long finishedMicros;
 
     /**
      * @param socket  a socket, not yet joined
@@ -89,6 +119,9 @@ public final class TtcpReceiver {
         this.options = Objects.requireNonNull(options, "options");
         this.probe = Objects.requireNonNull(probe, "probe");
         this.out = Objects.requireNonNull(out, "out");
+        this.helloNanos = TimeUnit.MILLISECONDS.toNanos(options.helloMs());
+        this.idleNanos = TimeUnit.MILLISECONDS.toNanos(options.idleMs());
+        this.startTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.startTimeoutMs());
     }
 
     /** Distinct data messages received so far (for progress displays; any thread). */
@@ -108,112 +141,32 @@ public final class TtcpReceiver {
         Map<String, Long> kernelBefore = KernelUdp.read();
         Sampler sampler = new Sampler(socket, probe, clock, () -> progress, options.sampleMs());
         sampler.prepare();
-        byte[] hello = TtcpPayload.hello();
-        long helloNanos = TimeUnit.MILLISECONDS.toNanos(options.helloMs());
-        long idleNanos = TimeUnit.MILLISECONDS.toNanos(options.idleMs());
-        long startTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(options.startTimeoutMs());
         long startMicros = clock.nowMicros();
         socket.join();
-        long joinedNanos = System.nanoTime();
+        joinedNanos = System.nanoTime();
         long joinedMicros = clock.toMicros(joinedNanos);
         sampler.start();
+        nextAnnounce = joinedNanos;
+        nextHousekeeping = joinedNanos;
         boolean joinedReported = false;
-        Phase phase = Phase.WAITING;
-        String reason = null;
-        long nextAnnounce = joinedNanos;
-        long lastData = 0;
-        long finishedNanos = 0;
-        long finishedMicros = 0;
-        boolean finAfterDone = false;
-        while (true) {
+        // The loop and onMessage are all the per-message path: every check whose outcome differs
+        // between the warm-up and the run (phase, milestones, deadlines) is in housekeeping(),
+        // which runs on a clock in both, so the JIT's code for the warm-up is the run's.
+        while (!stopped) {
             long now = System.nanoTime();
-            if (phase == Phase.WAITING) {
-                if (now - joinedNanos > startTimeoutNanos) {
-                    reason = "start-timeout";
-                    finishedNanos = now;
-                    finishedMicros = clock.toMicros(now);
-                    break;
-                }
-                if (now >= nextAnnounce) {
-                    send(hello);
-                    nextAnnounce = now + helloNanos;
-                }
-            } else if (phase == Phase.RECEIVING && now - lastData > idleNanos) {
-                phase = Phase.FINISHED;
-                reason = "idle";
-                finishedNanos = now;
-                finishedMicros = clock.toMicros(now);
-                nextAnnounce = now;
-                announceFinish(reason);
+            if (now - nextHousekeeping >= 0) {
+                housekeeping(now);
+                continue;
             }
-            if (phase == Phase.FINISHED) {
-                if (now - finishedNanos > TimeUnit.MILLISECONDS.toNanos(options.lingerMs())) {
-                    break;
-                }
-                if (now >= nextAnnounce) {
-                    send(TtcpPayload.done(log.run(), log.distinct(), log.missing(options.expectedCount()),
-                            (int) Math.min(Integer.MAX_VALUE, log.duplicates())));
-                    nextAnnounce = now + helloNanos;
-                }
-            }
-            long wait = phase == Phase.RECEIVING ? POLL_NANOS
-                    : Math.min(POLL_NANOS, Math.max(1, nextAnnounce - System.nanoTime()));
-            OverlayMessage m = socket.receive(wait, TimeUnit.NANOSECONDS);
-            long arrivedNanos = m == null ? 0 : System.nanoTime();
+            OverlayMessage m = socket.receive(nextHousekeeping - now, TimeUnit.NANOSECONDS);
             if (!joinedReported) {
                 // printed once the first receive() returned, so that formatting and writing the
                 // line is not on the path from join() to the first message; still the first line
                 joinedReported = true;
                 reportJoined();
             }
-            if (m == null) {
-                continue;
-            }
-            long arrived = clock.toMicros(arrivedNanos);
-            TtcpPayload.Message msg;
-            try {
-                msg = TtcpPayload.decode(m.payload());
-            } catch (TtcpFormatException e) {
-                log.corrupt();
-                continue;
-            }
-            if (msg instanceof TtcpPayload.Data d) {
-                log.record(d, arrived);
-                progress = log.distinct();
-                cpu.passed(progress);
-                if (phase == Phase.WAITING && log.started()) {
-                    phase = Phase.RECEIVING;
-                    out.printf("ttcp recv: run %016x: first data (seq %d of %d)%n", log.run(), d.seq(), d.count());
-                }
-                lastData = arrivedNanos;
-                if (phase == Phase.RECEIVING && log.complete()) {
-                    cpu.last(progress);
-                    phase = Phase.FINISHED;
-                    reason = "complete";
-                    finishedNanos = arrivedNanos;
-                    finishedMicros = arrived;
-                    nextAnnounce = arrivedNanos;
-                    announceFinish(reason);
-                }
-            } else if (msg instanceof TtcpPayload.Warmup w) {
-                warmups++;
-                if (w.last()) {
-                    TtcpWarmup.collectGarbage();
-                }
-            } else if (msg instanceof TtcpPayload.Fin f && (!log.started() || f.run() == log.run())) {
-                if (phase == Phase.FINISHED) {
-                    finAfterDone = true;
-                    break;
-                }
-                reason = "fin";
-                finishedNanos = arrivedNanos;
-                finishedMicros = arrived;
-                announceFinish(reason);
-                send(TtcpPayload.done(log.run(), log.distinct(), log.missing(options.expectedCount()),
-                        (int) Math.min(Integer.MAX_VALUE, log.duplicates())));
-                break;
-            } else {
-                otherControl++;
+            if (m != null) {
+                onMessage(m, System.nanoTime());
             }
         }
         if (!joinedReported) {
@@ -229,6 +182,131 @@ public final class TtcpReceiver {
                 + "delay p50 %s ms, p99 %s ms%n", reason, log.distinct(), missing, log.duplicates(), log.corruptCount(),
                 s.get("messagesPerSecond"), s.get("throughputMbps"), s.get("delayMsP50"), s.get("delayMsP99"));
         return new Result(exit, report);
+    }
+
+    /**
+     * One message: a data or warm-up message goes to its own log by arithmetic, not by a branch
+     * (see {@link #stream}); FIN ends the run; anything else is counted.
+     */
+    private void onMessage(OverlayMessage m, long arrivedNanos) {
+        TtcpPayload.Message msg;
+        try {
+            msg = TtcpPayload.decode(m.payload());
+        } catch (TtcpFormatException e) {
+            log.corrupt();
+            return;
+        }
+        if (msg instanceof TtcpPayload.Data d) {
+            int i = stream(d.run());
+            ReceiveLog l = logs[i];
+            l.record(d, clock.toMicros(arrivedNanos));
+            seen[i].set(d.seq());
+            cpus[i].passed(l.distinct());
+            lastNanos[i] = arrivedNanos;
+            progress = log.distinct();
+        } else {
+            onControl(msg, arrivedNanos);
+        }
+    }
+
+    /** HELLO, DONE and FIN, a few a second: off the per-message path, so a kind first met in the run does not deoptimise it. */
+    private void onControl(TtcpPayload.Message msg, long arrivedNanos) {
+        if (msg instanceof TtcpPayload.Fin f && (!log.started() || f.run() == log.run())) {
+            onFin(arrivedNanos);
+        } else {
+            otherControl++;
+        }
+    }
+
+    /** 0 for the warm-up's run, 1 for any other: {@code (run | -run) >>> 63} is 1 exactly when run != 0. */
+    private static int stream(long run) {
+        return (int) ((run | -run) >>> 63);
+    }
+
+    /**
+     * What changes the receiver's phase, on a clock ({@value #HOUSEKEEPING_MS} ms, or the next
+     * announcement if sooner) rather than per message: the warm-up's end (a collection), the run's
+     * first message and its completion, silence, the start timeout, HELLO and DONE announcements,
+     * and the end of lingering.
+     */
+    private void housekeeping(long now) {
+        ReceiveLog warmupLog = logs[WARMUP];
+        if (!log.started() && warmupLog.started()) {
+            // A fresh log for the warm-up's next few milliseconds: its first message and the growth
+            // of its columns then recur all through the warm-up, and the JIT keeps the paths the
+            // run's first messages take instead of leaving a trap on them.
+            warmupCount = warmupLog.count();
+            logs[WARMUP] = new ReceiveLog(WARMUP_COLUMNS);
+        }
+        int warmupReceived = seen[WARMUP].cardinality();
+        if (!warmupCollected && warmupReceived > 0 && !log.started()
+                && (warmupReceived == warmupCount || now - lastNanos[WARMUP] > WARMUP_SILENCE_NANOS)) {
+            // every warm-up message, or silence after a lossy warm-up: collect in the sender's pause
+            warmupCollected = true;
+            TtcpWarmup.collectGarbage();
+        }
+        if (phase == Phase.WAITING && log.started()) {
+            cpu.start(log.distinct());
+            phase = Phase.RECEIVING;
+            out.printf("ttcp recv: run %016x: first data (%d received so far of %d)%n", log.run(), log.distinct(), log.count());
+        }
+        if (phase == Phase.RECEIVING && log.complete()) {
+            finish("complete", lastNanos[MEASURED]);
+        }
+        if (phase == Phase.WAITING && now - joinedNanos > startTimeoutNanos) {
+            reason = "start-timeout";
+            finishedNanos = now;
+            finishedMicros = clock.toMicros(now);
+            stopped = true;
+            return;
+        }
+        if (phase == Phase.RECEIVING && now - lastNanos[MEASURED] > idleNanos) {
+            finish("idle", now);
+        }
+        if (phase == Phase.FINISHED && now - finishedNanos > TimeUnit.MILLISECONDS.toNanos(options.lingerMs())) {
+            stopped = true;
+            return;
+        }
+        long next = now + TimeUnit.MILLISECONDS.toNanos(HOUSEKEEPING_MS);
+        if (phase != Phase.RECEIVING) {
+            // HELLO until data arrives, DONE once finished; nothing in between
+            if (now - nextAnnounce >= 0) {
+                send(phase == Phase.FINISHED ? done() : hello);
+                nextAnnounce = now + helloNanos;
+            }
+            next = Math.min(next, nextAnnounce);
+        }
+        nextHousekeeping = next;
+    }
+
+    private void finish(String why, long atNanos) {
+        cpu.last(log.distinct());
+        phase = Phase.FINISHED;
+        reason = why;
+        finishedNanos = atNanos;
+        finishedMicros = clock.toMicros(atNanos);
+        nextAnnounce = atNanos;
+        announceFinish(why);
+    }
+
+    /** The sender's FIN: after finishing, it ends lingering; before, it ends the run. */
+    private void onFin(long arrivedNanos) {
+        if (phase == Phase.FINISHED) {
+            finAfterDone = true;
+        } else {
+            cpu.last(log.distinct());
+            reason = "fin";
+            finishedNanos = arrivedNanos;
+            finishedMicros = clock.toMicros(arrivedNanos);
+            announceFinish(reason);
+            send(done());
+        }
+        stopped = true;
+    }
+
+    private byte[] done() {
+        return TtcpPayload.done(log.run(), log.distinct(), log.missing(options.expectedCount()),
+                (int) Math.min(Integer.MAX_VALUE, log.duplicates()));
     }
 
     private void reportJoined() {
@@ -314,7 +392,7 @@ public final class TtcpReceiver {
             TtcpReport.putNumber(s, "firstDataAfterJoinMs", (firstRecv - joinedMicros) / 1000.0);
         }
         s.put("otherControlMessages", otherControl);
-        s.put("warmupMessages", warmups);
+        s.put("warmupMessages", seen[WARMUP].cardinality());
         TtcpReport.putNumber(s, "cpuMicrosPerMessage", cpu.microsPerMessage());
 
         List<int[]> ranges = log.missingRanges(options.expectedCount(), MAX_MISSING_RANGES);

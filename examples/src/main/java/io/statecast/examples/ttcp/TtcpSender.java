@@ -180,68 +180,32 @@ public final class TtcpSender {
             report.set("statistics", TtcpReport.statistics(socket));
             return new Result(3, report);
         }
+        gate = new BackpressureGate(socket, options.serviceId());
         if (warmUp()) {
             TtcpWarmup.collectGarbage();
         }
         pause(options.warmupMs());
-        run = new SecureRandom().nextLong() | 1L; // never 0: HELLO carries run 0
-        long[] sentMicros = new long[options.count()];
-        Sampler sampler = new Sampler(socket, probe, clock, () -> sentSoFar, options.sampleMs());
+        run = new SecureRandom().nextLong() | 1L; // never 0: the warm-up's run and HELLO's
+        SendStream stream = new SendStream(run, options.count(), true, CpuMeter.process(), "message");
+        Sampler sampler = new Sampler(socket, probe, clock, () -> measured == null ? 0 : measured.sent(), options.sampleMs());
         sampler.start();
         Pacer pacer = Pacer.system(options.rate(), options.burst(), options.tickMicros() * 1_000L);
-        int failed = 0;
-        Map<String, Integer> failures = new LinkedHashMap<>();
-        long backpressureNanos = 0;
-        long backpressureTimeouts = 0;
-        BackpressureGate gate = new BackpressureGate(socket, options.serviceId());
         SendWindowStatistics windowBefore = socket.sendWindowStatistics();
         out.printf("ttcp send: run %016x: %d messages of %d bytes at %s, service %s%n", run, options.count(), options.size(),
                 Double.isInfinite(options.rate()) ? "full speed" : String.format("%.1f msgs/s (%.3f Mbit/s)", options.rate(),
                         options.rate() * options.size() * 8 / 1e6), options.serviceId() == null ? "none (best-effort)"
                         : options.serviceId());
-        long firstNanos = 0;
-        long lastNanos = 0;
-        CpuMeter cpu = CpuMeter.process();
-        for (int seq = 0; seq < options.count(); seq++) {
-            pacer.acquire();
-            if (options.backpressure()) {
-                long waited = gate.await();
-                backpressureNanos += Math.abs(waited);
-                if (waited < 0) {
-                    backpressureTimeouts++;
-                }
-            }
-            long now = System.nanoTime();
-            if (seq == 0) {
-                firstNanos = now;
-            }
-            lastNanos = now;
-            long t = clock.toMicros(now);
-            sentMicros[seq] = t;
-            byte[] payload = TtcpPayload.data(run, seq, options.count(), t, options.size());
-            try {
-                if (options.serviceId() == null) {
-                    socket.sendToAll(payload);
-                } else {
-                    socket.sendToAll(payload, options.serviceId());
-                }
-            } catch (SendWindowException e) {
-                failed++;
-                if (failures.merge("SendWindowException: no room in the send window of ServiceID " + e.serviceId()
-                        + " (window " + e.window() + ") within overlay.sendWindow.maxWaitMs", 1, Integer::sum) == 1) {
-                    out.printf("ttcp send: message %d not sent: %s%n", seq, e.getMessage());
-                }
-                if (e.interrupted()) {
-                    throw new InterruptedException("interrupted while waiting for the send window");
-                }
-            } catch (IllegalStateException | IllegalArgumentException e) {
-                failed++;
-                failures.merge(e.getClass().getSimpleName() + ": " + e.getMessage(), 1, Integer::sum);
-            }
-            sentSoFar = seq + 1;
-            cpu.passed(seq + 1);
-        }
-        cpu.last(sentSoFar);
+        measured = stream;
+        stream.cpu.start(0);
+        send(stream, 0, options.count(), pacer);
+        stream.cpu.last(stream.sent());
+        int failed = stream.failed;
+        Map<String, Integer> failures = stream.failures;
+        long[] sentMicros = stream.sentMicros;
+        long lastNanos = stream.lastNanos;
+        // the first send's time from its stamp: the warm-up passes seq 0 before the JIT compiles the
+        // send path, so a branch on it there would be a trap in the run's first send
+        long firstNanos = lastNanos - (sentMicros[options.count() - 1] - sentMicros[0]) * 1_000;
         long endMicros = clock.nowMicros();
         int sent = options.count() - failed;
         out.printf("ttcp send: sent %d of %d in %.3f s; waiting up to %d ms for %d receiver(s) to finish%n", sent,
@@ -262,8 +226,8 @@ public final class TtcpSender {
         report.put("lastSentMicros", sentMicros[options.count() - 1]);
         report.put("endMicros", endMicros);
         ObjectNode summary = summary(sent, options.count() - sent, achieved, seconds, pacer.maxBehindNanos() / 1e6,
-                backpressureNanos / 1e6, failures);
-        summary.put("backpressureTimeouts", backpressureTimeouts);
+                stream.backpressureNanos / 1e6, failures);
+        summary.put("backpressureTimeouts", stream.backpressureTimeouts);
         SendWindowStatistics window = socket.sendWindowStatistics();
         summary.put("sendWindow", socket.config().sendWindow().window());
         summary.put("sendWindowWaits", window.waits() - windowBefore.waits());
@@ -272,7 +236,7 @@ public final class TtcpSender {
         summary.put("sendWindowHalvings", window.halvings() - windowBefore.halvings());
         summary.put("sendWindowEffective", window.window());
         summary.put("creditLost", pacer.creditLost());
-        TtcpReport.putNumber(summary, "cpuMicrosPerMessage", cpu.microsPerMessage());
+        TtcpReport.putNumber(summary, "cpuMicrosPerMessage", stream.cpu.microsPerMessage());
         summary.put("receiversReady", roster.ready());
         summary.put("receiversDone", roster.done());
         summary.put("receiversComplete", roster.complete());
@@ -305,19 +269,73 @@ public final class TtcpSender {
         return new Result(exit, report);
     }
 
-    private volatile int sentSoFar;
+    /** Waits out backpressure before each send (set once joined). */
+    private BackpressureGate gate;
+
+    /** The measured run's stream once it started (the warm-up does not count as sent). */
+    private volatile SendStream measured;
 
     /** Data messages sent so far (for progress displays; any thread). */
     public int sent() {
-        return sentSoFar;
+        SendStream s = measured;
+        return s == null ? 0 : s.sent();
+    }
+
+    /** Sends messages {@code from} (inclusive) to {@code to} of {@code s}, each when {@code pacer} allows. */
+    private void send(SendStream s, int from, int to, Pacer pacer) throws InterruptedException {
+        for (int seq = from; seq < to; seq++) {
+            pacer.acquire();
+            sendOne(s, seq);
+        }
+    }
+
+    /**
+     * Sends message {@code seq} of {@code s}: waits out backpressure, stamps and encodes it, and
+     * hands it to the socket, counting a failure instead of stopping. The warm-up and the run
+     * share this path and every branch on it.
+     */
+    private void sendOne(SendStream s, int seq) throws InterruptedException {
+        if (options.backpressure()) {
+            long waited = gate.await();
+            s.backpressureNanos += Math.abs(waited);
+            if (waited < 0) {
+                s.backpressureTimeouts++;
+            }
+        }
+        long now = System.nanoTime();
+        s.lastNanos = now;
+        long t = clock.toMicros(now);
+        s.sentMicros[s.slot(seq)] = t;
+        byte[] payload = TtcpPayload.dataOrWarmup(s.run, seq, s.count, t, options.size());
+        try {
+            if (options.serviceId() == null) {
+                socket.sendToAll(payload);
+            } else {
+                socket.sendToAll(payload, options.serviceId());
+            }
+        } catch (SendWindowException e) {
+            s.failed++;
+            if (s.failures.merge("SendWindowException: no room in the send window of ServiceID " + e.serviceId()
+                    + " (window " + e.window() + ") within overlay.sendWindow.maxWaitMs", 1, Integer::sum) == 1) {
+                out.printf("ttcp send: %s %d not sent: %s%n", s.noun, seq, e.getMessage());
+            }
+            if (e.interrupted()) {
+                throw new InterruptedException("interrupted while waiting for the send window");
+            }
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            s.failed++;
+            s.failures.merge(e.getClass().getSimpleName() + ": " + e.getMessage(), 1, Integer::sum);
+        }
+        s.sent(seq + 1);
+        s.cpu.passed(seq + 1);
     }
 
     /**
      * Sends the warm-up messages, paced like the run and with the run's service, so that every
      * node's store, FSMs and acknowledgements run the code the measured messages will: warmed up
      * best-effort, a service's path was still interpreted (C1) or compiled afresh and deoptimised
-     * (C2) while the run was measured. Nothing is counted: a warm-up message the send window has no
-     * room for is skipped.
+     * (C2) while the run was measured. They take the run's own send path ({@link #sendOne}); a
+     * warm-up message that could not be sent is counted apart, reported in one line, and skipped.
      *
      * <p>The first {@code warmupRamp} of the messages climb toward the set rate in steps: at the
      * full rate from the first message, six nodes compiling on two cores fell behind, lost up to a
@@ -335,31 +353,18 @@ public final class TtcpSender {
         int ramp = Double.isInfinite(options.rate()) ? 0 : (int) Math.round(n * options.warmupRamp());
         out.printf("ttcp send: warming up with %d messages%s%n", n,
                 ramp == 0 ? "" : String.format(" (the first %d at a rate climbing from a quarter of the set rate)", ramp));
-        int step = -1;
-        Pacer pacer = null;
-        for (int i = 0; i < n; i++) {
-            int s = i < ramp ? (int) ((long) i * Options.RAMP_STEPS / ramp) : Options.RAMP_STEPS;
-            if (s != step) {
-                step = s;
-                double rate = options.rate() * rampFactor(s);
-                int burst = s == Options.RAMP_STEPS ? options.burst() : Math.min(options.burst(), Pacer.defaultBurst(rate));
-                pacer = Pacer.system(rate, burst, options.tickMicros() * 1_000L);
-            }
-            pacer.acquire();
-            byte[] payload = TtcpPayload.warmup(i, n, options.size());
-            if (options.serviceId() == null) {
-                sendControl(payload);
-                continue;
-            }
-            try {
-                socket.sendToAll(payload, options.serviceId());
-            } catch (SendWindowException e) {
-                if (e.interrupted()) {
-                    throw new InterruptedException("interrupted while waiting for the send window");
-                }
-            } catch (IllegalStateException e) {
-                return false; // left or closed meanwhile
-            }
+        SendStream warmup = new SendStream(TtcpPayload.WARMUP_RUN, n, false, CpuMeter.process(), "warm-up message");
+        for (int step = 0, from = 0; from < n; step++) {
+            // ramp steps of ramp / RAMP_STEPS messages each, then the rest at the set rate
+            int s = ramp == 0 ? Options.RAMP_STEPS : Math.min(step, Options.RAMP_STEPS);
+            int to = s == Options.RAMP_STEPS ? n : (int) Math.min(n, ((long) s + 1) * ramp / Options.RAMP_STEPS);
+            double rate = options.rate() * rampFactor(s);
+            int burst = s == Options.RAMP_STEPS ? options.burst() : Math.min(options.burst(), Pacer.defaultBurst(rate));
+            send(warmup, from, to, Pacer.system(rate, burst, options.tickMicros() * 1_000L));
+            from = to;
+        }
+        if (warmup.failed > 0) {
+            out.printf("ttcp send: %d of %d warm-up messages not sent: %s%n", warmup.failed, n, warmup.failures.keySet());
         }
         return true;
     }
@@ -441,7 +446,7 @@ public final class TtcpSender {
                 out.printf("ttcp send: receiver %s done: %d received, %d missing, %d duplicates%n", m.source(),
                         d.received(), d.missing(), d.duplicates());
             }
-        } else if (!(msg instanceof TtcpPayload.Warmup)) {
+        } else if (!(msg instanceof TtcpPayload.Data d && d.warmup())) {
             roster.foreign();
         }
     }

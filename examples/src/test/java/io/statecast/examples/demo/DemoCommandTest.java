@@ -170,7 +170,8 @@ class DemoCommandTest {
         // one, seq 1 of a count of 1, was refused by receivers as corrupt and failed the demo
         for (int seq : new int[] {0, 1, 2, 59, 1_000_000}) {
             TtcpPayload.Message m = TtcpPayload.decode(Demo.serviceProbe(seq, 1_024));
-            TtcpPayload.Warmup w = (TtcpPayload.Warmup) m;
+            TtcpPayload.Data w = (TtcpPayload.Data) m;
+            assertTrue(w.warmup(), "probe " + seq);
             assertEquals(seq, w.seq());
             assertFalse(w.last(), "probe " + seq);
         }

@@ -16,6 +16,7 @@ class CpuMeterTest {
             reads.incrementAndGet();
             return 7_000_000 + count[0] * 50_000; // 50 µs per message on top of what ran before
         });
+        m.start(0);
         for (count[0] = 1; count[0] <= 2_500; count[0]++) {
             m.passed(count[0]);
         }
@@ -23,7 +24,7 @@ class CpuMeterTest {
         m.last(2_500);
 
         assertEquals(50.0, m.microsPerMessage(), 1e-9);
-        assertEquals(4, reads.get(), "read at the first message, the 1,000th, the 2,000th and the last");
+        assertEquals(4, reads.get(), "read as it starts, at the 1,000th, the 2,000th and the last");
     }
 
     @Test
@@ -35,8 +36,8 @@ class CpuMeterTest {
         }
         m.last(2_000);
 
-        assertEquals(3, reads.get());
-        assertEquals(2.0 / 1_999, m.microsPerMessage(), 1e-12); // 2,000 ns over 1,999 messages
+        assertEquals(2, reads.get(), "never started: first read at the 1,000th, then the 2,000th, which is the last");
+        assertEquals(1.0 / 1_000, m.microsPerMessage(), 1e-12); // 1,000 ns over 1,000 messages
     }
 
     @Test

@@ -51,4 +51,16 @@ class ReceiveLogTest {
         assertArrayEquals(new int[] {0, 49}, log.missingRanges(50, 10).get(0));
         assertEquals(0, log.missingRanges(0, 10).size());
     }
+
+    @Test
+    void aWarmUpsLogShouldCountEveryMessageButKeepOnlyTheFirstTimes() {
+        ReceiveLog log = new ReceiveLog(3);
+        for (int seq = 0; seq < 10; seq++) {
+            assertTrue(log.record(data(TtcpPayload.WARMUP_RUN, seq, 10), 10_000L + seq));
+        }
+        assertTrue(log.complete(), "every message counted");
+        assertEquals(10, log.distinct());
+        assertArrayEquals(new long[] {0, 1, 2}, log.seqs());
+        assertArrayEquals(new long[] {10_000, 10_001, 10_002}, log.receivedMicros());
+    }
 }

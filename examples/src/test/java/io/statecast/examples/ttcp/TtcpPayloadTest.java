@@ -1,5 +1,6 @@
 package io.statecast.examples.ttcp;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -44,9 +45,39 @@ class TtcpPayloadTest {
         assertInstanceOf(TtcpPayload.Hello.class, TtcpPayload.decode(TtcpPayload.hello()));
         assertEquals(new TtcpPayload.Done(7, 99, 1, 3), TtcpPayload.decode(TtcpPayload.done(7, 99, 1, 3)));
         assertEquals(new TtcpPayload.Fin(7, 100), TtcpPayload.decode(TtcpPayload.fin(7, 100)));
-        assertEquals(new TtcpPayload.Warmup(3, 10), TtcpPayload.decode(TtcpPayload.warmup(3, 10, 1024)));
-        assertFalse(new TtcpPayload.Warmup(3, 10).last());
-        assertTrue(new TtcpPayload.Warmup(9, 10).last());
+    }
+
+    @Test
+    void warmUpShouldDecodeAsDataOfTheWarmUpsRun() throws TtcpFormatException {
+        TtcpPayload.Data w = (TtcpPayload.Data) TtcpPayload.decode(TtcpPayload.warmup(3, 10, 77, 1024));
+        assertEquals(new TtcpPayload.Data(TtcpPayload.WARMUP_RUN, 3, 10, 77, 1024), w);
+        assertTrue(w.warmup());
+        assertFalse(w.last());
+        assertTrue(new TtcpPayload.Data(TtcpPayload.WARMUP_RUN, 9, 10, 0, 64).last());
+        assertFalse(new TtcpPayload.Data(5, 3, 10, 0, 64).warmup());
+    }
+
+    @Test
+    void theSharedEncoderShouldMakeWarmUpForRunZeroAndDataForAnyOther() {
+        for (long run : new long[] {TtcpPayload.WARMUP_RUN, 1, -1, Long.MIN_VALUE, Long.MAX_VALUE, 0x1234_5678_9abcL}) {
+            byte[] expected = run == TtcpPayload.WARMUP_RUN ? TtcpPayload.warmup(4, 9, 55, 128)
+                    : TtcpPayload.data(run, 4, 9, 55, 128);
+            assertArrayEquals(expected, TtcpPayload.dataOrWarmup(run, 4, 9, 55, 128), "run " + run);
+        }
+    }
+
+    @Test
+    void onlyTheWarmUpShouldHaveRunZero() {
+        assertThrows(IllegalArgumentException.class, () -> TtcpPayload.data(TtcpPayload.WARMUP_RUN, 0, 1, 0, 64));
+        // a well-sealed DATA of run 0 and a WARMUP of run 7
+        byte[] d = TtcpPayload.data(1, 0, 1, 0, 64);
+        ByteBuffer.wrap(d).putLong(4 + 1, 0);
+        reseal(d);
+        assertTrue(assertThrows(TtcpFormatException.class, () -> TtcpPayload.decode(d)).getMessage().contains("DATA of run 0"));
+        byte[] w = TtcpPayload.warmup(0, 1, 0, 64);
+        ByteBuffer.wrap(w).putLong(4 + 1, 7);
+        reseal(w);
+        assertTrue(assertThrows(TtcpFormatException.class, () -> TtcpPayload.decode(w)).getMessage().contains("WARMUP of run 7"));
     }
 
     @Test
@@ -75,7 +106,7 @@ class TtcpPayloadTest {
         reseal(b);
         assertTrue(assertThrows(TtcpFormatException.class, () -> TtcpPayload.decode(b)).getMessage().contains("seq=10 count=10"));
         // and a WARMUP
-        byte[] w = TtcpPayload.warmup(2, 3, 64);
+        byte[] w = TtcpPayload.warmup(2, 3, 0, 64);
         ByteBuffer.wrap(w).putInt(4 + 1 + 8, 3);
         reseal(w);
         assertTrue(assertThrows(TtcpFormatException.class, () -> TtcpPayload.decode(w)).getMessage().contains("WARMUP seq=3 count=3"));
