@@ -110,9 +110,8 @@ public final class TestbedRunner implements Callable<Integer> {
     String launcher;
 
     @Option(names = "--jvm-opts", defaultValue = Launcher.NODE_JVM_OPTS,
-            description = "JVM options of every node process; the serial collector keeps six JVMs from running a "
-                    + "dozen GC threads on two cores, C1 only spares them C2's compiles in runs of seconds "
-                    + "(default: ${DEFAULT-VALUE})")
+            description = "JVM options of every node process; ZGC collects the lingering instances concurrently "
+                    + "instead of in pauses the delays would show (default: ${DEFAULT-VALUE})")
     String jvmOpts;
 
     @Option(names = "--repo", description = "repository root (default: found upward from the working directory)")
