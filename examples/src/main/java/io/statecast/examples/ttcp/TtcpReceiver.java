@@ -79,8 +79,8 @@ public final class TtcpReceiver {
     /** Times kept of the warm-up's messages (the rest only counted). */
     private static final int WARMUP_COLUMNS = 1_024;
     private static final long HOUSEKEEPING_MS = 20;
-    /** Silence after which a warm-up that lost its tail counts as over. */
-    private static final long WARMUP_SILENCE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /** Silence in the warm-up after which the receiver collects garbage (see housekeeping). */
+    private static final long WARMUP_SILENCE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     private final ReceiveLog log = new ReceiveLog();
     private final CpuMeter cpu = CpuMeter.process();
@@ -101,7 +101,9 @@ public final class TtcpReceiver {
     private String reason;
     private boolean stopped;
     private boolean finAfterDone;
-    private boolean warmupCollected;
+    private boolean warmupEnded;
+    /** The warm-up's last arrival when the receiver last collected garbage. */
+    private long collectedAfter;
     private long joinedNanos;
     private long nextAnnounce;
     private long nextHousekeeping;
@@ -238,12 +240,17 @@ public final class TtcpReceiver {
             warmupCount = warmupLog.count();
             logs[WARMUP] = new ReceiveLog(WARMUP_COLUMNS);
         }
-        int warmupReceived = seen[WARMUP].cardinality();
-        if (!warmupCollected && warmupReceived > 0 && !log.started()
-                && (warmupReceived == warmupCount || now - lastNanos[WARMUP] > WARMUP_SILENCE_NANOS)) {
-            // every warm-up message, or silence after a lossy warm-up: collect in the sender's pause
-            warmupCollected = true;
-            TtcpWarmup.collectGarbage();
+        if (warmupCount > 0 && !log.started()) {
+            // Collect in the sender's pause: once the warm-up's last message is in, and again after
+            // half a second of silence that followed new warm-up traffic (its last message lost, or
+            // stragglers after it). A stall mid-warm-up collects early; the end collects again.
+            long last = lastNanos[WARMUP];
+            boolean ended = seen[WARMUP].get(warmupCount - 1);
+            if (ended && !warmupEnded || last != collectedAfter && now - last > WARMUP_SILENCE_NANOS) {
+                warmupEnded |= ended;
+                collectedAfter = last;
+                TtcpWarmup.collectGarbage();
+            }
         }
         if (phase == Phase.WAITING && log.started()) {
             cpu.start(log.distinct());
