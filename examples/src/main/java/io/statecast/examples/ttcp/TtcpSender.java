@@ -429,6 +429,15 @@ public final class TtcpSender {
             serviceNotifications++; // only the delivery thread writes it
             return;
         }
+        onControlPayload(m);
+    }
+
+    /**
+     * A ttcp payload from a receiver, a few per run: a method of its own because the delivery
+     * thread's path above runs once per acknowledged message with e2e-ack, and the first DONE,
+     * inlined there, was a type the JIT had not seen and sent that path back to the interpreter.
+     */
+    private void onControlPayload(OverlayMessage m) {
         TtcpPayload.Message msg;
         try {
             msg = TtcpPayload.decode(m.payload());
