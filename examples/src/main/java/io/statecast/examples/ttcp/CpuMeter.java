@@ -24,22 +24,15 @@ final class CpuMeter {
     private long lastCount;
     private long lastNanos;
 
-    /** The process's CPU time in nanoseconds, negative where the JVM does not report it. */
-    @FunctionalInterface
-    interface ProcessClock {
-        long nanos();
-    }
-
-    /** This process's CPU clock ({@code com.sun.management}'s; always negative where it is missing). */
-    static ProcessClock processClock() {
+    /** This process's CPU time in nanoseconds ({@code com.sun.management}'s; always negative where it is missing). */
+    static LongSupplier processCpuNanos() {
         OperatingSystemMXBean bean = ManagementFactory.getOperatingSystemMXBean();
         return bean instanceof com.sun.management.OperatingSystemMXBean os ? os::getProcessCpuTime : () -> -1;
     }
 
     /** A meter of this process's CPU time. */
     static CpuMeter process() {
-        ProcessClock clock = processClock();
-        return new CpuMeter(clock::nanos);
+        return new CpuMeter(processCpuNanos());
     }
 
     CpuMeter(LongSupplier cpuNanos) {

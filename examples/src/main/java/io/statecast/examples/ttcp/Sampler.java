@@ -43,7 +43,7 @@ final class Sampler {
     private final long periodMs;
     private final List<Sample> samples = new ArrayList<>();
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-    private final CpuMeter.ProcessClock cpu = CpuMeter.processClock();
+    private final LongSupplier cpuNanos = CpuMeter.processCpuNanos();
     private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
     private ScheduledThreadPoolExecutor executor;
@@ -136,9 +136,9 @@ final class Sampler {
         Sample s;
         try {
             MemoryUsage heap = memory.getHeapMemoryUsage();
-            long cpuNanos = cpu.nanos();
+            long cpu = cpuNanos.getAsLong();
             s = new Sample(clock.nowMicros(), heap.getUsed(), heap.getCommitted(), socket.statistics().queued(),
-                    progress.getAsLong(), probe.snapshot(), cpuNanos < 0 ? -1 : cpuNanos / 1_000, jitMillis(), gcMillis());
+                    progress.getAsLong(), probe.snapshot(), cpu < 0 ? -1 : cpu / 1_000, jitMillis(), gcMillis());
         } catch (RuntimeException e) {
             // a failing probe must not end the periodic task (the executor would cancel it silently)
             return;

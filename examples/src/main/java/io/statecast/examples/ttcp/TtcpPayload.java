@@ -122,8 +122,16 @@ public final class TtcpPayload {
 
     /** WARMUP for run 0, DATA for any other, computed rather than branched on. */
     private static byte dataKind(long run) {
+        return (byte) (WARMUP - (WARMUP - DATA) * measured(run));
+    }
+
+    /**
+     * 0 for the warm-up's run, 1 for any other, computed rather than branched on: the warm-up
+     * never takes a branch the run's messages would, so the JIT leaves no trap for them.
+     */
+    static int measured(long run) {
         // (run | -run) >>> 63 is 1 exactly when run != 0
-        return (byte) (WARMUP - (WARMUP - DATA) * ((run | -run) >>> 63));
+        return (int) ((run | -run) >>> 63);
     }
 
     private static String kindName(byte kind) {

@@ -205,7 +205,7 @@ public final class TtcpReceiver {
 
     /**
      * One message: a data or warm-up message goes to its own log by arithmetic, not by a branch
-     * (see {@link #stream}); FIN ends the run; anything else is counted.
+     * (see {@link TtcpPayload#measured}); FIN ends the run; anything else is counted.
      */
     private void onMessage(OverlayMessage m, long arrivedNanos) {
         TtcpPayload.Message msg;
@@ -216,7 +216,7 @@ public final class TtcpReceiver {
             return;
         }
         if (msg instanceof TtcpPayload.Data d) {
-            int i = stream(d.run());
+            int i = TtcpPayload.measured(d.run());
             ReceiveLog l = logs[i];
             l.record(d, clock.toMicros(arrivedNanos));
             seen[i].set(d.seq());
@@ -237,11 +237,6 @@ public final class TtcpReceiver {
         } else {
             otherControl++;
         }
-    }
-
-    /** 0 for the warm-up's run, 1 for any other: {@code (run | -run) >>> 63} is 1 exactly when run != 0. */
-    private static int stream(long run) {
-        return (int) ((run | -run) >>> 63);
     }
 
     /**
