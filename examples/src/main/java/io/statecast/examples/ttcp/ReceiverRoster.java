@@ -8,15 +8,17 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The receivers as the sender knows them: who said HELLO (and when), who said DONE (and with
- * which counts). Updated from the socket's delivery thread, read and awaited by the sending
+ * The receivers as the sender knows them: who said HELLO (and when), how much of the warm-up
+ * each has (WARMED), who said DONE (and with which counts). Updated from the socket's delivery thread, read and awaited by the sending
  * thread.
  */
 final class ReceiverRoster {
 
-    /** A receiver: when it said HELLO, and its DONE once it came. */
+    /** A receiver: when it said HELLO, its warm-up so far, and its DONE once it came. */
     private static final class Peer {
         final long helloMicros;
+        /** Distinct warm-up messages it reported having; -1 before its first WARMED. */
+        int warmedUp = -1;
         TtcpPayload.Done done;
 
         Peer(long helloMicros) {
@@ -49,6 +51,42 @@ final class ReceiverRoster {
         }
         p.done = d;
         notifyAll();
+        return true;
+    }
+
+    /**
+     * Records a receiver's warm-up progress; a WARMED from a receiver that never said HELLO is
+     * foreign (it joined after the warm-up began, and nothing waits for it).
+     */
+    synchronized void warmed(LogicalAddress from, TtcpPayload.Warmed w) {
+        Peer p = peers.get(from);
+        if (p == null) {
+            foreign++;
+            return;
+        }
+        // a late, reordered report never takes progress back
+        p.warmedUp = Math.max(p.warmedUp, w.received());
+        notifyAll();
+    }
+
+    /** Receivers that reported at least {@code atLeast} warm-up messages. */
+    synchronized int warmedUp(int atLeast) {
+        return (int) peers.values().stream().filter(p -> p.warmedUp >= atLeast).count();
+    }
+
+    /**
+     * Waits until every known receiver reported at least {@code atLeast} warm-up messages; false
+     * if {@code timeoutMs} passed first.
+     */
+    synchronized boolean awaitWarmedUp(int atLeast, long timeoutMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (peers.values().stream().anyMatch(p -> p.warmedUp < atLeast)) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
         return true;
     }
 
@@ -107,6 +145,11 @@ final class ReceiverRoster {
             ObjectNode r = a.addObject();
             r.put("address", addr.toString());
             r.put("helloMicros", p.helloMicros);
+            if (p.warmedUp < 0) {
+                r.putNull("warmupReceived");
+            } else {
+                r.put("warmupReceived", p.warmedUp);
+            }
             if (p.done == null) {
                 r.putNull("received");
                 r.putNull("missing");

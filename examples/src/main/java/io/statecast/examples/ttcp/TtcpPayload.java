@@ -14,6 +14,7 @@ import java.util.zip.CRC32C;
  *   DONE   magic(4) kind=3 run(8) received(4) missing(4) duplicates(4) crc(4)    — a receiver has finished
  *   FIN    magic(4) kind=4 run(8) count(4) crc(4)                                — the sender is leaving
  *   WARMUP as DATA with kind=5 and run=0                                        — traffic before the measured run
+ *   WARMED magic(4) kind=6 run(8)=0 received(4) count(4) crc(4)                 — a receiver's warm-up so far
  * </pre>
  * A WARMUP payload decodes as a {@link Data} of run 0 ({@link Data#warmup()}): receivers take the
  * warm-up down the very code path of the measured run, so that what the JIT compiled for it is what
@@ -37,12 +38,13 @@ public final class TtcpPayload {
     private static final byte DONE = 3;
     private static final byte FIN = 4;
     private static final byte WARMUP = 5;
+    private static final byte WARMED = 6;
 
     private TtcpPayload() {
     }
 
     /** A decoded ttcp payload. */
-    public sealed interface Message permits Data, Hello, Done, Fin {
+    public sealed interface Message permits Data, Hello, Done, Fin, Warmed {
     }
 
     /** The run identifier of the warm-up; a measured run never has it. */
@@ -83,6 +85,22 @@ public final class TtcpPayload {
      * @param duplicates copies beyond the first
      */
     public record Done(long run, int received, int missing, int duplicates) implements Message {
+    }
+
+    /**
+     * A receiver's progress through the warm-up, announced in place of HELLO once warm-up
+     * messages arrive: the sender starts the measured run only when every receiver has the whole
+     * warm-up (or a deadline passed), so that no recovery of the warm-up runs into the run.
+     *
+     * @param received distinct warm-up messages the receiver has
+     * @param count    warm-up messages the sender announced
+     */
+    public record Warmed(int received, int count) implements Message {
+
+        /** Whether the receiver has every warm-up message. */
+        public boolean complete() {
+            return received == count;
+        }
     }
 
     /**
@@ -173,6 +191,16 @@ public final class TtcpPayload {
         return seal(buf.array());
     }
 
+    /** Encodes a WARMED payload ({@code 0 <= received <= count}, {@code count >= 1}). */
+    public static byte[] warmed(int received, int count) {
+        if (count < 1 || received < 0 || received > count) {
+            throw new IllegalArgumentException("received=" + received + " count=" + count + ": need 0 <= received <= count, count >= 1");
+        }
+        ByteBuffer buf = ByteBuffer.allocate(4 + 1 + 8 + 8 + 4);
+        buf.putInt(MAGIC).put(WARMED).putLong(WARMUP_RUN).putInt(received).putInt(count);
+        return seal(buf.array());
+    }
+
     /** Encodes a FIN payload. */
     public static byte[] fin(long run, int count) {
         ByteBuffer buf = ByteBuffer.allocate(4 + 1 + 8 + 4 + 4);
@@ -243,6 +271,16 @@ public final class TtcpPayload {
             case FIN -> {
                 need(b, 4 + 1 + 8 + 4 + 4, "FIN");
                 return new Fin(run, buf.getInt());
+            }
+            case WARMED -> {
+                need(b, 4 + 1 + 8 + 8 + 4, "WARMED");
+                int received = buf.getInt();
+                int count = buf.getInt();
+                if (run != WARMUP_RUN || count < 1 || received < 0 || received > count) {
+                    throw new TtcpFormatException("WARMED run=" + Long.toHexString(run) + " received=" + received + " count="
+                            + count + ": need run 0 and 0 <= received <= count, count >= 1");
+                }
+                return new Warmed(received, count);
             }
             default -> throw new TtcpFormatException("unknown ttcp payload kind " + kind);
         }

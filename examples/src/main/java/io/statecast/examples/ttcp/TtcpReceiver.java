@@ -13,8 +13,9 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The receiving side of ttcp: joins, multicasts HELLO every {@code helloMs} until the first DATA
- * arrives, records every DATA message's send and receive time, and finishes when it has every
+ * The receiving side of ttcp: joins, multicasts HELLO every {@code helloMs} until warm-up or data
+ * messages arrive, then (until the run's first DATA) WARMED with how much of the warm-up it has,
+ * records every DATA message's send and receive time, and finishes when it has every
  * message, after {@code idleMs} without data, or on the sender's FIN. After finishing it keeps
  * the node up — forwarding for nodes further down the chain, answering a reliable service's
  * repairs — multicasting DONE until the sender's FIN or {@code lingerMs}.
@@ -29,7 +30,7 @@ public final class TtcpReceiver {
      * @param idleMs         finish after this long without data
      * @param startTimeoutMs give up if no data arrives this long after joining
      * @param lingerMs       after finishing, stay up at most this long waiting for FIN
-     * @param helloMs        interval of HELLO and DONE announcements
+     * @param helloMs        interval of HELLO, WARMED and DONE announcements
      * @param sampleMs       sampling period of heap, queues and store metrics
      */
     public record Options(int expectedCount, long idleMs, long startTimeoutMs, long lingerMs, long helloMs, long sampleMs) {
@@ -103,7 +104,7 @@ public final class TtcpReceiver {
     private String reason;
     private boolean stopped;
     private boolean finAfterDone;
-    private boolean warmupEnded;
+    private boolean warmupComplete;
     /** The warm-up's last arrival when the receiver last collected garbage. */
     private long collectedAfter;
     private long joinedNanos;
@@ -130,7 +131,7 @@ public final class TtcpReceiver {
     }
 
     /**
-     * Decodes a DONE and a FIN once, so their classes are loaded before the JIT compiles the
+     * Decodes a DONE, a FIN and a WARMED once, so their classes are loaded before the JIT compiles the
      * per-message path: compiled without them, the first DONE from a receiver that finished
      * earlier sprang a trap there and sent the path back to be recompiled mid-run.
      */
@@ -138,6 +139,7 @@ public final class TtcpReceiver {
         try {
             TtcpPayload.decode(TtcpPayload.done(1, 0, 0, 0));
             TtcpPayload.decode(TtcpPayload.fin(1, 1));
+            TtcpPayload.decode(TtcpPayload.warmed(0, 1));
         } catch (TtcpFormatException e) {
             throw new IllegalStateException("ttcp's own DONE or FIN does not decode", e);
         }
@@ -255,15 +257,18 @@ public final class TtcpReceiver {
             logs[WARMUP] = new ReceiveLog(WARMUP_COLUMNS);
         }
         if (warmupCount > 0 && !log.started()) {
-            // Collect in the sender's pause: once the warm-up's last message is in, and again after
-            // half a second of silence that followed new warm-up traffic (its last message lost, or
-            // stragglers after it). A stall mid-warm-up collects early; the end collects again.
+            // Collect in the sender's pause: once the whole warm-up is in, before saying so (the
+            // sender starts the run when every receiver has), and after half a second of silence
+            // that followed new warm-up traffic (messages lost for good, or stragglers).
             long last = lastNanos[WARMUP];
-            boolean ended = seen[WARMUP].get(warmupCount - 1);
-            if (ended && !warmupEnded || last != collectedAfter && now - last > WARMUP_SILENCE_NANOS) {
-                warmupEnded |= ended;
+            boolean complete = seen[WARMUP].cardinality() == warmupCount;
+            if (complete && !warmupComplete || last != collectedAfter && now - last > WARMUP_SILENCE_NANOS) {
                 collectedAfter = last;
                 TtcpWarmup.collectGarbage();
+            }
+            if (complete && !warmupComplete) {
+                warmupComplete = true;
+                nextAnnounce = now; // tell the sender at once
             }
         }
         if (phase == Phase.WAITING && log.started()) {
@@ -290,9 +295,10 @@ public final class TtcpReceiver {
         }
         long next = now + TimeUnit.MILLISECONDS.toNanos(HOUSEKEEPING_MS);
         if (phase != Phase.RECEIVING) {
-            // HELLO until data arrives, DONE once finished; nothing in between
+            // HELLO until warm-up or data arrives, WARMED until data does, DONE once finished;
+            // nothing while receiving
             if (now - nextAnnounce >= 0) {
-                send(phase == Phase.FINISHED ? done() : hello);
+                send(phase == Phase.FINISHED ? done() : warmupCount > 0 ? warmed() : hello);
                 nextAnnounce = now + helloNanos;
             }
             next = Math.min(next, nextAnnounce);
@@ -323,6 +329,10 @@ public final class TtcpReceiver {
             send(done());
         }
         stopped = true;
+    }
+
+    private byte[] warmed() {
+        return TtcpPayload.warmed(Math.min(seen[WARMUP].cardinality(), warmupCount), warmupCount);
     }
 
     private byte[] done() {

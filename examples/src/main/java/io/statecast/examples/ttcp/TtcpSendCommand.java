@@ -80,8 +80,13 @@ final class TtcpSendCommand implements Callable<Integer> {
                     + "rate to it, 0..1; 0 sends the whole warm-up at the set rate (default: ${DEFAULT-VALUE})")
     private double warmupRamp;
 
+    @Option(names = "--warmup-wait", defaultValue = "30", paramLabel = "S",
+            description = "after the warm-up messages, wait at most this many seconds until every receiver has all of them, so "
+                    + "that a reliable service's repairs of the warm-up are over when the run starts (default: ${DEFAULT-VALUE})")
+    private double warmupWait;
+
     @Option(names = "--warmup-ms", defaultValue = "500", paramLabel = "MS",
-            description = "pause after the receivers are ready and the warm-up messages are sent (default: ${DEFAULT-VALUE})")
+            description = "pause after that wait, before the first measured message (default: ${DEFAULT-VALUE})")
     private long warmupMs;
 
     @Option(names = "--linger", defaultValue = "30", paramLabel = "S",
@@ -141,7 +146,8 @@ final class TtcpSendCommand implements Callable<Integer> {
         Integer serviceId = TtcpServices.parse(service, spec.commandLine());
         try {
             return new TtcpSender.Options(count, size, r, burst != null ? burst : Pacer.defaultBurst(r), tickMicros, serviceId, waitFor,
-                    seconds("--wait-timeout", waitTimeout), warmupMessages, warmupRamp, warmupMs, seconds("--linger", linger), sampleMs, !noBackpressure);
+                    seconds("--wait-timeout", waitTimeout), warmupMessages, warmupRamp,
+                    seconds("--warmup-wait", warmupWait), warmupMs, seconds("--linger", linger), sampleMs, !noBackpressure);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -50,22 +50,28 @@ public final class TtcpSender {
      * @param warmupRamp    fraction of the warm-up messages, 0..1, sent while the rate climbs in
      *                      {@link #RAMP_STEPS} steps from a quarter of the set rate toward it
      *                      (0: the whole warm-up at the set rate)
-     * @param warmupMs      pause before the first DATA (after the warm-up messages)
+     * @param warmupWaitMs  after the warm-up messages, wait at most this long until every ready
+     *                      receiver reported (WARMED) that it has every warm-up message that was sent
+     * @param warmupMs      pause before the first DATA, after that wait
      * @param lingerMs      how long to wait for DONE from every ready receiver after the last DATA
      * @param sampleMs      sampling period of heap, queues and store metrics
      * @param backpressure  wait while the substrate toward a child is not writable
      */
     public record Options(int count, int size, double rate, int burst, long tickMicros, Integer serviceId, int waitFor, long waitTimeoutMs,
-            int warmupMessages, double warmupRamp, long warmupMs, long lingerMs, long sampleMs, boolean backpressure) {
+            int warmupMessages, double warmupRamp, long warmupWaitMs, long warmupMs, long lingerMs, long sampleMs,
+            boolean backpressure) {
 
         /** Rate steps of a ramped warm-up. */
         public static final int RAMP_STEPS = 8;
 
-        /** Options whose warm-up, if any, runs at the set rate throughout. */
+        /** Default of {@code warmupWaitMs}. */
+        public static final long DEFAULT_WARMUP_WAIT_MS = 30_000;
+
+        /** Options whose warm-up, if any, runs at the set rate throughout, waiting for the receivers' as by default. */
         public Options(int count, int size, double rate, int burst, long tickMicros, Integer serviceId, int waitFor,
                        long waitTimeoutMs, int warmupMessages, long warmupMs, long lingerMs, long sampleMs, boolean backpressure) {
-            this(count, size, rate, burst, tickMicros, serviceId, waitFor, waitTimeoutMs, warmupMessages, 0, warmupMs, lingerMs,
-                    sampleMs, backpressure);
+            this(count, size, rate, burst, tickMicros, serviceId, waitFor, waitTimeoutMs, warmupMessages, 0, DEFAULT_WARMUP_WAIT_MS,
+                    warmupMs, lingerMs, sampleMs, backpressure);
         }
 
         /** Checks ranges. */
@@ -99,6 +105,7 @@ public final class TtcpSender {
                 throw new IllegalArgumentException("--warmup-ramp=" + warmupRamp + " must be within 0..1");
             }
             nonNegative("--wait-timeout", waitTimeoutMs);
+            nonNegative("--warmup-wait", warmupWaitMs);
             nonNegative("--warmup-ms", warmupMs);
             nonNegative("--linger", lingerMs);
             if (sampleMs < 10 || sampleMs > 60_000) {
@@ -181,8 +188,14 @@ public final class TtcpSender {
             return new Result(3, report);
         }
         gate = new BackpressureGate(socket, options.serviceId());
-        if (warmUp()) {
+        int warmupSent = warmUp();
+        long warmupWaitNanos = 0;
+        boolean warmedUp = true;
+        if (warmupSent >= 0) {
             TtcpWarmup.collectGarbage();
+            long t0 = System.nanoTime();
+            warmedUp = awaitWarmedUp(warmupSent);
+            warmupWaitNanos = System.nanoTime() - t0;
         }
         pause(options.warmupMs());
         run = new SecureRandom().nextLong() | 1L; // never 0: the warm-up's run and HELLO's
@@ -237,6 +250,10 @@ public final class TtcpSender {
         summary.put("sendWindowEffective", window.window());
         summary.put("creditLost", pacer.creditLost());
         TtcpReport.putNumber(summary, "cpuMicrosPerMessage", stream.cpu.microsPerMessage());
+        summary.put("warmupSent", Math.max(warmupSent, 0));
+        TtcpReport.putNumber(summary, "warmupWaitMs", warmupWaitNanos / 1e6);
+        summary.put("receiversWarmedUp", warmupSent < 0 ? roster.ready() : roster.warmedUp(warmupSent));
+        summary.put("warmupSettled", warmedUp);
         summary.put("receiversReady", roster.ready());
         summary.put("receiversDone", roster.done());
         summary.put("receiversComplete", roster.complete());
@@ -342,12 +359,12 @@ public final class TtcpSender {
      * quarter of the warm-up in h2h-ack's recovery storms at 5 hops, and the recovery traffic still
      * ran when the measured run began.
      *
-     * @return whether a warm-up was sent
+     * @return warm-up messages handed to the socket without failure; -1 if there was no warm-up
      */
-    private boolean warmUp() throws InterruptedException {
+    private int warmUp() throws InterruptedException {
         int n = options.warmupMessages();
         if (n == 0) {
-            return false;
+            return -1;
         }
         // as fast as possible has no rate to climb to
         int ramp = Double.isInfinite(options.rate()) ? 0 : (int) Math.round(n * options.warmupRamp());
@@ -366,7 +383,28 @@ public final class TtcpSender {
         if (warmup.failed > 0) {
             out.printf("ttcp send: %d of %d warm-up messages not sent: %s%n", warmup.failed, n, warmup.failures.keySet());
         }
-        return true;
+        return n - warmup.failed;
+    }
+
+    /**
+     * Waits until every ready receiver has all {@code sent} warm-up messages, so that a reliable
+     * service's recovery of the warm-up is over before the run starts: at 5 hops a fixed pause
+     * ended while h2h-ack still repaired the warm-up's losses at the far nodes, and the run began
+     * behind. Messages a best-effort service lost never come, and the wait ends at its deadline.
+     *
+     * @return whether every receiver reported the whole warm-up in time
+     */
+    private boolean awaitWarmedUp(int sent) throws InterruptedException {
+        long t0 = System.nanoTime();
+        boolean all = roster.awaitWarmedUp(sent, options.warmupWaitMs());
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        if (all) {
+            out.printf("ttcp send: every receiver has the warm-up's %d messages (waited %d ms)%n", sent, ms);
+        } else {
+            out.printf("ttcp send: after %d ms only %d of %d receiver(s) have the warm-up's %d messages; starting anyway%n", ms,
+                    roster.warmedUp(sent), roster.ready(), sent);
+        }
+        return all;
     }
 
     /** The share of the set rate at ramp step {@code step} ({@link Options#RAMP_STEPS}: all of it). */
@@ -394,6 +432,7 @@ public final class TtcpSender {
         o.put("waitFor", options.waitFor());
         o.put("warmupMessages", options.warmupMessages());
         o.put("warmupRamp", options.warmupRamp());
+        o.put("warmupWaitMs", options.warmupWaitMs());
         o.put("warmupMs", options.warmupMs());
         o.put("lingerMs", options.lingerMs());
         o.put("backpressure", options.backpressure());
@@ -450,6 +489,8 @@ public final class TtcpSender {
             if (n > 0) {
                 out.printf("ttcp send: receiver %s ready (%d/%d)%n", m.source(), n, options.waitFor());
             }
+        } else if (msg instanceof TtcpPayload.Warmed w) {
+            roster.warmed(m.source(), w);
         } else if (msg instanceof TtcpPayload.Done d) {
             if (roster.done(m.source(), d, run)) {
                 out.printf("ttcp send: receiver %s done: %d received, %d missing, %d duplicates%n", m.source(),

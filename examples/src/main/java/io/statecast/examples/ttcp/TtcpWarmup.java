@@ -12,7 +12,7 @@ final class TtcpWarmup {
     private TtcpWarmup() {
     }
 
-    /** Collects garbage now (the sender after its last warm-up message, a receiver on receiving it). */
+    /** Collects garbage now (the sender after its last warm-up message, a receiver once it has the whole warm-up). */
     static void collectGarbage() {
         System.gc();
     }

@@ -70,7 +70,8 @@ class TtcpLoopbackTest {
             StringWriter err = new StringWriter();
 
             int status = run(out, err, "ttcp", "send", "--config", senderConfig.toString(), "--count", String.valueOf(COUNT),
-                    "--size", "1024", "--rate", "4000", "--warmup-messages", "200", "--warmup-ms", "100", "--linger", "20", "--wait-timeout", "30",
+                    "--size", "1024", "--rate", "4000", "--warmup-messages", "200", "--warmup-wait", "10", "--warmup-ms", "100", "--linger", "20",
+                    "--wait-timeout", "30",
                     "--json", senderJson.toString());
 
             TtcpReceiver.Result r = received.get(60, TimeUnit.SECONDS);
@@ -140,6 +141,17 @@ class TtcpLoopbackTest {
             assertEquals(send.get("run").asText(), recv.get("run").asText());
             assertTrue(rs.get("warmupMessages").asInt() > 0, "warm-up messages are discarded, and counted: " + context);
             assertEquals(0.5, send.get("options").get("warmupRamp").asDouble(), "the default ramp");
+            // the run started once the receiver reported the whole warm-up, or when the wait ran out
+            assertEquals(200, ss.get("warmupSent").asInt(), context);
+            if (ss.get("warmupSettled").asBoolean()) {
+                assertEquals(1, ss.get("receiversWarmedUp").asInt(), context);
+                assertEquals(200, peer.get("warmupReceived").asInt(), context);
+                assertEquals(200, rs.get("warmupMessages").asInt(), context);
+                assertTrue(out.toString().contains("every receiver has the warm-up's 200 messages"), context);
+            } else {
+                assertTrue(ss.get("warmupWaitMs").asDouble() >= 10_000, context);
+                assertTrue(out.toString().contains("only 0 of 1 receiver(s) have the warm-up's 200 messages"), context);
+            }
             assertTrue(out.toString().contains("warming up with 200 messages (the first 100 at a rate climbing"), context);
         } finally {
             pool.shutdownNow();
@@ -172,6 +184,8 @@ class TtcpLoopbackTest {
         assertEquals(2, run(out, err, "ttcp", "send", "--config", "x.yaml", "--rate", "10", "--rate-mbps", "1"));
         assertEquals(2, run(out, err, "ttcp", "send", "--config", "x.yaml", "--warmup-ramp", "1.5"));
         assertTrue(err.toString().contains("--warmup-ramp=1.5 must be within 0..1"), err.toString());
+        assertEquals(2, run(out, err, "ttcp", "send", "--config", "x.yaml", "--warmup-wait", "-1"));
+        assertTrue(err.toString().contains("--warmup-wait=-1.0 must be within 0..86400 seconds"), err.toString());
         assertEquals(2, run(out, err, "ttcp", "send", "--config", "x.yaml", "--service", "h2h"));
         assertTrue(err.toString().contains("--service=h2h must be a ServiceID"), err.toString());
         assertEquals(2, run(out, err, "ttcp", "recv", "--config", "x.yaml", "--idle", "-1"));

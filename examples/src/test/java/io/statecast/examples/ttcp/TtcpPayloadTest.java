@@ -45,6 +45,29 @@ class TtcpPayloadTest {
         assertInstanceOf(TtcpPayload.Hello.class, TtcpPayload.decode(TtcpPayload.hello()));
         assertEquals(new TtcpPayload.Done(7, 99, 1, 3), TtcpPayload.decode(TtcpPayload.done(7, 99, 1, 3)));
         assertEquals(new TtcpPayload.Fin(7, 100), TtcpPayload.decode(TtcpPayload.fin(7, 100)));
+        assertEquals(new TtcpPayload.Warmed(40, 50), TtcpPayload.decode(TtcpPayload.warmed(40, 50)));
+        assertTrue(new TtcpPayload.Warmed(50, 50).complete());
+        assertFalse(new TtcpPayload.Warmed(49, 50).complete());
+    }
+
+    @Test
+    void warmedShouldRefuseImpossibleCounts() {
+        assertThrows(IllegalArgumentException.class, () -> TtcpPayload.warmed(51, 50));
+        assertThrows(IllegalArgumentException.class, () -> TtcpPayload.warmed(-1, 50));
+        assertThrows(IllegalArgumentException.class, () -> TtcpPayload.warmed(0, 0));
+        // well sealed, but more received than sent, or of a measured run
+        byte[] more = TtcpPayload.warmed(5, 50);
+        ByteBuffer.wrap(more).putInt(4 + 1 + 8, 51);
+        reseal(more);
+        assertTrue(assertThrows(TtcpFormatException.class, () -> TtcpPayload.decode(more)).getMessage()
+                .contains("WARMED run=0 received=51 count=50"));
+        byte[] run = TtcpPayload.warmed(5, 50);
+        ByteBuffer.wrap(run).putLong(4 + 1, 7);
+        reseal(run);
+        assertTrue(assertThrows(TtcpFormatException.class, () -> TtcpPayload.decode(run)).getMessage().contains("need run 0"));
+        byte[] cut = java.util.Arrays.copyOf(TtcpPayload.warmed(5, 50), 4 + 1 + 8 + 4);
+        reseal(cut);
+        assertTrue(assertThrows(TtcpFormatException.class, () -> TtcpPayload.decode(cut)).getMessage().contains("WARMED payload of 17 bytes"));
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What one experiment gave: the sender's and every receiver's outcome, and whether the rate was
@@ -134,6 +135,25 @@ record RunResult(Experiment experiment, Path dir, int senderExit, JsonNode sende
                     .append((long) r.get("warmupMessages"));
         }
         return b.length() == 0 ? "" : b + " of " + sent;
+    }
+
+    /**
+     * How long the sender waited after the warm-up for every receiver to have all of it, as
+     * "warm-up complete everywhere after 1.2 s" or "warm-up incomplete at 2 of 5 receivers after
+     * 60.0 s"; empty if the sender's report does not say.
+     */
+    String warmupWait() {
+        JsonNode ms = sender == null ? null : sender.get("warmupWaitMs");
+        JsonNode settled = sender == null ? null : sender.get("warmupSettled");
+        if (ms == null || !ms.isNumber() || settled == null || !settled.isBoolean()) {
+            return "";
+        }
+        String after = String.format(Locale.ROOT, " after %.1f s", ms.asDouble() / 1e3);
+        if (settled.asBoolean()) {
+            return "warm-up complete everywhere" + after;
+        }
+        int ready = sender.path("receiversReady").asInt();
+        return "warm-up incomplete at " + (ready - sender.path("receiversWarmedUp").asInt()) + " of " + ready + " receivers" + after;
     }
 
     /** Messages missing summed over the receivers (a receiver without a report counts the whole run). */

@@ -41,12 +41,19 @@ final class Testbed {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /**
-     * The sender's pause between warm-up and run ({@code --warmup-ms}), per node process: every
-     * node collects garbage after the warm-up (a full collection of 0.1-0.7 s each, while the
-     * others share the two cores) and drains what the warm-up left queued. A fixed 2 s left the
-     * 5-hop chain's far nodes up to 0.9 s behind when measuring started.
+     * The sender's pause between warm-up and run ({@code --warmup-ms}), per node process, after
+     * every receiver reported the whole warm-up ({@link #WARMUP_WAIT_SECONDS}): the instances of
+     * the warm-up's last seconds expire (h2h-ack keeps a finished one 6 s) and every node's
+     * collection after it (0.1-0.7 s each, six JVMs on two cores) ends before measuring starts.
+     * A fixed 2 s left the 5-hop chain's far nodes up to 0.9 s behind when measuring started.
      */
     static final long WARMUP_PAUSE_MS_PER_NODE = 1_000;
+    /**
+     * The longest the sender waits after the warm-up until every receiver has all of it
+     * ({@code --warmup-wait}): at 5 hops a service's recovery of the warm-up's losses took up to
+     * several seconds, and when it ran into the measured run the far nodes started behind.
+     */
+    static final long WARMUP_WAIT_SECONDS = 60;
     /** The sender's pause between warm-up and run on a chain of {@code hops}: 2 s at 1 hop, 6 s at 5. */
     static long warmupPauseMs(int hops) {
         return WARMUP_PAUSE_MS_PER_NODE * (hops + 1);
@@ -133,7 +140,7 @@ final class Testbed {
         log.printf(Locale.ROOT, "testbed: %s: %d hop(s), %s Mbit/s (%.0f msgs/s), %d x %d B, service %s, loss %d%%%n",
                 e.name(), e.hops(), e.rateLabel(), e.messagesPerSecond(), e.count(), e.size(), e.service(), e.lossPercent());
         double sendSeconds = Double.isInfinite(e.messagesPerSecond()) ? 30 : (e.count() + e.warmupMessages()) / e.messagesPerSecond();
-        long deadlineSeconds = (long) (120 + 3 * sendSeconds + settings.idleSeconds() + settings.lingerSeconds());
+        long deadlineSeconds = (long) (120 + WARMUP_WAIT_SECONDS + 3 * sendSeconds + settings.idleSeconds() + settings.lingerSeconds());
         long started = System.nanoTime();
         List<Process> receivers = new ArrayList<>();
         Process sender = null;
@@ -152,7 +159,8 @@ final class Testbed {
             List<String> send = new ArrayList<>(List.of("ttcp", "send", "--config", dir.resolve("n1.yaml").toString(),
                     "--count", String.valueOf(e.count()), "--size", String.valueOf(e.size()),
                     "--wait-for", String.valueOf(e.hops()), "--wait-timeout", "90",
-                    "--warmup-messages", String.valueOf(e.warmupMessages()), "--warmup-ms", String.valueOf(warmupPauseMs(e.hops())),
+                    "--warmup-messages", String.valueOf(e.warmupMessages()), "--warmup-wait", String.valueOf(WARMUP_WAIT_SECONDS),
+                    "--warmup-ms", String.valueOf(warmupPauseMs(e.hops())),
                     "--linger", num(settings.idleSeconds() + 20),
                     "--service", e.serviceId() == null ? "none" : String.valueOf(e.serviceId()),
                     "--json", dir.resolve("n1.json").toString()));
@@ -180,9 +188,10 @@ final class Testbed {
             RunResult r = new RunResult(e, dir, senderExit, provisional.sender(), provisional.receivers(), why.isEmpty(),
                     why.isEmpty() ? "sustainable" : String.join("; ", why), seconds, firstLink);
             log.printf(Locale.ROOT, "testbed: %s: %s — sent %.0f msgs/s, first link %.0f B/msg, %.1f Mbit/s, worst p99 %.1f ms, "
-                    + "worst slope %.2f ms/s, missing %d (%.0f s); CPU µs/msg per node %s%s%n", e.name(), r.verdict(),
+                    + "worst slope %.2f ms/s, missing %d (%.0f s); CPU µs/msg per node %s%s%s%n", e.name(), r.verdict(),
                     r.achievedMessagesPerSecond(), r.linkBytesPerMessage(), r.linkLoadMbps(), r.worst("delayMsP99"),
                     r.worst("delaySlopeMsPerS"), r.totalMissing(), seconds, cpuLine(r.cpuMicrosPerMessage()),
+                    r.warmupWait().isEmpty() ? "" : "; " + r.warmupWait(),
                     r.warmupShortfall().isEmpty() ? "" : "; warm-up messages received: " + r.warmupShortfall());
             return r;
         } finally {

@@ -220,6 +220,23 @@ class TestbedLogicTest {
     }
 
     @Test
+    void theWaitForTheWarmUpShouldBeReadFromTheSendersReport() {
+        Experiment e = at(10);
+        List<RunResult.Receiver> none = List.of();
+        ObjectNode settled = JSON.createObjectNode().put("warmupWaitMs", 1_234.5).put("warmupSettled", true)
+                .put("receiversReady", 5).put("receiversWarmedUp", 5);
+        assertEquals("warm-up complete everywhere after 1.2 s",
+                new RunResult(e, Path.of("."), 0, settled, none, true, "", 1).warmupWait());
+        ObjectNode unsettled = JSON.createObjectNode().put("warmupWaitMs", 60_000.4).put("warmupSettled", false)
+                .put("receiversReady", 5).put("receiversWarmedUp", 3);
+        assertEquals("warm-up incomplete at 2 of 5 receivers after 60.0 s",
+                new RunResult(e, Path.of("."), 0, unsettled, none, true, "", 1).warmupWait());
+        assertEquals("", new RunResult(e, Path.of("."), 0, JSON.createObjectNode().put("sent", 1), none, true, "", 1).warmupWait(),
+                "an older report says nothing");
+        assertEquals("", new RunResult(e, Path.of("."), 1, null, none, false, "", 1).warmupWait());
+    }
+
+    @Test
     void pauseAfterTheWarmUpShouldGrowWithTheChain() {
         assertEquals(2_000, Testbed.warmupPauseMs(1), "1 hop: two processes");
         assertEquals(3_000, Testbed.warmupPauseMs(2));
