@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.statecast.overlay.address.LogicalAddress;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -26,8 +27,25 @@ final class ReceiverRoster {
         }
     }
 
+    /** How a wait for the receivers' warm-up ended ({@link #awaitWarmedUp}). */
+    enum WarmUp {
+        /** Every receiver has every warm-up message. */
+        COMPLETE,
+        /** No receiver gained a warm-up message for the quiet period: what is missing is not coming. */
+        STALLED,
+        /** The deadline passed while receivers still gained messages. */
+        TIMED_OUT;
+
+        /** The report's name for it. */
+        String label() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
     private final Map<LogicalAddress, Peer> peers = new LinkedHashMap<>();
     private long foreign;
+    /** When a receiver last reported more of the warm-up than before ({@link System#nanoTime()}). */
+    private long warmupProgressNanos = System.nanoTime();
 
     /** Records a HELLO; returns the number of receivers if {@code from} is new, else 0. */
     synchronized int hello(LogicalAddress from, long nowMicros) {
@@ -65,8 +83,11 @@ final class ReceiverRoster {
             return;
         }
         // a late, reordered report never takes progress back
-        p.warmedUp = Math.max(p.warmedUp, w.received());
-        notifyAll();
+        if (w.received() > p.warmedUp) {
+            p.warmedUp = w.received();
+            warmupProgressNanos = System.nanoTime();
+            notifyAll();
+        }
     }
 
     /** Receivers that reported at least {@code atLeast} warm-up messages. */
@@ -75,19 +96,26 @@ final class ReceiverRoster {
     }
 
     /**
-     * Waits until every known receiver reported at least {@code atLeast} warm-up messages; false
-     * if {@code timeoutMs} passed first.
+     * Waits until every known receiver reported at least {@code atLeast} warm-up messages, or
+     * until no receiver reported a gain for {@code quietMs} (counted from the call at the
+     * earliest), or at most {@code timeoutMs}.
      */
-    synchronized boolean awaitWarmedUp(int atLeast, long timeoutMs) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    synchronized WarmUp awaitWarmedUp(int atLeast, long quietMs, long timeoutMs) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        long quiet = TimeUnit.MILLISECONDS.toNanos(quietMs);
         while (peers.values().stream().anyMatch(p -> p.warmedUp < atLeast)) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
+            long now = System.nanoTime();
+            long stalledAt = (warmupProgressNanos - start > 0 ? warmupProgressNanos : start) + quiet;
+            if (deadline - now <= 0) {
+                return WarmUp.TIMED_OUT;
             }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
+            if (stalledAt - now <= 0) {
+                return WarmUp.STALLED;
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, Math.min(deadline, stalledAt) - now);
         }
-        return true;
+        return WarmUp.COMPLETE;
     }
 
     /** Counts a control message that belongs to no receiver of this run. */

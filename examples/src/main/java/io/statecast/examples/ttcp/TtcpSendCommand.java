@@ -85,6 +85,11 @@ final class TtcpSendCommand implements Callable<Integer> {
                     + "that a reliable service's repairs of the warm-up are over when the run starts (default: ${DEFAULT-VALUE})")
     private double warmupWait;
 
+    @Option(names = "--warmup-quiet", defaultValue = "2", paramLabel = "S",
+            description = "end that wait once no receiver gained a warm-up message for this many seconds: messages a "
+                    + "best-effort service lost, or a reliable one gave up on, never come (default: ${DEFAULT-VALUE})")
+    private double warmupQuiet;
+
     @Option(names = "--warmup-ms", defaultValue = "500", paramLabel = "MS",
             description = "pause after that wait, before the first measured message (default: ${DEFAULT-VALUE})")
     private long warmupMs;
@@ -147,7 +152,7 @@ final class TtcpSendCommand implements Callable<Integer> {
         try {
             return new TtcpSender.Options(count, size, r, burst != null ? burst : Pacer.defaultBurst(r), tickMicros, serviceId, waitFor,
                     seconds("--wait-timeout", waitTimeout), warmupMessages, warmupRamp,
-                    seconds("--warmup-wait", warmupWait), warmupMs, seconds("--linger", linger), sampleMs, !noBackpressure);
+                    seconds("--warmup-wait", warmupWait), seconds("--warmup-quiet", warmupQuiet), warmupMs, seconds("--linger", linger), sampleMs, !noBackpressure);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

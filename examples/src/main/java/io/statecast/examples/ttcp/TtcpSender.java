@@ -51,27 +51,35 @@ public final class TtcpSender {
      *                      {@link #RAMP_STEPS} steps from a quarter of the set rate toward it
      *                      (0: the whole warm-up at the set rate)
      * @param warmupWaitMs  after the warm-up messages, wait at most this long until every ready
-     *                      receiver reported (WARMED) that it has every warm-up message that was sent
+     *                      receiver reported (WARMED) that it has every warm-up message that was
+     *                      sent, or until no receiver gained one for {@code warmupQuietMs}
+     * @param warmupQuietMs end that wait once no receiver gained a warm-up message for this long
      * @param warmupMs      pause before the first DATA, after that wait
      * @param lingerMs      how long to wait for DONE from every ready receiver after the last DATA
      * @param sampleMs      sampling period of heap, queues and store metrics
      * @param backpressure  wait while the substrate toward a child is not writable
      */
     public record Options(int count, int size, double rate, int burst, long tickMicros, Integer serviceId, int waitFor, long waitTimeoutMs,
-            int warmupMessages, double warmupRamp, long warmupWaitMs, long warmupMs, long lingerMs, long sampleMs,
-            boolean backpressure) {
+            int warmupMessages, double warmupRamp, long warmupWaitMs, long warmupQuietMs, long warmupMs, long lingerMs,
+            long sampleMs, boolean backpressure) {
 
         /** Rate steps of a ramped warm-up. */
         public static final int RAMP_STEPS = 8;
 
         /** Default of {@code warmupWaitMs}. */
         public static final long DEFAULT_WARMUP_WAIT_MS = 30_000;
+        /**
+         * Default of {@code warmupQuietMs}: ten of the receivers' announcements without a gain. A
+         * service may give up on messages (h2h-ack resets an instance after 5 s without its
+         * acknowledgements), and the wait for them would last to its deadline.
+         */
+        public static final long DEFAULT_WARMUP_QUIET_MS = 2_000;
 
         /** Options whose warm-up, if any, runs at the set rate throughout, waiting for the receivers' as by default. */
         public Options(int count, int size, double rate, int burst, long tickMicros, Integer serviceId, int waitFor,
                        long waitTimeoutMs, int warmupMessages, long warmupMs, long lingerMs, long sampleMs, boolean backpressure) {
             this(count, size, rate, burst, tickMicros, serviceId, waitFor, waitTimeoutMs, warmupMessages, 0, DEFAULT_WARMUP_WAIT_MS,
-                    warmupMs, lingerMs, sampleMs, backpressure);
+                    DEFAULT_WARMUP_QUIET_MS, warmupMs, lingerMs, sampleMs, backpressure);
         }
 
         /** Checks ranges. */
@@ -106,6 +114,7 @@ public final class TtcpSender {
             }
             nonNegative("--wait-timeout", waitTimeoutMs);
             nonNegative("--warmup-wait", warmupWaitMs);
+            nonNegative("--warmup-quiet", warmupQuietMs);
             nonNegative("--warmup-ms", warmupMs);
             nonNegative("--linger", lingerMs);
             if (sampleMs < 10 || sampleMs > 60_000) {
@@ -190,7 +199,7 @@ public final class TtcpSender {
         gate = new BackpressureGate(socket, options.serviceId());
         int warmupSent = warmUp();
         long warmupWaitNanos = 0;
-        boolean warmedUp = true;
+        ReceiverRoster.WarmUp warmedUp = null;
         if (warmupSent >= 0) {
             TtcpWarmup.collectGarbage();
             long t0 = System.nanoTime();
@@ -253,7 +262,7 @@ public final class TtcpSender {
         summary.put("warmupSent", Math.max(warmupSent, 0));
         TtcpReport.putNumber(summary, "warmupWaitMs", warmupWaitNanos / 1e6);
         summary.put("receiversWarmedUp", warmupSent < 0 ? roster.ready() : roster.warmedUp(warmupSent));
-        summary.put("warmupSettled", warmedUp);
+        summary.put("warmupOutcome", warmedUp == null ? null : warmedUp.label());
         summary.put("receiversReady", roster.ready());
         summary.put("receiversDone", roster.done());
         summary.put("receiversComplete", roster.complete());
@@ -390,21 +399,21 @@ public final class TtcpSender {
      * Waits until every ready receiver has all {@code sent} warm-up messages, so that a reliable
      * service's recovery of the warm-up is over before the run starts: at 5 hops a fixed pause
      * ended while h2h-ack still repaired the warm-up's losses at the far nodes, and the run began
-     * behind. Messages a best-effort service lost never come, and the wait ends at its deadline.
-     *
-     * @return whether every receiver reported the whole warm-up in time
+     * behind. Messages that a best-effort service lost, or a reliable one gave up on, never come:
+     * the wait also ends once no receiver gained one for {@code warmupQuietMs}.
      */
-    private boolean awaitWarmedUp(int sent) throws InterruptedException {
+    private ReceiverRoster.WarmUp awaitWarmedUp(int sent) throws InterruptedException {
         long t0 = System.nanoTime();
-        boolean all = roster.awaitWarmedUp(sent, options.warmupWaitMs());
+        ReceiverRoster.WarmUp w = roster.awaitWarmedUp(sent, options.warmupQuietMs(), options.warmupWaitMs());
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        if (all) {
+        if (w == ReceiverRoster.WarmUp.COMPLETE) {
             out.printf("ttcp send: every receiver has the warm-up's %d messages (waited %d ms)%n", sent, ms);
         } else {
-            out.printf("ttcp send: after %d ms only %d of %d receiver(s) have the warm-up's %d messages; starting anyway%n", ms,
-                    roster.warmedUp(sent), roster.ready(), sent);
+            out.printf("ttcp send: after %d ms only %d of %d receiver(s) have the warm-up's %d messages (%s); starting anyway%n",
+                    ms, roster.warmedUp(sent), roster.ready(), sent, w == ReceiverRoster.WarmUp.STALLED
+                            ? "no receiver gained one for " + options.warmupQuietMs() + " ms" : "the wait's deadline passed");
         }
-        return all;
+        return w;
     }
 
     /** The share of the set rate at ramp step {@code step} ({@link Options#RAMP_STEPS}: all of it). */
@@ -433,6 +442,7 @@ public final class TtcpSender {
         o.put("warmupMessages", options.warmupMessages());
         o.put("warmupRamp", options.warmupRamp());
         o.put("warmupWaitMs", options.warmupWaitMs());
+        o.put("warmupQuietMs", options.warmupQuietMs());
         o.put("warmupMs", options.warmupMs());
         o.put("lingerMs", options.lingerMs());
         o.put("backpressure", options.backpressure());

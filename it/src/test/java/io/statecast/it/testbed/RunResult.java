@@ -139,21 +139,22 @@ record RunResult(Experiment experiment, Path dir, int senderExit, JsonNode sende
 
     /**
      * How long the sender waited after the warm-up for every receiver to have all of it, as
-     * "warm-up complete everywhere after 1.2 s" or "warm-up incomplete at 2 of 5 receivers after
-     * 60.0 s"; empty if the sender's report does not say.
+     * "warm-up complete everywhere after 1.2 s" or "warm-up incomplete at 2 of 5 receivers, stalled
+     * after 3.1 s"; empty if the sender's report does not say.
      */
     String warmupWait() {
         JsonNode ms = sender == null ? null : sender.get("warmupWaitMs");
-        JsonNode settled = sender == null ? null : sender.get("warmupSettled");
-        if (ms == null || !ms.isNumber() || settled == null || !settled.isBoolean()) {
+        JsonNode outcome = sender == null ? null : sender.get("warmupOutcome");
+        if (ms == null || !ms.isNumber() || outcome == null || !outcome.isTextual()) {
             return "";
         }
         String after = String.format(Locale.ROOT, " after %.1f s", ms.asDouble() / 1e3);
-        if (settled.asBoolean()) {
+        if (outcome.asText().equals("complete")) {
             return "warm-up complete everywhere" + after;
         }
         int ready = sender.path("receiversReady").asInt();
-        return "warm-up incomplete at " + (ready - sender.path("receiversWarmedUp").asInt()) + " of " + ready + " receivers" + after;
+        return "warm-up incomplete at " + (ready - sender.path("receiversWarmedUp").asInt()) + " of " + ready + " receivers, "
+                + outcome.asText() + after;
     }
 
     /** Messages missing summed over the receivers (a receiver without a report counts the whole run). */

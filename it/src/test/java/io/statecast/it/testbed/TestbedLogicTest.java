@@ -223,13 +223,13 @@ class TestbedLogicTest {
     void theWaitForTheWarmUpShouldBeReadFromTheSendersReport() {
         Experiment e = at(10);
         List<RunResult.Receiver> none = List.of();
-        ObjectNode settled = JSON.createObjectNode().put("warmupWaitMs", 1_234.5).put("warmupSettled", true)
+        ObjectNode settled = JSON.createObjectNode().put("warmupWaitMs", 1_234.5).put("warmupOutcome", "complete")
                 .put("receiversReady", 5).put("receiversWarmedUp", 5);
         assertEquals("warm-up complete everywhere after 1.2 s",
                 new RunResult(e, Path.of("."), 0, settled, none, true, "", 1).warmupWait());
-        ObjectNode unsettled = JSON.createObjectNode().put("warmupWaitMs", 60_000.4).put("warmupSettled", false)
+        ObjectNode unsettled = JSON.createObjectNode().put("warmupWaitMs", 3_140.4).put("warmupOutcome", "stalled")
                 .put("receiversReady", 5).put("receiversWarmedUp", 3);
-        assertEquals("warm-up incomplete at 2 of 5 receivers after 60.0 s",
+        assertEquals("warm-up incomplete at 2 of 5 receivers, stalled after 3.1 s",
                 new RunResult(e, Path.of("."), 0, unsettled, none, true, "", 1).warmupWait());
         assertEquals("", new RunResult(e, Path.of("."), 0, JSON.createObjectNode().put("sent", 1), none, true, "", 1).warmupWait(),
                 "an older report says nothing");
