@@ -85,7 +85,7 @@ final class TtcpSendCommand implements Callable<Integer> {
                     + "that a reliable service's repairs of the warm-up are over when the run starts (default: ${DEFAULT-VALUE})")
     private double warmupWait;
 
-    @Option(names = "--warmup-quiet", defaultValue = "2", paramLabel = "S",
+    @Option(names = "--warmup-quiet", defaultValue = "5", paramLabel = "S",
             description = "end that wait once no receiver gained a warm-up message for this many seconds: messages a "
                     + "best-effort service lost, or a reliable one gave up on, never come (default: ${DEFAULT-VALUE})")
     private double warmupQuiet;

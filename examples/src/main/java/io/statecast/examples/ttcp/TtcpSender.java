@@ -69,11 +69,12 @@ public final class TtcpSender {
         /** Default of {@code warmupWaitMs}. */
         public static final long DEFAULT_WARMUP_WAIT_MS = 30_000;
         /**
-         * Default of {@code warmupQuietMs}: ten of the receivers' announcements without a gain. A
-         * service may give up on messages (h2h-ack resets an instance after 5 s without its
-         * acknowledgements), and the wait for them would last to its deadline.
+         * Default of {@code warmupQuietMs}. A service may give up on messages (h2h-ack resets an
+         * instance 5 s after its acknowledgements stopped), and a wait for them would last to its
+         * deadline; but e2e-ack repairs in rounds of its 2 s ACK Request, and a 2 s quiet period
+         * ended the wait in the middle of a repair that completed soon after.
          */
-        public static final long DEFAULT_WARMUP_QUIET_MS = 2_000;
+        public static final long DEFAULT_WARMUP_QUIET_MS = 5_000;
 
         /** Options whose warm-up, if any, runs at the set rate throughout, waiting for the receivers' as by default. */
         public Options(int count, int size, double rate, int burst, long tickMicros, Integer serviceId, int waitFor,
@@ -200,11 +201,14 @@ public final class TtcpSender {
         int warmupSent = warmUp();
         long warmupWaitNanos = 0;
         ReceiverRoster.WarmUp warmedUp = null;
+        int receiversWarmedUp = roster.ready();
         if (warmupSent >= 0) {
             TtcpWarmup.collectGarbage();
             long t0 = System.nanoTime();
             warmedUp = awaitWarmedUp(warmupSent);
             warmupWaitNanos = System.nanoTime() - t0;
+            // counted when the wait ended: a repair that completed afterwards was not waited for
+            receiversWarmedUp = roster.warmedUp(warmupSent);
         }
         pause(options.warmupMs());
         run = new SecureRandom().nextLong() | 1L; // never 0: the warm-up's run and HELLO's
@@ -261,7 +265,7 @@ public final class TtcpSender {
         TtcpReport.putNumber(summary, "cpuMicrosPerMessage", stream.cpu.microsPerMessage());
         summary.put("warmupSent", Math.max(warmupSent, 0));
         TtcpReport.putNumber(summary, "warmupWaitMs", warmupWaitNanos / 1e6);
-        summary.put("receiversWarmedUp", warmupSent < 0 ? roster.ready() : roster.warmedUp(warmupSent));
+        summary.put("receiversWarmedUp", receiversWarmedUp);
         summary.put("warmupOutcome", warmedUp == null ? null : warmedUp.label());
         summary.put("receiversReady", roster.ready());
         summary.put("receiversDone", roster.done());

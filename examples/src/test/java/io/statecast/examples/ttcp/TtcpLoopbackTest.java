@@ -70,7 +70,7 @@ class TtcpLoopbackTest {
             StringWriter err = new StringWriter();
 
             int status = run(out, err, "ttcp", "send", "--config", senderConfig.toString(), "--count", String.valueOf(COUNT),
-                    "--size", "1024", "--rate", "4000", "--warmup-messages", "200", "--warmup-wait", "10", "--warmup-ms", "100", "--linger", "20",
+                    "--size", "1024", "--rate", "4000", "--warmup-messages", "200", "--warmup-wait", "20", "--warmup-ms", "100", "--linger", "20",
                     "--wait-timeout", "30",
                     "--json", senderJson.toString());
 
@@ -150,7 +150,7 @@ class TtcpLoopbackTest {
                 assertTrue(out.toString().contains("every receiver has the warm-up's 200 messages"), context);
             } else {
                 assertEquals("stalled", ss.get("warmupOutcome").asText(), "lost for good, on loopback: " + context);
-                assertTrue(ss.get("warmupWaitMs").asDouble() >= 2_000, "the default quiet period: " + context);
+                assertTrue(ss.get("warmupWaitMs").asDouble() >= 5_000, "the default quiet period: " + context);
                 assertTrue(out.toString().contains("only 0 of 1 receiver(s) have the warm-up's 200 messages (no receiver gained one"),
                         context);
             }

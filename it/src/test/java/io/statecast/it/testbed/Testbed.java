@@ -54,6 +54,12 @@ final class Testbed {
      * several seconds, and when it ran into the measured run the far nodes started behind.
      */
     static final long WARMUP_WAIT_SECONDS = 60;
+    /**
+     * The wait ends earlier once no receiver gained a warm-up message this long
+     * ({@code --warmup-quiet}): longer than a round of e2e-ack's repairs (an ACK Request every
+     * 2 s), and than h2h-ack takes to give up on a message (5 s without acknowledgements).
+     */
+    static final long WARMUP_QUIET_SECONDS = 5;
     /** The sender's pause between warm-up and run on a chain of {@code hops}: 2 s at 1 hop, 6 s at 5. */
     static long warmupPauseMs(int hops) {
         return WARMUP_PAUSE_MS_PER_NODE * (hops + 1);
@@ -160,6 +166,7 @@ final class Testbed {
                     "--count", String.valueOf(e.count()), "--size", String.valueOf(e.size()),
                     "--wait-for", String.valueOf(e.hops()), "--wait-timeout", "90",
                     "--warmup-messages", String.valueOf(e.warmupMessages()), "--warmup-wait", String.valueOf(WARMUP_WAIT_SECONDS),
+                    "--warmup-quiet", String.valueOf(WARMUP_QUIET_SECONDS),
                     "--warmup-ms", String.valueOf(warmupPauseMs(e.hops())),
                     "--linger", num(settings.idleSeconds() + 20),
                     "--service", e.serviceId() == null ? "none" : String.valueOf(e.serviceId()),

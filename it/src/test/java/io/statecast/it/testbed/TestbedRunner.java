@@ -246,7 +246,7 @@ public final class TestbedRunner implements Callable<Integer> {
                 + "Daisy chain of network namespaces, `tc tbf` %s links, overlay node %s over UDP, MessageStore threading %s, "
                 + "%d messages of %d bytes, "
                 + "a warm-up of %.0f s per node at the run's rate with its service (%d messages at least), a wait until every receiver "
-                + "has all of it (at most %d s) and a pause of %.0f s per node, "
+                + "has all of it or none gained a message for %d s (at most %d s) and a pause of %.0f s per node, "
                 + "node JVMs `%s`, "
                 + "%d CPU core(s) shared by every process (a sustainable rate below the links' payload ceiling "
                 + "is where the CPU ran out). Rates are payload; the first link's load counts every header. "
@@ -254,7 +254,7 @@ public final class TestbedRunner implements Callable<Integer> {
                 + "Blueprint columns are its SCXML / hard-coded Java figures on Emulab 100 Mbit/s links. Run time %.0f s.%n%n"
                 + "Command: `it/testbed/run-experiments.sh %s`",
                 ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), linkRate, node,
-                messageStore == null ? threading : "as in --message-store", count, size, warmupSecondsPerNode, warmup, Testbed.WARMUP_WAIT_SECONDS,
+                messageStore == null ? threading : "as in --message-store", count, size, warmupSecondsPerNode, warmup, Testbed.WARMUP_QUIET_SECONDS, Testbed.WARMUP_WAIT_SECONDS,
                 Testbed.WARMUP_PAUSE_MS_PER_NODE / 1e3, jvmOpts,
                 Runtime.getRuntime().availableProcessors(), maxSlope, 100 * minSendRatio, (System.nanoTime() - started) / 1e9,
                 commandLine());
