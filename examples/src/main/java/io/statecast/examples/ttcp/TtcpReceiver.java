@@ -104,7 +104,11 @@ public final class TtcpReceiver {
     private String reason;
     private boolean stopped;
     private boolean finAfterDone;
+    /** Whether the collection after the whole warm-up was in has started. */
     private boolean warmupComplete;
+    /** Whether WARMED is held back: the whole warm-up is in, but not yet collected after. */
+    private boolean holdWarmed;
+    private final TtcpWarmup collector = new TtcpWarmup();
     /** The warm-up's last arrival when the receiver last collected garbage. */
     private long collectedAfter;
     private long joinedNanos;
@@ -257,19 +261,23 @@ public final class TtcpReceiver {
             logs[WARMUP] = new ReceiveLog(WARMUP_COLUMNS);
         }
         if (warmupCount > 0 && !log.started()) {
-            // Collect in the sender's pause: once the whole warm-up is in, before saying so (the
-            // sender starts the run when every receiver has), and after half a second of silence
-            // that followed new warm-up traffic (messages lost for good, or stragglers).
+            // Collect in the sender's pause, in the background (see TtcpWarmup): once the whole
+            // warm-up is in, saying so only when that collection is over (the sender starts the
+            // run when every receiver has), and after half a second of silence that followed new
+            // warm-up traffic (messages lost for good, or stragglers). One at a time: a request
+            // while one runs is made again on a later round.
             long last = lastNanos[WARMUP];
-            boolean complete = seen[WARMUP].cardinality() == warmupCount;
-            if (complete && !warmupComplete || last != collectedAfter && now - last > WARMUP_SILENCE_NANOS) {
+            boolean allIn = seen[WARMUP].cardinality() == warmupCount;
+            boolean due = allIn && !warmupComplete || last != collectedAfter && now - last > WARMUP_SILENCE_NANOS;
+            if (due && collector.collectInBackground()) {
                 collectedAfter = last;
-                TtcpWarmup.collectGarbage();
+                warmupComplete |= allIn;
             }
-            if (complete && !warmupComplete) {
-                warmupComplete = true;
-                nextAnnounce = now; // tell the sender at once
+            boolean hold = allIn && (!warmupComplete || collector.collecting());
+            if (holdWarmed && !hold) {
+                nextAnnounce = now; // collected: tell the sender at once
             }
+            holdWarmed = hold;
         }
         if (phase == Phase.WAITING && log.started()) {
             cpu.start(arrivals[MEASURED]);
@@ -298,7 +306,9 @@ public final class TtcpReceiver {
             // HELLO until warm-up or data arrives, WARMED until data does, DONE once finished;
             // nothing while receiving
             if (now - nextAnnounce >= 0) {
-                send(phase == Phase.FINISHED ? done() : warmupCount > 0 ? warmed() : hello);
+                if (phase == Phase.FINISHED || !holdWarmed) {
+                    send(phase == Phase.FINISHED ? done() : warmupCount > 0 ? warmed() : hello);
+                }
                 nextAnnounce = now + helloNanos;
             }
             next = Math.min(next, nextAnnounce);
