@@ -175,6 +175,7 @@ public final class TtcpReport {
         long[] cpu = new long[n];
         long[] jit = new long[n];
         long[] gc = new long[n];
+        long[] steal = new long[n];
         for (int i = 0; i < n; i++) {
             Sampler.Sample s = samples.get(i);
             t[i] = s.tMicros();
@@ -185,6 +186,7 @@ public final class TtcpReport {
             cpu[i] = s.cpuMicros();
             jit[i] = s.jitMillis();
             gc[i] = s.gcMillis();
+            steal[i] = s.stealMillis();
         }
         o.set("tMicros", longs(t));
         o.set("heapUsedBytes", longs(heap));
@@ -194,6 +196,7 @@ public final class TtcpReport {
         o.set("cpuMicros", longs(cpu));
         o.set("jitMillis", longs(jit));
         o.set("gcMillis", longs(gc));
+        o.set("stealMillis", longs(steal));
         ObjectNode store = o.putObject("messageStore");
         store.put("available", probe.available());
         store.put("source", probe.reason());

@@ -119,7 +119,7 @@ class TtcpLoopbackTest {
             JsonNode samples = recv.get("samples");
             assertTrue(samples.get("count").asInt() >= 1);
             assertEquals(samples.get("count").asInt(), samples.get("heapUsedBytes").size());
-            for (String clock : List.of("cpuMicros", "jitMillis", "gcMillis")) {
+            for (String clock : List.of("cpuMicros", "jitMillis", "gcMillis", "stealMillis")) {
                 JsonNode column = samples.get(clock);
                 assertEquals(samples.get("count").asInt(), column.size(), clock);
                 for (int i = 1; i < column.size(); i++) {
