@@ -66,27 +66,15 @@ public final class PrimitiveExecutor {
      * @throws EvaluationException when an XPath failed
      */
     public static String execute(ActionTemplate action, ActionContext ctx) throws ActionException, EvaluationException {
-        return execute(action, fieldIndex(action), ctx);
+        return execute(action, ResolvedFields.of(action, ctx.spec().parameters()), ctx);
     }
 
     /**
-     * The last value assigned to each field, indexed by {@link ActionField#ordinal()}: what
-     * {@link ActionTemplate#valueOf} answers, computed once per template instead of per lookup.
-     */
-    public static FieldValue[] fieldIndex(ActionTemplate action) {
-        FieldValue[] f = new FieldValue[ActionField.values().length];
-        for (ActionField field : ActionField.values()) {
-            f[field.ordinal()] = action.valueOf(field);
-        }
-        return f;
-    }
-
-    /**
-     * Executes {@code action} whose {@link #fieldIndex} is {@code f}.
+     * Executes {@code action} whose fields, resolved against the spec's parameters, are {@code f}.
      *
      * @return as {@link #execute(ActionTemplate, ActionContext)}
      */
-    public static String execute(ActionTemplate action, FieldValue[] f, ActionContext ctx)
+    public static String execute(ActionTemplate action, ResolvedFields f, ActionContext ctx)
             throws ActionException, EvaluationException {
         OverlayContext overlay = ctx.overlay();
         int serviceId = ctx.spec().service().serviceId();
@@ -140,7 +128,7 @@ public final class PrimitiveExecutor {
                 yield refused == 0 ? "" : "application queue full" + (all.size() == 1 ? "" : " (" + refused + " of " + all.size() + ")");
             }
             case FORGET_EVENTS -> {
-                FieldValue v = f[ActionField.EVENTS.ordinal()];
+                FieldValue v = f.value(ActionField.EVENTS);
                 if (!(v instanceof FieldValue.HistoryQuery q)) {
                     throw missing(action, ActionField.EVENTS);
                 }
@@ -195,21 +183,21 @@ public final class PrimitiveExecutor {
 
     // ------------------------------------------------------------------ fields
 
-    private static OverlayMessage message(ActionTemplate a, FieldValue[] f, ActionContext ctx, boolean required)
+    private static OverlayMessage message(ActionTemplate a, ResolvedFields f, ActionContext ctx, boolean required)
             throws ActionException, EvaluationException {
         List<OverlayMessage> all = selected(a, f, ctx, required);
         return all.isEmpty() ? null : all.get(0);
     }
 
     /** Every message the required {@code Message} field selects, in the order selected (toApplication, forwardMessage). */
-    private static List<OverlayMessage> messages(ActionTemplate a, FieldValue[] f, ActionContext ctx)
+    private static List<OverlayMessage> messages(ActionTemplate a, ResolvedFields f, ActionContext ctx)
             throws ActionException, EvaluationException {
         return selected(a, f, ctx, true);
     }
 
-    private static List<OverlayMessage> selected(ActionTemplate a, FieldValue[] f, ActionContext ctx, boolean required)
+    private static List<OverlayMessage> selected(ActionTemplate a, ResolvedFields f, ActionContext ctx, boolean required)
             throws ActionException, EvaluationException {
-        FieldValue v = f[ActionField.MESSAGE.ordinal()];
+        FieldValue v = f.value(ActionField.MESSAGE);
         if (v == null) {
             if (required) {
                 throw missing(a, ActionField.MESSAGE);
@@ -238,9 +226,9 @@ public final class PrimitiveExecutor {
      * copy (same header and MessageID, the spec's ServiceID, that type, no payload) — so a
      * service can tell its application about an outcome for which no received message exists.
      */
-    private static OverlayMessage retyped(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
+    private static OverlayMessage retyped(ActionTemplate a, ResolvedFields f, ActionContext ctx, OverlayMessage base)
             throws ActionException, EvaluationException {
-        if (f[ActionField.MESSAGE_TYPE.ordinal()] == null) {
+        if (f.value(ActionField.MESSAGE_TYPE) == null) {
             return base;
         }
         byte type = messageType(a, f, ctx, base);
@@ -253,7 +241,7 @@ public final class PrimitiveExecutor {
                 base.root(), List.of(new FsmExtension(ctx.spec().service().serviceId(), type, id)));
     }
 
-    private static DeliveryMode mode(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
+    private static DeliveryMode mode(ActionTemplate a, ResolvedFields f, ActionContext ctx, OverlayMessage base)
             throws ActionException, EvaluationException {
         String modeText = text(a, f, ctx, ActionField.DELIVERY_MODE);
         if (modeText != null) {
@@ -275,13 +263,13 @@ public final class PrimitiveExecutor {
      * order selected; it is evaluated once, however many messages go out. {@code null} for
      * multicast and flood.
      */
-    private static List<LogicalAddress> destinations(ActionTemplate a, FieldValue[] f, ActionContext ctx,
+    private static List<LogicalAddress> destinations(ActionTemplate a, ResolvedFields f, ActionContext ctx,
             DeliveryMode mode, OverlayMessage base) throws ActionException, EvaluationException {
         if (mode != DeliveryMode.UNICAST) {
             return null;
         }
         ActionField field = ActionField.DESTINATION_ADDRESS;
-        FieldValue v = f[field.ordinal()];
+        FieldValue v = f.value(field);
         LogicalAddress d = null;
         if (v instanceof FieldValue.HistoryQuery) {
             PathResult r = resolve(a, f, ctx, v);
@@ -325,7 +313,7 @@ public final class PrimitiveExecutor {
     }
 
     /** The route of one message to {@code destination} (a unicast's, {@code null} otherwise). */
-    private static Route route(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base,
+    private static Route route(ActionTemplate a, ResolvedFields f, ActionContext ctx, OverlayMessage base,
             DeliveryMode mode, LogicalAddress destination) throws ActionException, EvaluationException {
         LogicalAddress root = null;
         if (mode == DeliveryMode.MULTICAST && base != null) {
@@ -333,15 +321,15 @@ public final class PrimitiveExecutor {
             root = r.equals(ctx.overlay().localAddress()) ? null : r;
         }
         int hops = Route.DEFAULT_HOP_LIMIT;
-        if (f[ActionField.HOP_LIMIT.ordinal()] != null) {
+        if (f.value(ActionField.HOP_LIMIT) != null) {
             hops = (int) longField(a, f, ctx, ActionField.HOP_LIMIT, 0, OverlayMessage.MAX_HOP_LIMIT);
         }
         return new Route(mode, destination, root, hops);
     }
 
-    private static long messageId(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
+    private static long messageId(ActionTemplate a, ResolvedFields f, ActionContext ctx, OverlayMessage base)
             throws ActionException, EvaluationException {
-        if (f[ActionField.MESSAGE_IDENTIFIER.ordinal()] != null) {
+        if (f.value(ActionField.MESSAGE_IDENTIFIER) != null) {
             return longField(a, f, ctx, ActionField.MESSAGE_IDENTIFIER, Long.MIN_VALUE, Long.MAX_VALUE);
         }
         if (base != null && base.fsm() != null) {
@@ -350,7 +338,7 @@ public final class PrimitiveExecutor {
         return ctx.defaultMessageId();
     }
 
-    private static byte messageType(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
+    private static byte messageType(ActionTemplate a, ResolvedFields f, ActionContext ctx, OverlayMessage base)
             throws ActionException, EvaluationException {
         String t = text(a, f, ctx, ActionField.MESSAGE_TYPE);
         if (t != null) {
@@ -366,9 +354,9 @@ public final class PrimitiveExecutor {
         throw new ActionException(where(a) + "no message type: set Message/MessageType or copy a Message");
     }
 
-    private static byte[] payload(ActionTemplate a, FieldValue[] f, ActionContext ctx, OverlayMessage base)
+    private static byte[] payload(ActionTemplate a, ResolvedFields f, ActionContext ctx, OverlayMessage base)
             throws ActionException, EvaluationException {
-        FieldValue v = f[ActionField.PAYLOAD.ordinal()];
+        FieldValue v = f.value(ActionField.PAYLOAD);
         if (v != null) {
             if (v instanceof FieldValue.HistoryQuery) {
                 PathResult r = resolve(a, f, ctx, v);
@@ -393,16 +381,22 @@ public final class PrimitiveExecutor {
                 + " that has one");
     }
 
-    private static int timerId(ActionTemplate a, FieldValue[] f, ActionContext ctx)
+    private static int timerId(ActionTemplate a, ResolvedFields f, ActionContext ctx)
             throws ActionException, EvaluationException {
         return (int) longField(a, f, ctx, ActionField.TIMER_IDENTIFIER, 0, Integer.MAX_VALUE);
     }
 
-    private static long longField(ActionTemplate a, FieldValue[] f, ActionContext ctx, ActionField field, long min,
+    private static long longField(ActionTemplate a, ResolvedFields f, ActionContext ctx, ActionField field, long min,
             long max) throws ActionException, EvaluationException {
+        if (f.isWhole(field)) {
+            long v = f.number(field);
+            if (v >= min && v <= max) {
+                return v;
+            }
+        }
         String t = text(a, f, ctx, field);
         if (t == null) {
-            throw f[field.ordinal()] == null ? missing(a, field)
+            throw f.value(field) == null ? missing(a, field)
                     : new ActionException(where(a) + "field " + field.path() + ": the xpath selected nothing");
         }
         try {
@@ -413,11 +407,15 @@ public final class PrimitiveExecutor {
     }
 
     /** The field's value as text, or {@code null} when unset or the XPath selected nothing. */
-    private static String text(ActionTemplate a, FieldValue[] f, ActionContext ctx, ActionField field)
+    private static String text(ActionTemplate a, ResolvedFields f, ActionContext ctx, ActionField field)
             throws ActionException, EvaluationException {
-        FieldValue v = f[field.ordinal()];
+        FieldValue v = f.value(field);
         if (v == null) {
             return null;
+        }
+        String resolved = f.text(field);
+        if (resolved != null) {
+            return resolved;
         }
         if (v instanceof FieldValue.HistoryQuery) {
             PathResult r = resolve(a, f, ctx, v);
@@ -440,9 +438,9 @@ public final class PrimitiveExecutor {
     }
 
     /** An address field: an address from a fast path as it is, anything else parsed. Null when unset or empty. */
-    private static LogicalAddress address(ActionTemplate a, FieldValue[] f, ActionContext ctx, ActionField field)
+    private static LogicalAddress address(ActionTemplate a, ResolvedFields f, ActionContext ctx, ActionField field)
             throws ActionException, EvaluationException {
-        FieldValue v = f[field.ordinal()];
+        FieldValue v = f.value(field);
         if (v instanceof FieldValue.HistoryQuery) {
             PathResult r = resolve(a, f, ctx, v);
             if (r instanceof PathResult.Address ad) {
@@ -460,7 +458,7 @@ public final class PrimitiveExecutor {
         return ctx.spec().parameters().value(((FieldValue.ParameterRef) v).name());
     }
 
-    private static PathResult resolve(ActionTemplate a, FieldValue[] f, ActionContext ctx, FieldValue v)
+    private static PathResult resolve(ActionTemplate a, ResolvedFields f, ActionContext ctx, FieldValue v)
             throws EvaluationException {
         if (v instanceof FieldValue.HistoryQuery q) {
             return ctx.evaluate(q.path());

@@ -1,6 +1,7 @@
 package io.statecast.messagestore.instance;
 
 import io.statecast.messagestore.action.PrimitiveExecutor;
+import io.statecast.messagestore.action.ResolvedFields;
 import io.statecast.messagestore.event.CompiledPath;
 import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.FastPath;
@@ -47,7 +48,7 @@ public final class ServiceRuntime {
     private final ServiceSpec spec;
     private final Map<String, TriggerEvent[]> triggers;
     private final Map<CompiledPath, FastPath> fastPaths;
-    private final Map<ActionTemplate, FieldValue[]> fieldIndexes;
+    private final Map<ActionTemplate, ResolvedFields> fieldIndexes;
     private final QueryBindings bindings;
     private final Configuration configuration;
     private final HistoryNames historyNames;
@@ -90,9 +91,9 @@ public final class ServiceRuntime {
         }
         this.triggers = Map.copyOf(t);
         Map<CompiledPath, FastPath> fast = new IdentityHashMap<>();
-        Map<ActionTemplate, FieldValue[]> indexes = new IdentityHashMap<>();
+        Map<ActionTemplate, ResolvedFields> indexes = new IdentityHashMap<>();
         for (ActionTemplate a : spec.actions()) {
-            indexes.put(a, PrimitiveExecutor.fieldIndex(a));
+            indexes.put(a, ResolvedFields.of(a, spec.parameters()));
             for (FieldAssignment f : a.assignments()) {
                 if (f.value() instanceof FieldValue.HistoryQuery q) {
                     config = q.path().executable().getUnderlyingStaticContext().getConfiguration();
@@ -149,10 +150,10 @@ public final class ServiceRuntime {
         return fastPaths.get(path);
     }
 
-    /** The last value of each field of {@code action} (see {@link PrimitiveExecutor#fieldIndex}). */
-    FieldValue[] fields(ActionTemplate action) {
-        FieldValue[] f = fieldIndexes.get(action);
-        return f != null ? f : PrimitiveExecutor.fieldIndex(action);
+    /** The last value of each field of {@code action} resolved once for this deployment ({@link ResolvedFields}). */
+    ResolvedFields fields(ActionTemplate action) {
+        ResolvedFields f = fieldIndexes.get(action);
+        return f != null ? f : ResolvedFields.of(action, spec.parameters());
     }
 
     /** How many of the spec's action XPaths are answered without Saxon. */

@@ -45,6 +45,9 @@ public final class ServiceSpec {
     private final Parameters parameters;
     private final List<MessageEventDefinition> messageEvents;
     private final List<TimerEventDefinition> timerEvents;
+    /** Element i of these is a list of the i-th message (timer) event alone: the usual match, shared. */
+    private final List<List<MessageEventDefinition>> singleMessageEvents;
+    private final List<List<TimerEventDefinition>> singleTimerEvents;
     private final List<CompositeEventDefinition> compositeEvents;
     private final Map<String, BasicEventDefinition> basicByName;
     private final Map<String, List<CompositeEventDefinition>> compositesByConstituent;
@@ -66,6 +69,8 @@ public final class ServiceSpec {
         this.parameters = Parameters.of(checked.parameters());
         this.messageEvents = List.copyOf(checked.messageEvents());
         this.timerEvents = List.copyOf(checked.timerEvents());
+        this.singleMessageEvents = messageEvents.stream().map(List::of).toList();
+        this.singleTimerEvents = timerEvents.stream().map(List::of).toList();
         this.compositeEvents = List.copyOf(checked.compositeEvents());
         Map<String, BasicEventDefinition> basics = new LinkedHashMap<>();
         for (MessageEventDefinition m : messageEvents) {
@@ -126,6 +131,8 @@ public final class ServiceSpec {
         this.parameters = parameters;
         this.messageEvents = base.messageEvents;
         this.timerEvents = base.timerEvents;
+        this.singleMessageEvents = base.singleMessageEvents;
+        this.singleTimerEvents = base.singleTimerEvents;
         this.compositeEvents = base.compositeEvents;
         this.basicByName = base.basicByName;
         this.compositesByConstituent = base.compositesByConstituent;
@@ -212,31 +219,44 @@ public final class ServiceSpec {
      */
     public List<MessageEventDefinition> matchMessage(OverlayMessage message, LogicalAddress self) {
         List<MessageEventDefinition> out = null;
+        int first = -1;
         for (int i = 0, n = messageEvents.size(); i < n; i++) {
             MessageEventDefinition d = messageEvents.get(i);
             if (d.filter().matches(message, self)) {
-                if (out == null) {
-                    out = new ArrayList<>(2);
+                if (first < 0) {
+                    first = i;
+                } else {
+                    if (out == null) {
+                        out = new ArrayList<>(2);
+                        out.add(messageEvents.get(first));
+                    }
+                    out.add(d);
                 }
-                out.add(d);
             }
         }
-        return out == null ? List.of() : out;
+        // one match is the usual case: answered without allocating
+        return out != null ? out : first < 0 ? List.of() : singleMessageEvents.get(first);
     }
 
     /** The timer events an expiry of the instance's timer {@code timerId} fires, in spec order. */
     public List<TimerEventDefinition> matchTimer(int timerId) {
         List<TimerEventDefinition> out = null;
+        int first = -1;
         for (int i = 0, n = timerEvents.size(); i < n; i++) {
             TimerEventDefinition d = timerEvents.get(i);
             if (d.filter().matches(timerId)) {
-                if (out == null) {
-                    out = new ArrayList<>(1);
+                if (first < 0) {
+                    first = i;
+                } else {
+                    if (out == null) {
+                        out = new ArrayList<>(2);
+                        out.add(timerEvents.get(first));
+                    }
+                    out.add(d);
                 }
-                out.add(d);
             }
         }
-        return out == null ? List.of() : out;
+        return out != null ? out : first < 0 ? List.of() : singleTimerEvents.get(first);
     }
 
     /** The composite events to evaluate after basic event {@code name} fired, in spec order. */

@@ -3,6 +3,7 @@ package io.statecast.messagestore.tools.check;
 import io.statecast.messagestore.action.ActionContext;
 import io.statecast.messagestore.action.ActionException;
 import io.statecast.messagestore.action.PrimitiveExecutor;
+import io.statecast.messagestore.action.ResolvedFields;
 import io.statecast.messagestore.event.CompiledPath;
 import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.EvaluationException;
@@ -68,7 +69,7 @@ final class Simulator implements ActionSink, ActionContext {
     private final Map<String, TriggerEvent[]> triggers = new HashMap<>();
     private final ArrayDeque<ActionTemplate> pending = new ArrayDeque<>();
     private final Map<CompiledPath, FastPath> fastPaths = new IdentityHashMap<>();
-    private final Map<ActionTemplate, FieldValue[]> fieldIndexes = new IdentityHashMap<>();
+    private final Map<ActionTemplate, ResolvedFields> fieldIndexes = new IdentityHashMap<>();
 
     private History history;
     private TreeMap<Integer, Snapshot.PendingTimer> timers;
@@ -94,7 +95,7 @@ final class Simulator implements ActionSink, ActionContext {
             }
         }
         for (ActionTemplate a : spec.actions()) {
-            fieldIndexes.put(a, PrimitiveExecutor.fieldIndex(a));
+            fieldIndexes.put(a, ResolvedFields.of(a, spec.parameters()));
             for (FieldAssignment f : a.assignments()) {
                 if (f.value() instanceof FieldValue.HistoryQuery q) {
                     FastPath p = FastPath.of(q.path().text());
@@ -356,8 +357,8 @@ final class Simulator implements ActionSink, ActionContext {
             current = a;
             lastTimerTouched = -1;
             try {
-                FieldValue[] fields = fieldIndexes.get(a);
-                PrimitiveExecutor.execute(a, fields != null ? fields : PrimitiveExecutor.fieldIndex(a), this);
+                ResolvedFields fields = fieldIndexes.get(a);
+                PrimitiveExecutor.execute(a, fields != null ? fields : ResolvedFields.of(a, spec.parameters()), this);
                 calls.add(new Outcome.Call(a.primitive(), a.line(), lastTimerTouched, overlay.takeLastCall()));
             } catch (ActionException | EvaluationException | RuntimeException e) {
                 overlay.takeLastCall();
