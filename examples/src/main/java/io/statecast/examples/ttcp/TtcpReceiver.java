@@ -393,6 +393,7 @@ public final class TtcpReceiver {
         o.put("startTimeoutMs", options.startTimeoutMs());
         o.put("lingerMs", options.lingerMs());
         report.set("node", TtcpReport.node(socket));
+        report.set("machine", TtcpReport.machine());
         report.put("run", log.started() ? Long.toHexString(log.run()) : null);
         report.put("outcome", reason);
         report.put("finAfterDone", finAfterDone);

@@ -139,6 +139,15 @@ public final class TtcpReport {
         return d;
     }
 
+    /** What ran the node: the processor model, the CPUs this JVM sees, and the JVM's version. */
+    static ObjectNode machine() {
+        ObjectNode o = object();
+        o.put("cpuModel", HostCpu.model());
+        o.put("availableProcessors", Runtime.getRuntime().availableProcessors());
+        o.put("javaVersion", Runtime.version().toString());
+        return o;
+    }
+
     /** The socket's counters: forwarding totals and the node's protocol counters. */
     static ObjectNode statistics(OverlaySocket socket) {
         OverlayStatistics s = socket.statistics();

@@ -186,6 +186,7 @@ public final class TtcpSender {
         report.put("role", "send");
         report.set("options", options());
         report.set("node", TtcpReport.node(socket));
+        report.set("machine", TtcpReport.machine());
         if (!ready) {
             out.printf("ttcp send: only %d of %d receiver(s) ready after %d ms; not sending%n", roster.ready(),
                     options.waitFor(), options.waitTimeoutMs());

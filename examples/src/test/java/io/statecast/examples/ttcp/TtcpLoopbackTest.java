@@ -116,6 +116,12 @@ class TtcpLoopbackTest {
             assertEquals(got, msgs.get("delayMs").size());
             assertEquals(got, msgs.get("receivedMicros").size());
             assertEquals(Math.max(0, got - 499), recv.get("throughput").get("kbps").size());
+            for (JsonNode report : List.of(send, recv)) {
+                JsonNode machine = report.get("machine");
+                assertEquals(HostCpu.model(), machine.get("cpuModel").asText());
+                assertEquals(Runtime.getRuntime().availableProcessors(), machine.get("availableProcessors").asInt());
+                assertEquals(Runtime.version().toString(), machine.get("javaVersion").asText());
+            }
             JsonNode samples = recv.get("samples");
             assertTrue(samples.get("count").asInt() >= 1);
             assertEquals(samples.get("count").asInt(), samples.get("heapUsedBytes").size());

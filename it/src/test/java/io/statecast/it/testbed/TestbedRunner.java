@@ -1,5 +1,6 @@
 package io.statecast.it.testbed;
 
+import io.statecast.examples.ttcp.HostCpu;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -248,7 +249,7 @@ public final class TestbedRunner implements Callable<Integer> {
                 + "a warm-up of %.0f s per node at the run's rate with its service (%d messages at least), a wait until every receiver "
                 + "has all of it or none gained a message for %d s (at most %d s) and a pause of %.0f s per node, "
                 + "node JVMs `%s`, "
-                + "%d CPU core(s) shared by every process (a sustainable rate below the links' payload ceiling "
+                + "%d CPU core(s) (%s) shared by every process (a sustainable rate below the links' payload ceiling "
                 + "is where the CPU ran out). Rates are payload; the first link's load counts every header. "
                 + "Sustainable: nothing lost, delay slope over the second half <= %.1f ms/s, sender within %.0f %% of the rate. "
                 + "Blueprint columns are its SCXML / hard-coded Java figures on Emulab 100 Mbit/s links. Run time %.0f s.%n%n"
@@ -256,7 +257,7 @@ public final class TestbedRunner implements Callable<Integer> {
                 ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), linkRate, node,
                 messageStore == null ? threading : "as in --message-store", count, size, warmupSecondsPerNode, warmup, Testbed.WARMUP_QUIET_SECONDS, Testbed.WARMUP_WAIT_SECONDS,
                 Testbed.WARMUP_PAUSE_MS_PER_NODE / 1e3, jvmOpts,
-                Runtime.getRuntime().availableProcessors(), maxSlope, 100 * minSendRatio, (System.nanoTime() - started) / 1e9,
+                Runtime.getRuntime().availableProcessors(), HostCpu.model(), maxSlope, 100 * minSendRatio, (System.nanoTime() - started) / 1e9,
                 commandLine());
         Files.createDirectories(file.toAbsolutePath().getParent());
         Files.writeString(file, ResultsReport.markdown(outcomes, lossRuns, header, ResultsReport.parseLinkMbps(linkRate)));
