@@ -1,5 +1,6 @@
 package io.statecast.messagestore.action;
 
+import io.statecast.messagestore.event.AttributeValues;
 import io.statecast.messagestore.spec.ActionField;
 import io.statecast.messagestore.spec.ActionTemplate;
 import io.statecast.messagestore.spec.FieldValue;
@@ -38,9 +39,9 @@ public final class ResolvedFields {
             texts[i] = text;
             if (text != null) {
                 try {
-                    numbers[i] = Long.parseLong(text.strip());
+                    numbers[i] = AttributeValues.longValue(text, Long.MIN_VALUE, Long.MAX_VALUE, field.path());
                     whole[i] = true;
-                } catch (NumberFormatException notWhole) {
+                } catch (IllegalArgumentException notWhole) {
                     // not a number: the primitive that needs one reports it when it runs
                 }
             }

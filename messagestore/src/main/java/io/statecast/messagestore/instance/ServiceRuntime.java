@@ -1,6 +1,5 @@
 package io.statecast.messagestore.instance;
 
-import io.statecast.messagestore.action.PrimitiveExecutor;
 import io.statecast.messagestore.action.ResolvedFields;
 import io.statecast.messagestore.event.CompiledPath;
 import io.statecast.messagestore.event.CompositeEventDefinition;
@@ -48,7 +47,7 @@ public final class ServiceRuntime {
     private final ServiceSpec spec;
     private final Map<String, TriggerEvent[]> triggers;
     private final Map<CompiledPath, FastPath> fastPaths;
-    private final Map<ActionTemplate, ResolvedFields> fieldIndexes;
+    private final Map<ActionTemplate, ResolvedFields> resolvedFields;
     private final QueryBindings bindings;
     private final Configuration configuration;
     private final HistoryNames historyNames;
@@ -105,7 +104,7 @@ public final class ServiceRuntime {
             }
         }
         this.fastPaths = fast;
-        this.fieldIndexes = indexes;
+        this.resolvedFields = indexes;
         this.configuration = config;
         this.historyNames = config == null ? null : HistoryNames.of(config);
         Map<String, Object> typed = new LinkedHashMap<>();
@@ -152,7 +151,7 @@ public final class ServiceRuntime {
 
     /** The last value of each field of {@code action} resolved once for this deployment ({@link ResolvedFields}). */
     ResolvedFields fields(ActionTemplate action) {
-        ResolvedFields f = fieldIndexes.get(action);
+        ResolvedFields f = resolvedFields.get(action);
         return f != null ? f : ResolvedFields.of(action, spec.parameters());
     }
 

@@ -69,7 +69,7 @@ final class Simulator implements ActionSink, ActionContext {
     private final Map<String, TriggerEvent[]> triggers = new HashMap<>();
     private final ArrayDeque<ActionTemplate> pending = new ArrayDeque<>();
     private final Map<CompiledPath, FastPath> fastPaths = new IdentityHashMap<>();
-    private final Map<ActionTemplate, ResolvedFields> fieldIndexes = new IdentityHashMap<>();
+    private final Map<ActionTemplate, ResolvedFields> resolvedFields = new IdentityHashMap<>();
 
     private History history;
     private TreeMap<Integer, Snapshot.PendingTimer> timers;
@@ -95,7 +95,7 @@ final class Simulator implements ActionSink, ActionContext {
             }
         }
         for (ActionTemplate a : spec.actions()) {
-            fieldIndexes.put(a, ResolvedFields.of(a, spec.parameters()));
+            resolvedFields.put(a, ResolvedFields.of(a, spec.parameters()));
             for (FieldAssignment f : a.assignments()) {
                 if (f.value() instanceof FieldValue.HistoryQuery q) {
                     FastPath p = FastPath.of(q.path().text());
@@ -357,7 +357,7 @@ final class Simulator implements ActionSink, ActionContext {
             current = a;
             lastTimerTouched = -1;
             try {
-                ResolvedFields fields = fieldIndexes.get(a);
+                ResolvedFields fields = resolvedFields.get(a);
                 PrimitiveExecutor.execute(a, fields != null ? fields : ResolvedFields.of(a, spec.parameters()), this);
                 calls.add(new Outcome.Call(a.primitive(), a.line(), lastTimerTouched, overlay.takeLastCall()));
             } catch (ActionException | EvaluationException | RuntimeException e) {
