@@ -17,8 +17,9 @@ import java.util.function.LongSupplier;
  * Samples, every period, what the blueprint plots over time: heap in use, the socket's
  * application queue, the MessageStore's backlogs, live instances and T_msg (when its
  * {@link StoreProbe} reads them), and the run's progress; beside them the process's CPU time and
- * the JIT's and the collectors' accumulated times and the machine's steal time, which tell a start-of-run transient's cause
- * (compilation, collection, or the work itself) apart. Runs on its own daemon thread;
+ * the JIT's and the collectors' accumulated times, the machine's steal time and the process's
+ * context switches, which tell a start-of-run transient's cause (compilation, collection, or the
+ * work itself) apart and whether a costly stretch woke threads more often. Runs on its own daemon thread;
  * {@link #stop()} takes a last sample.
  */
 final class Sampler {
@@ -27,11 +28,13 @@ final class Sampler {
      * One sample; store fields are null when the probe reads nothing. {@code cpuMicros} is the
      * process's CPU time, {@code jitMillis} the JIT's accumulated compilation time and
      * {@code gcMillis} the collectors' accumulated collection time (for ZGC its cycles' and pauses'
-     * wall time), {@code stealMillis} the machine's accumulated steal time ({@link StealTime}); each
-     * is -1 where it is not measured.
+     * wall time), {@code stealMillis} the machine's accumulated steal time ({@link StealTime}),
+     * {@code switches} the process's context switches ({@link ContextSwitches}); each is -1 where it
+     * is not measured.
      */
     record Sample(long tMicros, long heapUsedBytes, long heapCommittedBytes, int appQueue, long progress,
-            StoreProbe.Snapshot store, long cpuMicros, long jitMillis, long gcMillis, long stealMillis) {
+            StoreProbe.Snapshot store, long cpuMicros, long jitMillis, long gcMillis, long stealMillis,
+            ContextSwitches.Counts switches) {
     }
 
     /** Most samples kept: at 100 ms, almost three hours. */
@@ -140,7 +143,7 @@ final class Sampler {
             long cpu = cpuNanos.getAsLong();
             s = new Sample(clock.nowMicros(), heap.getUsed(), heap.getCommitted(), socket.statistics().queued(),
                     progress.getAsLong(), probe.snapshot(), cpu < 0 ? -1 : cpu / 1_000, jitMillis(), gcMillis(),
-                    StealTime.readMillis());
+                    StealTime.readMillis(), ContextSwitches.read());
         } catch (RuntimeException e) {
             // a failing probe must not end the periodic task (the executor would cancel it silently)
             return;

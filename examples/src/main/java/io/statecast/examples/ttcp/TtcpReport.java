@@ -185,6 +185,8 @@ public final class TtcpReport {
         long[] jit = new long[n];
         long[] gc = new long[n];
         long[] steal = new long[n];
+        long[] voluntary = new long[n];
+        long[] involuntary = new long[n];
         for (int i = 0; i < n; i++) {
             Sampler.Sample s = samples.get(i);
             t[i] = s.tMicros();
@@ -196,6 +198,8 @@ public final class TtcpReport {
             jit[i] = s.jitMillis();
             gc[i] = s.gcMillis();
             steal[i] = s.stealMillis();
+            voluntary[i] = s.switches().voluntary();
+            involuntary[i] = s.switches().involuntary();
         }
         o.set("tMicros", longs(t));
         o.set("heapUsedBytes", longs(heap));
@@ -206,6 +210,8 @@ public final class TtcpReport {
         o.set("jitMillis", longs(jit));
         o.set("gcMillis", longs(gc));
         o.set("stealMillis", longs(steal));
+        o.set("voluntarySwitches", longs(voluntary));
+        o.set("involuntarySwitches", longs(involuntary));
         ObjectNode store = o.putObject("messageStore");
         store.put("available", probe.available());
         store.put("source", probe.reason());

@@ -134,6 +134,16 @@ class TtcpLoopbackTest {
             }
             assertTrue(samples.get("cpuMicros").get(samples.get("count").asInt() - 1).asLong() > 0,
                     "a process that received messages has used CPU");
+            for (String switches : List.of("voluntarySwitches", "involuntarySwitches")) {
+                // not monotonic: an ending thread takes its counts along
+                assertEquals(samples.get("count").asInt(), samples.get(switches).size(), switches);
+            }
+            long lastVoluntary = samples.get("voluntarySwitches").get(samples.get("count").asInt() - 1).asLong();
+            if (Files.isReadable(Path.of("/proc/self/task"))) {
+                assertTrue(lastVoluntary > 0, "a receiver's threads have blocked waiting for messages");
+            } else {
+                assertEquals(-1, lastVoluntary, "no /proc, no figure");
+            }
             assertFalse(samples.get("messageStore").get("available").asBoolean());
             assertTrue(samples.get("messageStore").get("liveInstances").isNull());
             assertTrue(samples.get("messageStore").get("dataBacklog").isNull());
