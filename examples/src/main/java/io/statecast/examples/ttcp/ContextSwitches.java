@@ -6,14 +6,20 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
- * The process's context switches, summed over its live threads ({@code /proc/self/task/}*{@code
- * /status}, Linux). On the testbed the same build took 114 µs of CPU per message summed over the
- * chain in one run and 174 in another, with nothing compiling, collecting or stolen; a thread that
- * is woken for every message instead of for a batch pays a switch each time, so switches per
- * message beside CPU per message tell whether the costly runs batched less. A thread that has
- * exited takes its counts with it, so the sum can fall when threads end.
+ * The process's context switches ({@code /proc/self/task/}*{@code /status}, Linux). On the testbed
+ * the same build took 114 µs of CPU per message summed over the chain in one run and 174 in
+ * another, with nothing compiling, collecting or stolen; a thread that is woken for every message
+ * instead of for a batch pays a switch each time, and a thread preempted for another process's
+ * pays one too, so switches per message beside CPU per message tell the runs apart.
+ *
+ * <p>A thread that ends takes its counts with it (the JIT's threads come and go), so each reading
+ * keeps what it last saw of every thread and adds the last counts of threads gone since to the
+ * sum: the sum never falls, and misses only what ended threads did after the previous reading.
+ * Confined to one thread.
  */
 final class ContextSwitches {
 
@@ -28,21 +34,27 @@ final class ContextSwitches {
     /** Threads read at most, so a process with runaway threads does not make a sample slow. */
     private static final int MAX_THREADS = 4_096;
 
-    private ContextSwitches() {
-    }
+    /** Each live thread's counts at the last reading, by thread id. */
+    private Map<String, Counts> lastSeen = new HashMap<>();
+    private long endedVoluntary;
+    private long endedInvoluntary;
 
-    /** This process's switches summed over its live threads, or {@link Counts#UNKNOWN}. */
-    static Counts read() {
+    /**
+     * This process's switches: those of its live threads plus the last seen of threads that have
+     * ended, or {@link Counts#UNKNOWN}.
+     */
+    Counts read() {
+        Map<String, Counts> seen = new HashMap<>();
         long voluntary = 0;
         long involuntary = 0;
-        int threads = 0;
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
             for (Path task : tasks) {
-                if (++threads > MAX_THREADS) {
+                if (seen.size() >= MAX_THREADS) {
                     break;
                 }
                 Counts c = readStatus(task.resolve("status")); // unknown if the thread just ended
                 if (c.voluntary() >= 0) {
+                    seen.put(task.getFileName().toString(), c);
                     voluntary += c.voluntary();
                     involuntary += c.involuntary();
                 }
@@ -50,7 +62,17 @@ final class ContextSwitches {
         } catch (IOException | RuntimeException e) {
             return Counts.UNKNOWN;
         }
-        return threads == 0 ? Counts.UNKNOWN : new Counts(voluntary, involuntary);
+        if (seen.isEmpty()) {
+            return Counts.UNKNOWN;
+        }
+        for (Map.Entry<String, Counts> e : lastSeen.entrySet()) {
+            if (!seen.containsKey(e.getKey())) {
+                endedVoluntary += e.getValue().voluntary();
+                endedInvoluntary += e.getValue().involuntary();
+            }
+        }
+        lastSeen = seen;
+        return new Counts(voluntary + endedVoluntary, involuntary + endedInvoluntary);
     }
 
     /** The counts of the status file {@code status} ({@code /proc/thread-self/status}: the calling thread's). */

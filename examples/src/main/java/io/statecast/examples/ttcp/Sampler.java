@@ -50,6 +50,8 @@ final class Sampler {
     private final LongSupplier cpuNanos = CpuMeter.processCpuNanos();
     private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
+    /** Read by the sampling thread, and by {@link #stop()}'s caller once that thread has ended. */
+    private final ContextSwitches switches = new ContextSwitches();
     private ScheduledThreadPoolExecutor executor;
     private boolean started;
     private long dropped;
@@ -143,7 +145,7 @@ final class Sampler {
             long cpu = cpuNanos.getAsLong();
             s = new Sample(clock.nowMicros(), heap.getUsed(), heap.getCommitted(), socket.statistics().queued(),
                     progress.getAsLong(), probe.snapshot(), cpu < 0 ? -1 : cpu / 1_000, jitMillis(), gcMillis(),
-                    StealTime.readMillis(), ContextSwitches.read());
+                    StealTime.readMillis(), switches.read());
         } catch (RuntimeException e) {
             // a failing probe must not end the periodic task (the executor would cancel it silently)
             return;

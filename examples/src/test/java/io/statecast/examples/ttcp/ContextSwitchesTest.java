@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 class ContextSwitchesTest {
@@ -32,7 +33,7 @@ class ContextSwitchesTest {
         ContextSwitches.Counts before = ContextSwitches.readStatus(self);
         if (!Files.isReadable(self)) {
             assertEquals(ContextSwitches.Counts.UNKNOWN, before, "no /proc, no figure");
-            assertEquals(ContextSwitches.Counts.UNKNOWN, ContextSwitches.read());
+            assertEquals(ContextSwitches.Counts.UNKNOWN, new ContextSwitches().read());
             return;
         }
         for (int i = 0; i < 20; i++) {
@@ -40,8 +41,39 @@ class ContextSwitchesTest {
         }
         ContextSwitches.Counts after = ContextSwitches.readStatus(self);
         assertTrue(after.voluntary() >= before.voluntary() + 20, before + " then " + after);
-        ContextSwitches.Counts process = ContextSwitches.read();
+        ContextSwitches.Counts process = new ContextSwitches().read();
         assertTrue(process.voluntary() >= after.voluntary() && process.involuntary() >= after.involuntary(),
                 "the process's sum includes this live thread: " + process + " against " + after);
+    }
+
+    @Test
+    void aThreadThatEndsShouldLeaveItsCountsInTheSum() throws Exception {
+        ContextSwitches meter = new ContextSwitches();
+        if (!Files.isReadable(Path.of("/proc/self/task"))) {
+            assertEquals(ContextSwitches.Counts.UNKNOWN, meter.read(), "no /proc, no figure");
+            return;
+        }
+        CountDownLatch slept = new CountDownLatch(1);
+        CountDownLatch end = new CountDownLatch(1);
+        Thread sleeper = new Thread(() -> {
+            try {
+                for (int i = 0; i < 20; i++) {
+                    Thread.sleep(1);
+                }
+                slept.countDown();
+                end.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        sleeper.start();
+        slept.await();
+        ContextSwitches.Counts first = meter.read();
+        end.countDown();
+        sleeper.join();
+        ContextSwitches.Counts second = meter.read();
+        // without the ended thread's 20 or more switches the sum would fall
+        assertTrue(second.voluntary() >= first.voluntary() && second.involuntary() >= first.involuntary(),
+                first + " then " + second);
     }
 }
