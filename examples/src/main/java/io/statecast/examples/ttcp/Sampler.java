@@ -17,7 +17,7 @@ import java.util.function.LongSupplier;
  * Samples, every period, what the blueprint plots over time: heap in use, the socket's
  * application queue, the MessageStore's backlogs, live instances and T_msg (when its
  * {@link StoreProbe} reads them), and the run's progress; beside them the process's CPU time and
- * the JIT's and the collectors' accumulated times, the machine's steal time and the process's
+ * the JIT's and the collectors' accumulated times, the machine's idle and steal time and the process's
  * context switches, which tell a start-of-run transient's cause (compilation, collection, or the
  * work itself) apart and whether a costly stretch woke threads more often. Runs on its own daemon thread;
  * {@link #stop()} takes a last sample.
@@ -28,12 +28,12 @@ final class Sampler {
      * One sample; store fields are null when the probe reads nothing. {@code cpuMicros} is the
      * process's CPU time, {@code jitMillis} the JIT's accumulated compilation time and
      * {@code gcMillis} the collectors' accumulated collection time (for ZGC its cycles' and pauses'
-     * wall time), {@code stealMillis} the machine's accumulated steal time ({@link StealTime}),
+     * wall time), {@code machine} the machine's accumulated idle and steal time ({@link MachineCpuTime}),
      * {@code switches} the process's context switches ({@link ContextSwitches}); each is -1 where it
      * is not measured.
      */
     record Sample(long tMicros, long heapUsedBytes, long heapCommittedBytes, int appQueue, long progress,
-            StoreProbe.Snapshot store, long cpuMicros, long jitMillis, long gcMillis, long stealMillis,
+            StoreProbe.Snapshot store, long cpuMicros, long jitMillis, long gcMillis, MachineCpuTime.Times machine,
             ContextSwitches.Counts switches) {
     }
 
@@ -145,7 +145,7 @@ final class Sampler {
             long cpu = cpuNanos.getAsLong();
             s = new Sample(clock.nowMicros(), heap.getUsed(), heap.getCommitted(), socket.statistics().queued(),
                     progress.getAsLong(), probe.snapshot(), cpu < 0 ? -1 : cpu / 1_000, jitMillis(), gcMillis(),
-                    StealTime.readMillis(), switches.read());
+                    MachineCpuTime.read(), switches.read());
         } catch (RuntimeException e) {
             // a failing probe must not end the periodic task (the executor would cancel it silently)
             return;

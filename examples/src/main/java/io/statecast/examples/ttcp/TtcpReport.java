@@ -184,6 +184,7 @@ public final class TtcpReport {
         long[] cpu = new long[n];
         long[] jit = new long[n];
         long[] gc = new long[n];
+        long[] idle = new long[n];
         long[] steal = new long[n];
         long[] voluntary = new long[n];
         long[] involuntary = new long[n];
@@ -197,7 +198,8 @@ public final class TtcpReport {
             cpu[i] = s.cpuMicros();
             jit[i] = s.jitMillis();
             gc[i] = s.gcMillis();
-            steal[i] = s.stealMillis();
+            idle[i] = s.machine().idleMillis();
+            steal[i] = s.machine().stealMillis();
             voluntary[i] = s.switches().voluntary();
             involuntary[i] = s.switches().involuntary();
         }
@@ -209,6 +211,7 @@ public final class TtcpReport {
         o.set("cpuMicros", longs(cpu));
         o.set("jitMillis", longs(jit));
         o.set("gcMillis", longs(gc));
+        o.set("idleMillis", longs(idle));
         o.set("stealMillis", longs(steal));
         o.set("voluntarySwitches", longs(voluntary));
         o.set("involuntarySwitches", longs(involuntary));
