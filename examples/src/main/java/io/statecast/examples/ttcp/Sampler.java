@@ -18,8 +18,9 @@ import java.util.function.LongSupplier;
  * application queue, the MessageStore's backlogs, live instances and T_msg (when its
  * {@link StoreProbe} reads them), and the run's progress; beside them the process's CPU time and
  * the JIT's and the collectors' accumulated times, the machine's idle and steal time and the process's
- * context switches, which tell a start-of-run transient's cause (compilation, collection, or the
- * work itself) apart and whether a costly stretch woke threads more often. Runs on its own daemon thread;
+ * context switches and a {@link SpeedCanary}'s time, which tell a start-of-run transient's cause
+ * (compilation, collection, or the work itself) apart, and a costly stretch's: threads woken more
+ * often, or a processor running the same code slower. Runs on its own daemon thread;
  * {@link #stop()} takes a last sample.
  */
 final class Sampler {
@@ -29,12 +30,13 @@ final class Sampler {
      * process's CPU time, {@code jitMillis} the JIT's accumulated compilation time and
      * {@code gcMillis} the collectors' accumulated collection time (for ZGC its cycles' and pauses'
      * wall time), {@code machine} the machine's accumulated idle and steal time ({@link MachineCpuTime}),
-     * {@code switches} the process's context switches ({@link ContextSwitches}); each is -1 where it
-     * is not measured.
+     * {@code switches} the process's context switches ({@link ContextSwitches}), {@code canaryNanos}
+     * the CPU time of the sampler's fixed work ({@link SpeedCanary}); each is -1 where it is not
+     * measured.
      */
     record Sample(long tMicros, long heapUsedBytes, long heapCommittedBytes, int appQueue, long progress,
             StoreProbe.Snapshot store, long cpuMicros, long jitMillis, long gcMillis, MachineCpuTime.Times machine,
-            ContextSwitches.Counts switches) {
+            ContextSwitches.Counts switches, long canaryNanos) {
     }
 
     /** Most samples kept: at 100 ms, almost three hours. */
@@ -50,8 +52,9 @@ final class Sampler {
     private final LongSupplier cpuNanos = CpuMeter.processCpuNanos();
     private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
-    /** Read by the sampling thread, and by {@link #stop()}'s caller once that thread has ended. */
+    /** Used by the sampling thread, and by {@link #stop()}'s caller once that thread has ended. */
     private final ContextSwitches switches = new ContextSwitches();
+    private final SpeedCanary canary = new SpeedCanary();
     private ScheduledThreadPoolExecutor executor;
     private boolean started;
     private long dropped;
@@ -145,7 +148,7 @@ final class Sampler {
             long cpu = cpuNanos.getAsLong();
             s = new Sample(clock.nowMicros(), heap.getUsed(), heap.getCommitted(), socket.statistics().queued(),
                     progress.getAsLong(), probe.snapshot(), cpu < 0 ? -1 : cpu / 1_000, jitMillis(), gcMillis(),
-                    MachineCpuTime.read(), switches.read());
+                    MachineCpuTime.read(), switches.read(), canary.run());
         } catch (RuntimeException e) {
             // a failing probe must not end the periodic task (the executor would cancel it silently)
             return;

@@ -188,6 +188,7 @@ public final class TtcpReport {
         long[] steal = new long[n];
         long[] voluntary = new long[n];
         long[] involuntary = new long[n];
+        long[] canary = new long[n];
         for (int i = 0; i < n; i++) {
             Sampler.Sample s = samples.get(i);
             t[i] = s.tMicros();
@@ -202,6 +203,7 @@ public final class TtcpReport {
             steal[i] = s.machine().stealMillis();
             voluntary[i] = s.switches().voluntary();
             involuntary[i] = s.switches().involuntary();
+            canary[i] = s.canaryNanos();
         }
         o.set("tMicros", longs(t));
         o.set("heapUsedBytes", longs(heap));
@@ -215,6 +217,7 @@ public final class TtcpReport {
         o.set("stealMillis", longs(steal));
         o.set("voluntarySwitches", longs(voluntary));
         o.set("involuntarySwitches", longs(involuntary));
+        o.set("canaryNanos", longs(canary));
         ObjectNode store = o.putObject("messageStore");
         store.put("available", probe.available());
         store.put("source", probe.reason());
