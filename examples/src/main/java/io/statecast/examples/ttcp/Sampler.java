@@ -31,13 +31,20 @@ final class Sampler {
      * {@code gcMillis} the collectors' accumulated collection time (for ZGC its cycles' and pauses'
      * wall time), {@code machine} the machine's accumulated idle and steal time ({@link MachineCpuTime}),
      * {@code switches} the process's context switches ({@link ContextSwitches}), {@code canaryNanos}
-     * the CPU time of the sampler's fixed work ({@link SpeedCanary}); each is -1 where it is not
-     * measured.
+     * the CPU time of the sampler's fixed work ({@link SpeedCanary}), these two on every
+     * {@value #DIAGNOSE_EVERY}th sample and the last; each is -1 where it is not measured.
      */
     record Sample(long tMicros, long heapUsedBytes, long heapCommittedBytes, int appQueue, long progress,
             StoreProbe.Snapshot store, long cpuMicros, long jitMillis, long gcMillis, MachineCpuTime.Times machine,
             ContextSwitches.Counts switches, long canaryNanos) {
     }
+
+    /**
+     * Samples between two readings of the context switches and the canary, and the last: reading
+     * every thread's status takes about half a millisecond of CPU in a node's JVM, which on every
+     * sample would be half a per cent of a core per node in runs that are measured by their CPU.
+     */
+    static final int DIAGNOSE_EVERY = 5;
 
     /** Most samples kept: at 100 ms, almost three hours. */
     static final int MAX_SAMPLES = 100_000;
@@ -55,6 +62,7 @@ final class Sampler {
     /** Used by the sampling thread, and by {@link #stop()}'s caller once that thread has ended. */
     private final ContextSwitches switches = new ContextSwitches();
     private final SpeedCanary canary = new SpeedCanary();
+    private long samplesTaken;
     private ScheduledThreadPoolExecutor executor;
     private boolean started;
     private long dropped;
@@ -91,7 +99,7 @@ final class Sampler {
         }
         prepare();
         started = true;
-        executor.scheduleAtFixedRate(this::sample, 0, periodMs, TimeUnit.MILLISECONDS);
+        executor.scheduleAtFixedRate(() -> sample(false), 0, periodMs, TimeUnit.MILLISECONDS);
     }
 
     /** Stops sampling after one last sample; returns every sample, oldest first. */
@@ -110,7 +118,7 @@ final class Sampler {
                 Thread.currentThread().interrupt();
             }
         }
-        sample();
+        sample(true);
         synchronized (this) {
             return List.copyOf(samples);
         }
@@ -141,14 +149,16 @@ final class Sampler {
         return sum;
     }
 
-    private void sample() {
+    private void sample(boolean last) {
         Sample s;
+        boolean diagnose = last || samplesTaken++ % DIAGNOSE_EVERY == 0;
         try {
             MemoryUsage heap = memory.getHeapMemoryUsage();
             long cpu = cpuNanos.getAsLong();
             s = new Sample(clock.nowMicros(), heap.getUsed(), heap.getCommitted(), socket.statistics().queued(),
                     progress.getAsLong(), probe.snapshot(), cpu < 0 ? -1 : cpu / 1_000, jitMillis(), gcMillis(),
-                    MachineCpuTime.read(), switches.read(), canary.run());
+                    MachineCpuTime.read(), diagnose ? switches.read() : ContextSwitches.Counts.UNKNOWN,
+                    diagnose ? canary.run() : -1);
         } catch (RuntimeException e) {
             // a failing probe must not end the periodic task (the executor would cancel it silently)
             return;

@@ -125,8 +125,7 @@ class TtcpLoopbackTest {
             JsonNode samples = recv.get("samples");
             assertTrue(samples.get("count").asInt() >= 1);
             assertEquals(samples.get("count").asInt(), samples.get("heapUsedBytes").size());
-            for (String clock : List.of("cpuMicros", "jitMillis", "gcMillis", "idleMillis", "stealMillis",
-                    "voluntarySwitches", "involuntarySwitches")) {
+            for (String clock : List.of("cpuMicros", "jitMillis", "gcMillis", "idleMillis", "stealMillis")) {
                 JsonNode column = samples.get(clock);
                 assertEquals(samples.get("count").asInt(), column.size(), clock);
                 for (int i = 1; i < column.size(); i++) {
@@ -135,6 +134,21 @@ class TtcpLoopbackTest {
             }
             assertTrue(samples.get("cpuMicros").get(samples.get("count").asInt() - 1).asLong() > 0,
                     "a process that received messages has used CPU");
+            for (String diagnostic : List.of("voluntarySwitches", "involuntarySwitches", "canaryNanos")) {
+                // read on every fifth sample and the last, -1 in between; switches never run backwards
+                JsonNode column = samples.get(diagnostic);
+                assertEquals(samples.get("count").asInt(), column.size(), diagnostic);
+                long previous = -1;
+                for (int i = 0; i < column.size(); i++) {
+                    long v = column.get(i).asLong();
+                    boolean read = i % Sampler.DIAGNOSE_EVERY == 0 || i == column.size() - 1;
+                    assertEquals(read, v >= 0, diagnostic + "[" + i + "] = " + v);
+                    if (read && !diagnostic.equals("canaryNanos")) {
+                        assertTrue(v >= previous, diagnostic + " never runs backwards");
+                        previous = v;
+                    }
+                }
+            }
             long lastVoluntary = samples.get("voluntarySwitches").get(samples.get("count").asInt() - 1).asLong();
             if (Files.isReadable(Path.of("/proc/self/task"))) {
                 assertTrue(lastVoluntary > 0, "a receiver's threads have blocked waiting for messages");
