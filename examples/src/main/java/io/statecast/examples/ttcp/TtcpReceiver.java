@@ -436,6 +436,7 @@ public final class TtcpReceiver {
         s.put("otherControlMessages", otherControl);
         s.put("warmupMessages", seen[WARMUP].cardinality());
         TtcpReport.putNumber(s, "cpuMicrosPerMessage", cpu.microsPerMessage());
+        TtcpReport.putCanary(s, samples);
 
         List<int[]> ranges = log.missingRanges(options.expectedCount(), MAX_MISSING_RANGES);
         ArrayNode mr = report.putArray("missingRanges");

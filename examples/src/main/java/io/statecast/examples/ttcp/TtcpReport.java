@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -293,6 +294,64 @@ public final class TtcpReport {
             putNumber(t, "maxMicros", max);
         }
         return t;
+    }
+
+    /** How long before a run the canary's readings show the processor's speed before it. */
+    static final long CANARY_BEFORE_MICROS = 5_000_000;
+
+    /**
+     * Puts {@code canaryMicrosInRun} and {@code canaryMicrosBefore} into {@code summary}: the
+     * medians of the {@link SpeedCanary}'s readings while the run's messages passed (the samples
+     * after the last one before the first message, up to the first with them all) and over the
+     * {@value #CANARY_BEFORE_MICROS} µs before; null where no reading falls there. Their ratio is how
+     * much slower the processor ran this process's code under the run's load.
+     */
+    static void putCanary(ObjectNode summary, List<Sampler.Sample> samples) {
+        long all = 0;
+        for (Sampler.Sample s : samples) {
+            all = Math.max(all, s.progress());
+        }
+        int first = -1;
+        int end = -1;
+        for (int i = 0; i < samples.size() && end < 0; i++) {
+            long p = samples.get(i).progress();
+            if (p > 0 && first < 0) {
+                first = i;
+            }
+            if (all > 0 && p == all) {
+                end = i;
+            }
+        }
+        List<Long> inRun = new ArrayList<>();
+        List<Long> before = new ArrayList<>();
+        if (end >= 0) {
+            int start = first - 1;
+            for (int i = start + 1; i <= end; i++) {
+                addReading(inRun, samples.get(i));
+            }
+            if (start >= 0) {
+                long from = samples.get(start).tMicros() - CANARY_BEFORE_MICROS;
+                for (int i = start; i >= 0 && samples.get(i).tMicros() >= from; i--) {
+                    addReading(before, samples.get(i));
+                }
+            }
+        }
+        putNumber(summary, "canaryMicrosInRun", medianMicros(inRun));
+        putNumber(summary, "canaryMicrosBefore", medianMicros(before));
+    }
+
+    private static void addReading(List<Long> readings, Sampler.Sample s) {
+        if (s.canaryNanos() >= 0) {
+            readings.add(s.canaryNanos());
+        }
+    }
+
+    private static double medianMicros(List<Long> nanos) {
+        if (nanos.isEmpty()) {
+            return Double.NaN;
+        }
+        double[] sorted = nanos.stream().mapToDouble(n -> n / 1e3).sorted().toArray();
+        return TtcpStats.percentile(sorted, 50);
     }
 
     /** Writes {@code report} to {@code file} atomically (a temporary file renamed over it). */

@@ -264,6 +264,7 @@ public final class TtcpSender {
         summary.put("sendWindowEffective", window.window());
         summary.put("creditLost", pacer.creditLost());
         TtcpReport.putNumber(summary, "cpuMicrosPerMessage", stream.cpu.microsPerMessage());
+        TtcpReport.putCanary(summary, samples);
         summary.put("warmupSent", Math.max(warmupSent, 0));
         TtcpReport.putNumber(summary, "warmupWaitMs", warmupWaitNanos / 1e6);
         summary.put("receiversWarmedUp", receiversWarmedUp);

@@ -104,6 +104,11 @@ class TtcpLoopbackTest {
             }
             assertTrue(rs.get("delayMsP50").asDouble() >= 0, context);
             assertTrue(rs.get("delayMsP50").asDouble() <= rs.get("delayMsP99").asDouble(), context);
+            for (String k : List.of("canaryMicrosInRun", "canaryMicrosBefore")) {
+                // a number, or null where no reading fell in the (short) window
+                assertTrue(rs.has(k) && (rs.get(k).isNull() || rs.get(k).asDouble() > 0), "receiver summary " + k + " = " + rs.get(k));
+                assertTrue(send.get("summary").has(k), "sender summary " + k);
+            }
 
             // the sender heard the receiver's DONE with the same numbers
             JsonNode peer = send.get("receivers").get(0);

@@ -114,6 +114,46 @@ record RunResult(Experiment experiment, Path dir, int senderExit, JsonNode sende
     }
 
     /**
+     * The median over the node processes of a summary figure (the sender's and every receiver's,
+     * those without it left out), or NaN where none has it. For the processor's speed
+     * ({@code canaryMicrosInRun}, {@code canaryMicrosBefore}): every node saw the same processor, so
+     * the middle of their readings is the run's.
+     */
+    double medianOverNodes(String key) {
+        List<Double> values = new ArrayList<>();
+        JsonNode v = sender == null ? null : sender.get(key);
+        if (v != null && v.isNumber()) {
+            values.add(v.asDouble());
+        }
+        for (Receiver r : receivers) {
+            double x = r.get(key);
+            if (!Double.isNaN(x)) {
+                values.add(x);
+            }
+        }
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        values.sort(null);
+        int n = values.size();
+        return n % 2 == 1 ? values.get(n / 2) : (values.get(n / 2 - 1) + values.get(n / 2)) / 2;
+    }
+
+    /**
+     * "processor canary 120 µs in the run, 119 before (median of nodes)", or empty where the
+     * reports do not say.
+     */
+    String canaryLine() {
+        double in = medianOverNodes("canaryMicrosInRun");
+        double before = medianOverNodes("canaryMicrosBefore");
+        if (Double.isNaN(in)) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "processor canary %.0f µs in the run, %s before (median of nodes)", in,
+                Double.isNaN(before) ? "?" : String.format(Locale.ROOT, "%.0f", before));
+    }
+
+    /**
      * The receivers that got fewer warm-up messages than were sent, as "node N x", worst first
      * (empty if none did, or nothing says). The verdict reads the measured run only, as the
      * blueprint's did; a warm-up at the same rate that lost messages says the run started from a

@@ -195,9 +195,10 @@ final class Testbed {
             RunResult r = new RunResult(e, dir, senderExit, provisional.sender(), provisional.receivers(), why.isEmpty(),
                     why.isEmpty() ? "sustainable" : String.join("; ", why), seconds, firstLink);
             log.printf(Locale.ROOT, "testbed: %s: %s — sent %.0f msgs/s, first link %.0f B/msg, %.1f Mbit/s, worst p99 %.1f ms, "
-                    + "worst slope %.2f ms/s, missing %d (%.0f s); CPU µs/msg per node %s%s%s%n", e.name(), r.verdict(),
+                    + "worst slope %.2f ms/s, missing %d (%.0f s); CPU µs/msg per node %s%s%s%s%n", e.name(), r.verdict(),
                     r.achievedMessagesPerSecond(), r.linkBytesPerMessage(), r.linkLoadMbps(), r.worst("delayMsP99"),
                     r.worst("delaySlopeMsPerS"), r.totalMissing(), seconds, cpuLine(r.cpuMicrosPerMessage()),
+                    r.canaryLine().isEmpty() ? "" : "; " + r.canaryLine(),
                     r.warmupWait().isEmpty() ? "" : "; " + r.warmupWait(),
                     r.warmupShortfall().isEmpty() ? "" : "; warm-up messages received: " + r.warmupShortfall());
             return r;

@@ -259,4 +259,25 @@ class TestbedLogicTest {
         assertTrue(Double.isNaN(cpu[2]));
         assertEquals("40.5 / 60.3 / ? (sum 100.8)", Testbed.cpuLine(cpu));
     }
+
+    @Test
+    void theProcessorCanaryShouldBeTheMedianOfTheNodesThatReportIt() {
+        Experiment e = at(10);
+        ObjectNode sender = JSON.createObjectNode().put("sent", 10_000)
+                .put("canaryMicrosInRun", 190.0).put("canaryMicrosBefore", 119.0);
+        ObjectNode n2 = receiver(10_000, 0, 0).put("canaryMicrosInRun", 230.0).put("canaryMicrosBefore", 125.0);
+        ObjectNode n3 = receiver(10_000, 0, 0).put("canaryMicrosInRun", 176.0); // nothing read before
+        ObjectNode n4 = receiver(10_000, 0, 0); // an older report without the figures
+        RunResult r = new RunResult(e, Path.of("."), 0, sender, List.of(new RunResult.Receiver(2, 0, n2),
+                new RunResult.Receiver(3, 0, n3), new RunResult.Receiver(4, 0, n4)), true, "", 1);
+
+        assertEquals(190.0, r.medianOverNodes("canaryMicrosInRun"), "the middle of three");
+        assertEquals(122.0, r.medianOverNodes("canaryMicrosBefore"), "the mean of the middle two");
+        assertTrue(Double.isNaN(r.medianOverNodes("noSuchFigure")));
+        assertEquals("processor canary 190 µs in the run, 122 before (median of nodes)", r.canaryLine());
+
+        RunResult old = new RunResult(e, Path.of("."), 0, JSON.createObjectNode().put("sent", 10_000),
+                List.of(new RunResult.Receiver(2, 0, n4)), true, "", 1);
+        assertEquals("", old.canaryLine(), "reports without a canary say nothing");
+    }
 }
