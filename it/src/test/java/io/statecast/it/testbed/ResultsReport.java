@@ -60,8 +60,9 @@ final class ResultsReport {
         ceiling(md, searches, linkMbps);
         md.append("\n### Every run\n\n");
         md.append("| service | hops | rate (Mbit/s) | sent (msgs/s) | first link (B/msg, Mbit/s) | received, worst node (Mbit/s) | "
-                + "delay p50 / p99 / max, worst node (ms) | delay slope, worst (ms/s) | missing | verdict |\n");
-        md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+                + "delay p50 / p99 / max, worst node (ms) | delay slope, worst (ms/s) | missing | CPU per message, summed (µs) | "
+                + "processor canary, run / before (µs) | verdict |\n");
+        md.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (SustainableSearch.Outcome o : searches) {
             for (RunResult r : o.runs()) {
                 row(md, r);
@@ -88,11 +89,12 @@ final class ResultsReport {
     }
 
     private static void row(StringBuilder md, RunResult r) {
-        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s, %s | %s | %s / %s / %s | %s | %d | %s |%n",
+        md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s, %s | %s | %s / %s / %s | %s | %d | %s | %s / %s | %s |%n",
                 r.experiment().service(), r.experiment().hops(), r.experiment().rateLabel(),
                 fmt0(r.achievedMessagesPerSecond()), fmt0(r.linkBytesPerMessage()), fmt(r.linkLoadMbps()), fmt(r.least("throughputMbps")), fmt(r.worst("delayMsP50")),
                 fmt(r.worst("delayMsP99")), fmt(r.worst("delayMsMax")), fmt(r.worst("delaySlopeMsPerS")), r.totalMissing(),
-                r.verdict().replace("|", "/")));
+                fmt1(r.cpuMicrosSummed()), fmt0(r.medianOverNodes("canaryMicrosInRun")),
+                fmt0(r.medianOverNodes("canaryMicrosBefore")), r.verdict().replace("|", "/")));
     }
 
     /** The first link's load in the sustainable run of a search (NaN if none or unknown). */
@@ -152,6 +154,10 @@ final class ResultsReport {
 
     private static String fmt(double v) {
         return Double.isNaN(v) ? "—" : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    private static String fmt1(double v) {
+        return Double.isNaN(v) ? "—" : String.format(Locale.ROOT, "%.1f", v);
     }
 
     private static String fmt0(double v) {

@@ -113,6 +113,17 @@ record RunResult(Experiment experiment, Path dir, int senderExit, JsonNode sende
         return out;
     }
 
+    /** {@link #cpuMicrosPerMessage()} summed over the nodes that report it; NaN if none does. */
+    double cpuMicrosSummed() {
+        double sum = Double.NaN;
+        for (double v : cpuMicrosPerMessage()) {
+            if (!Double.isNaN(v)) {
+                sum = Double.isNaN(sum) ? v : sum + v;
+            }
+        }
+        return sum;
+    }
+
     /**
      * The median over the node processes of a summary figure (the sender's and every receiver's,
      * those without it left out), or NaN where none has it. For the processor's speed

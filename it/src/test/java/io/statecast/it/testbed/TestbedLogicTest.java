@@ -107,6 +107,7 @@ class TestbedLogicTest {
         // 1,220.7 msgs/s x 1,100 B x 8 = 10.74 Mbit/s on the wire
         assertTrue(md.contains("| none | 2 | 10.00 | 10.74 | 25.00 | 0.7 / 1.9 | 0.7 / 0.9 |"), md);
         assertTrue(md.contains("| none | 2 | 10.00 | 1221 | 1100, 10.74 |"), md);
+        assertTrue(md.contains("| 0 | — | — / — | sustainable |"), "older reports: no CPU or canary figures\n" + md);
         // 100 Mbit/s x 1,024 / 1,100
         assertTrue(md.contains("took 1100 bytes (median of 1 runs") && md.contains("at most 93.1 Mbit/s of payload"), md);
         assertFalse(md.contains("Loss run"), md);
@@ -258,6 +259,7 @@ class TestbedLogicTest {
         assertEquals(60.25, cpu[1]);
         assertTrue(Double.isNaN(cpu[2]));
         assertEquals("40.5 / 60.3 / ? (sum 100.8)", Testbed.cpuLine(cpu));
+        assertEquals(100.75, r.cpuMicrosSummed(), 1e-9);
     }
 
     @Test
@@ -275,6 +277,9 @@ class TestbedLogicTest {
         assertEquals(122.0, r.medianOverNodes("canaryMicrosBefore"), "the mean of the middle two");
         assertTrue(Double.isNaN(r.medianOverNodes("noSuchFigure")));
         assertEquals("processor canary 190 µs in the run, 122 before (median of nodes)", r.canaryLine());
+        String md = ResultsReport.markdown(List.of(new SustainableSearch.Outcome(4, "none", 10.0, null, List.of(r))),
+                List.of(), "## header", 100);
+        assertTrue(md.contains("| — | 190 / 122 |"), "no CPU figures, the canary's medians\n" + md);
 
         RunResult old = new RunResult(e, Path.of("."), 0, JSON.createObjectNode().put("sent", 10_000),
                 List.of(new RunResult.Receiver(2, 0, n4)), true, "", 1);
