@@ -13,7 +13,7 @@ import java.util.Map;
  * The process's context switches ({@code /proc/self/task/}*{@code /status}, Linux). On the testbed
  * the same build took 114 µs of CPU per message summed over the chain in one run and 174 in
  * another, with nothing compiling, collecting or stolen; a thread that is woken for every message
- * instead of for a batch pays a switch each time, and a thread preempted for another process's
+ * instead of for a batch pays a switch each time, and a thread preempted for another process
  * pays one too, so switches per message beside CPU per message tell the runs apart.
  *
  * <p>A thread that ends takes its counts with it (the JIT's threads come and go), so each reading
@@ -31,7 +31,7 @@ final class ContextSwitches {
     private static final Path TASKS = Path.of("/proc/self/task");
     /** A status file is about 1.5 KiB; the switch counts are its last lines. */
     private static final int MAX_STATUS_BYTES = 16 * 1024;
-    /** Threads read at most, so a process with runaway threads does not make a sample slow. */
+    /** Threads read at most: a process with more gets no figure rather than a slow sample. */
     private static final int MAX_THREADS = 4_096;
 
     /** Each live thread's counts at the last reading, by thread id. */
@@ -50,7 +50,7 @@ final class ContextSwitches {
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
             for (Path task : tasks) {
                 if (seen.size() >= MAX_THREADS) {
-                    break;
+                    return Counts.UNKNOWN; // a partial sum would count the unread threads as ended
                 }
                 Counts c = readStatus(task.resolve("status")); // unknown if the thread just ended
                 if (c.voluntary() >= 0) {

@@ -31,8 +31,8 @@ final class Sampler {
      * {@code gcMillis} the collectors' accumulated collection time (for ZGC its cycles' and pauses'
      * wall time), {@code machine} the machine's accumulated idle and steal time ({@link MachineCpuTime}),
      * {@code switches} the process's context switches ({@link ContextSwitches}), {@code canaryNanos}
-     * the CPU time of the sampler's fixed work ({@link SpeedCanary}), these two on every
-     * {@value #DIAGNOSE_EVERY}th sample and the last; each is -1 where it is not measured.
+     * the CPU time of the sampler's fixed work ({@link SpeedCanary}); the switches on every
+     * {@value #SWITCHES_EVERY}th sample and the last; each is -1 where it is not measured.
      */
     record Sample(long tMicros, long heapUsedBytes, long heapCommittedBytes, int appQueue, long progress,
             StoreProbe.Snapshot store, long cpuMicros, long jitMillis, long gcMillis, MachineCpuTime.Times machine,
@@ -40,11 +40,13 @@ final class Sampler {
     }
 
     /**
-     * Samples between two readings of the context switches and the canary, and the last: reading
-     * every thread's status takes about half a millisecond of CPU in a node's JVM, which on every
-     * sample would be half a per cent of a core per node in runs that are measured by their CPU.
+     * Samples between two readings of the context switches, and the last: reading every thread's
+     * status takes about half a millisecond of CPU in a node's JVM, which on every sample would be
+     * half a per cent of a core per node in runs that are measured by their CPU. The canary (0.1
+     * ms) runs on every sample: a single reading can take an interrupt's work with it, so a
+     * one-second run needs many for a median.
      */
-    static final int DIAGNOSE_EVERY = 5;
+    static final int SWITCHES_EVERY = 5;
 
     /** Most samples kept: at 100 ms, almost three hours. */
     static final int MAX_SAMPLES = 100_000;
@@ -76,9 +78,11 @@ final class Sampler {
     }
 
     /**
-     * Creates and starts the sampling thread without sampling yet, so that {@link #start()} only
-     * hands it the periodic task: a receiver prepares before it joins and starts right after,
-     * keeping thread creation off the path from join to the first message.
+     * Creates and starts the sampling thread without sampling yet, and has it compile the
+     * {@link SpeedCanary}'s work ({@link SpeedCanary#warm()}), so that {@link #start()} only hands it
+     * the periodic task: a receiver prepares before it joins and starts right after, keeping thread
+     * creation off the path from join to the first message; the sender prepares before its warm-up
+     * and starts at the run, so the canary is not compiled, nor timed cold, in the measured run.
      */
     synchronized void prepare() {
         if (executor != null) {
@@ -90,6 +94,7 @@ final class Sampler {
             return t;
         });
         executor.prestartCoreThread();
+        executor.execute(canary::warm);
     }
 
     /** Starts sampling now and every period after (prepares first if that was not done). */
@@ -151,14 +156,14 @@ final class Sampler {
 
     private void sample(boolean last) {
         Sample s;
-        boolean diagnose = last || samplesTaken++ % DIAGNOSE_EVERY == 0;
+        boolean readSwitches = last || samplesTaken++ % SWITCHES_EVERY == 0;
         try {
             MemoryUsage heap = memory.getHeapMemoryUsage();
             long cpu = cpuNanos.getAsLong();
             s = new Sample(clock.nowMicros(), heap.getUsed(), heap.getCommitted(), socket.statistics().queued(),
                     progress.getAsLong(), probe.snapshot(), cpu < 0 ? -1 : cpu / 1_000, jitMillis(), gcMillis(),
-                    MachineCpuTime.read(), diagnose ? switches.read() : ContextSwitches.Counts.UNKNOWN,
-                    diagnose ? canary.run() : -1);
+                    MachineCpuTime.read(), readSwitches ? switches.read() : ContextSwitches.Counts.UNKNOWN,
+                    canary.run());
         } catch (RuntimeException e) {
             // a failing probe must not end the periodic task (the executor would cancel it silently)
             return;

@@ -199,6 +199,9 @@ public final class TtcpSender {
             return new Result(3, report);
         }
         gate = new BackpressureGate(socket, options.serviceId());
+        // sampling starts with the run; the thread, and the canary's compilation, before the warm-up
+        Sampler sampler = new Sampler(socket, probe, clock, () -> measured == null ? 0 : measured.sent(), options.sampleMs());
+        sampler.prepare();
         int warmupSent = warmUp();
         long warmupWaitNanos = 0;
         ReceiverRoster.WarmUp warmedUp = null;
@@ -214,7 +217,6 @@ public final class TtcpSender {
         pause(options.warmupMs());
         run = new SecureRandom().nextLong() | 1L; // never 0: the warm-up's run and HELLO's
         SendStream stream = new SendStream(run, options.count(), true, CpuMeter.process(), "message");
-        Sampler sampler = new Sampler(socket, probe, clock, () -> measured == null ? 0 : measured.sent(), options.sampleMs());
         sampler.start();
         Pacer pacer = Pacer.system(options.rate(), options.burst(), options.tickMicros() * 1_000L);
         SendWindowStatistics windowBefore = socket.sendWindowStatistics();
