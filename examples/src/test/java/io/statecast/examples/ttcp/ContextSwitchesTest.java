@@ -58,7 +58,7 @@ class ContextSwitchesTest {
         Thread sleeper = new Thread(() -> {
             try {
                 for (int i = 0; i < 20; i++) {
-                    Thread.sleep(1);
+                    Thread.sleep(1); // the switches whose counts must outlive the thread, not a wait for anything
                 }
                 slept.countDown();
                 end.await();

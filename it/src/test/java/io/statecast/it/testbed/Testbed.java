@@ -194,11 +194,12 @@ final class Testbed {
             List<String> why = settings.criteria().failures(provisional);
             RunResult r = new RunResult(e, dir, senderExit, provisional.sender(), provisional.receivers(), why.isEmpty(),
                     why.isEmpty() ? "sustainable" : String.join("; ", why), seconds, firstLink);
+            String canary = r.canaryLine();
             log.printf(Locale.ROOT, "testbed: %s: %s — sent %.0f msgs/s, first link %.0f B/msg, %.1f Mbit/s, worst p99 %.1f ms, "
                     + "worst slope %.2f ms/s, missing %d (%.0f s); CPU µs/msg per node %s%s%s%s%n", e.name(), r.verdict(),
                     r.achievedMessagesPerSecond(), r.linkBytesPerMessage(), r.linkLoadMbps(), r.worst("delayMsP99"),
                     r.worst("delaySlopeMsPerS"), r.totalMissing(), seconds, cpuLine(r.cpuMicrosPerMessage()),
-                    r.canaryLine().isEmpty() ? "" : "; " + r.canaryLine(),
+                    canary.isEmpty() ? "" : "; " + canary,
                     r.warmupWait().isEmpty() ? "" : "; " + r.warmupWait(),
                     r.warmupShortfall().isEmpty() ? "" : "; warm-up messages received: " + r.warmupShortfall());
             return r;
