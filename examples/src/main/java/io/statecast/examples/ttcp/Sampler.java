@@ -8,6 +8,8 @@ import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryUsage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -78,11 +80,11 @@ final class Sampler {
     }
 
     /**
-     * Creates and starts the sampling thread without sampling yet, and has it compile the
-     * {@link SpeedCanary}'s work ({@link SpeedCanary#warm()}), so that {@link #start()} only hands it
+     * Creates and starts the sampling thread without sampling yet, and waits while it compiles the
+     * {@link SpeedCanary}'s work and its readings' code ({@link #warm()}), so that {@link #start()} only hands it
      * the periodic task: a receiver prepares before it joins and starts right after, keeping thread
      * creation off the path from join to the first message; the sender prepares before its warm-up
-     * and starts at the run, so the canary is not compiled, nor timed cold, in the measured run.
+     * and starts at the run, so neither is compiled, nor the canary timed cold, in the measured run.
      */
     synchronized void prepare() {
         if (executor != null) {
@@ -94,7 +96,14 @@ final class Sampler {
             return t;
         });
         executor.prestartCoreThread();
-        executor.execute(canary::warm);
+        Future<?> warmed = executor.submit(this::warm);
+        try {
+            warmed.get(); // tens of milliseconds, so that none of it overlaps a receiver's join
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            // warming is an optimisation; a reading that fails here is skipped in sample() too
+        }
     }
 
     /** Starts sampling now and every period after (prepares first if that was not done). */
@@ -105,6 +114,31 @@ final class Sampler {
         prepare();
         started = true;
         executor.scheduleAtFixedRate(() -> sample(false), 0, periodMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Readings a prepared sampler takes and throws away, so that its reading code is compiled before a run. */
+    static final int WARM_READINGS = 20;
+
+    /**
+     * Runs on the sampling thread when it is prepared: compiles the canary's work and the readings'
+     * code (the {@code /proc} files' parsing, the store's probe) before the samples that count. The
+     * sender's sampler used to read for the first time as its measured run began, and the JIT's
+     * work on that code (32 ms in a one-second run) fell into the run.
+     */
+    private void warm() {
+        canary.warm();
+        try {
+            for (int i = 0; i < WARM_READINGS; i++) {
+                MachineCpuTime.read();
+                switches.read();
+                probe.snapshot();
+                memory.getHeapMemoryUsage();
+                jitMillis();
+                gcMillis();
+            }
+        } catch (RuntimeException e) {
+            // a failing probe fails the same way in sample(), which skips that sample
+        }
     }
 
     /** Stops sampling after one last sample; returns every sample, oldest first. */
