@@ -98,7 +98,7 @@ final class Sampler {
         executor.prestartCoreThread();
         Future<?> warmed = executor.submit(this::warm);
         try {
-            warmed.get(); // tens of milliseconds, so that none of it overlaps a receiver's join
+            warmed.get(); // about 0.1 s of CPU, done before a receiver joins so that none of it overlaps the join
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
