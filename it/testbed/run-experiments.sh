@@ -13,6 +13,8 @@
 #   --rates 10,25,50,75,87.5,91  ladder of payload rates in Mbit/s, then --refine bisection steps
 #   --count 10000 --size 1024  the blueprint's run
 #   --no-loss-run              skip the 5-hop, 5 %-loss run
+#   --link-burst 262144        every link's tbf bucket in bytes (the default; 32768 is the chain
+#                              script's own, which sends packets on timers after a node's stall)
 #   --results FILE             Markdown table (default it/target/testbed/results.md)
 # Environment: MVN_OFFLINE=1 builds with -o; SKIP_BUILD=1 uses what is built.
 #

@@ -20,6 +20,7 @@ final class Chain implements AutoCloseable {
     private final Path script;
     private final String tag;
     private final String linkRate;
+    private final Integer linkBurstBytes;
     private final Path log;
     private int nodes;
 
@@ -30,18 +31,33 @@ final class Chain implements AutoCloseable {
      * @param log      where the script's output goes (appended)
      */
     Chain(Path script, String tag, String linkRate, Path log) {
+        this(script, tag, linkRate, null, log);
+    }
+
+    /**
+     * @param linkBurstBytes tbf bucket of every link in bytes; {@code null} for the script's default
+     *                       (1 ms of the rate, at least 32 KiB)
+     */
+    Chain(Path script, String tag, String linkRate, Integer linkBurstBytes, Path log) {
         this.script = Objects.requireNonNull(script, "script");
         if (!tag.matches("[a-z0-9]{1,6}")) {
             throw new IllegalArgumentException("tag '" + tag + "' must match [a-z0-9]{1,6}");
         }
         this.tag = tag;
         this.linkRate = Objects.requireNonNull(linkRate, "linkRate");
+        if (linkBurstBytes != null && linkBurstBytes <= 0) {
+            throw new IllegalArgumentException("link burst must be > 0 bytes, got " + linkBurstBytes);
+        }
+        this.linkBurstBytes = linkBurstBytes;
         this.log = Objects.requireNonNull(log, "log");
     }
 
     /** Creates a chain of {@code n} nodes with {@code lossPercent} drop on every link. */
     void up(int n, int lossPercent) throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(List.of("up", String.valueOf(n), "--tag", tag, "--rate", linkRate));
+        if (linkBurstBytes != null) {
+            args.addAll(List.of("--burst", String.valueOf(linkBurstBytes)));
+        }
         if (lossPercent > 0) {
             args.addAll(List.of("--loss", String.valueOf(lossPercent)));
         }

@@ -11,13 +11,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.deploy.MessageStoreSettings;
 import io.statecast.overlay.socket.OverlayConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** The testbed's judgement and search, on made-up reports (no root, no processes). */
 class TestbedLogicTest {
@@ -179,6 +183,28 @@ class TestbedLogicTest {
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
                 () -> TestbedRunner.Service.parse("h2h-ack", null, 11_000, "fast"));
         assertTrue(bad.getMessage().contains("must be dedicated, clock or io"), bad.getMessage());
+    }
+
+    @Test
+    void theRunnersLinkBucketShouldDefaultTo256KiBAndRefuseLessThanAFrameOrMoreThan64MiB() {
+        for (String burst : List.of("1000", String.valueOf(TestbedRunner.MAX_LINK_BURST + 1), "0")) {
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            PrintStream saved = System.err;
+            int status;
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            try {
+                status = new CommandLine(new TestbedRunner()).execute("--link-burst", burst, "--out", dir.toString());
+            } finally {
+                System.setErr(saved);
+            }
+            String text = err.toString(StandardCharsets.UTF_8);
+            assertEquals(2, status, text);
+            assertTrue(text.contains("--link-burst " + burst + ": must be 1514..67108864 bytes"), text);
+        }
+        assertThrows(IllegalArgumentException.class, () -> new Chain(dir.resolve("netns-chain.sh"), "t1", "100mbit", 0, dir.resolve("log")));
+        TestbedRunner defaults = new TestbedRunner();
+        new CommandLine(defaults).parseArgs();
+        assertEquals(262_144, defaults.linkBurst, "the runner's chains absorb a stall of 21 ms at 100 Mbit/s");
     }
 
     @Test

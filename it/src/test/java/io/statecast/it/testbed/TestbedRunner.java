@@ -27,6 +27,16 @@ import picocli.CommandLine.Option;
         description = "Runs the blueprint's testbed experiments with real statecast processes in network namespaces (root).")
 public final class TestbedRunner implements Callable<Integer> {
 
+    /** Smallest {@code --link-burst}: one full Ethernet frame, below which tbf passes nothing. */
+    static final int MIN_LINK_BURST = 1514;
+    /** Largest {@code --link-burst}. */
+    static final int MAX_LINK_BURST = 64 << 20;
+    /**
+     * The runner's links' bucket, 256 KiB: it absorbs a node's stall on the shared cores, where the
+     * chain script's 32 KiB sent every packet after one on a kernel timer and slowed every process.
+     */
+    static final int DEFAULT_LINK_BURST = 256 << 10;
+
     @Option(names = "--services", split = ",", defaultValue = "none,h2h-ack,e2e-ack",
             description = "services to measure: none (best-effort), a shipped service by name (h2h-ack, e2e-ack: its spec from the "
                     + "class path services/NAME.scxml), or a ServiceID with --message-store (default: ${DEFAULT-VALUE})")
@@ -82,6 +92,12 @@ public final class TestbedRunner implements Callable<Integer> {
 
     @Option(names = "--link-rate", defaultValue = "100mbit", description = "tbf rate of every link (default: ${DEFAULT-VALUE})")
     String linkRate;
+
+    @Option(names = "--link-burst", paramLabel = "BYTES", defaultValue = "" + DEFAULT_LINK_BURST,
+            description = "tbf bucket of every link in bytes (default: ${DEFAULT-VALUE}, 21 ms of 100 Mbit/s). Past the bucket"
+                    + " a link queues and sends each packet on a kernel timer, which on a virtual machine costs processor time"
+                    + " the nodes share; 32768 is the chain script's own default: docs/testbed.md, \"The links' bucket\"")
+    int linkBurst;
 
     @Option(names = "--node", defaultValue = "TREE", description = "overlay node type, TREE or DT (default: ${DEFAULT-VALUE})")
     String node;
@@ -139,6 +155,11 @@ public final class TestbedRunner implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (linkBurst < MIN_LINK_BURST || linkBurst > MAX_LINK_BURST) {
+            System.err.printf(Locale.ROOT, "testbed: --link-burst %d: must be %d..%d bytes (a full frame up to 64 MiB)%n",
+                    linkBurst, MIN_LINK_BURST, MAX_LINK_BURST);
+            return 2;
+        }
         String why = TestbedEnvironment.unavailableReason();
         if (why != null) {
             System.err.println("testbed: cannot run here: " + why);
@@ -175,9 +196,10 @@ public final class TestbedRunner implements Callable<Integer> {
         if (lossRun) {
             maxHops = Math.max(maxHops, lossHops);
         }
-        log.printf("testbed: chain '%s' of %d nodes, links %s; launcher %s; output in %s%n", runTag, maxHops + 1, linkRate,
-                l.description(), outDir);
-        Chain chain = new Chain(root.resolve("it/testbed/netns-chain.sh"), runTag, linkRate, outDir.resolve("chain-" + runTag + ".log"));
+        log.printf("testbed: chain '%s' of %d nodes, links %s (%s); launcher %s; output in %s%n", runTag, maxHops + 1, linkRate,
+                bucketText(), l.description(), outDir);
+        Chain chain = new Chain(root.resolve("it/testbed/netns-chain.sh"), runTag, linkRate, linkBurst,
+                outDir.resolve("chain-" + runTag + ".log"));
         Testbed bed = new Testbed(chain, l, outDir, settings, log);
         // on TERM or Ctrl-C: the node processes first (the JVM leaves children running), then the chain
         Thread hook = new Thread(() -> {
@@ -244,7 +266,7 @@ public final class TestbedRunner implements Callable<Integer> {
     private void writeResults(Path file, List<SustainableSearch.Outcome> outcomes, List<RunResult> lossRuns, long started)
             throws IOException {
         String header = String.format(Locale.ROOT, "## Testbed results, %s%n%n"
-                + "Daisy chain of network namespaces, `tc tbf` %s links, overlay node %s over UDP, MessageStore threading %s, "
+                + "Daisy chain of network namespaces, `tc tbf` %s links (%s), overlay node %s over UDP, MessageStore threading %s, "
                 + "%d messages of %d bytes, "
                 + "a warm-up of %.0f s per node at the run's rate with its service (%d messages at least), a wait until every receiver "
                 + "has all of it or none gained a message for %d s (at most %d s) and a pause of %.0f s per node, "
@@ -254,13 +276,18 @@ public final class TestbedRunner implements Callable<Integer> {
                 + "Sustainable: nothing lost, delay slope over the second half <= %.1f ms/s, sender within %.0f %% of the rate. "
                 + "Blueprint columns are its SCXML / hard-coded Java figures on Emulab 100 Mbit/s links. Run time %.0f s.%n%n"
                 + "Command: `it/testbed/run-experiments.sh %s`",
-                ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), linkRate, node,
+                ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), linkRate, bucketText(), node,
                 messageStore == null ? threading : "as in --message-store", count, size, warmupSecondsPerNode, warmup, Testbed.WARMUP_QUIET_SECONDS, Testbed.WARMUP_WAIT_SECONDS,
                 Testbed.WARMUP_PAUSE_MS_PER_NODE / 1e3, jvmOpts,
                 Runtime.getRuntime().availableProcessors(), HostCpu.model(), maxSlope, 100 * minSendRatio, (System.nanoTime() - started) / 1e9,
                 commandLine());
         Files.createDirectories(file.toAbsolutePath().getParent());
         Files.writeString(file, ResultsReport.markdown(outcomes, lossRuns, header, ResultsReport.parseLinkMbps(linkRate)));
+    }
+
+    /** The links' bucket as the results and the log name it. */
+    private String bucketText() {
+        return "bucket " + linkBurst + " bytes";
     }
 
     /** The arguments as given, without the ones every invocation differs in (tag, paths, launcher). */
