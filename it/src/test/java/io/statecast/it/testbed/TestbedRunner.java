@@ -32,8 +32,8 @@ public final class TestbedRunner implements Callable<Integer> {
     /** Largest {@code --link-burst}. */
     static final int MAX_LINK_BURST = 64 << 20;
     /**
-     * The runner's links' bucket, 256 KiB: it absorbs a node's stall on the shared cores, where the
-     * chain script's 32 KiB sent every packet after one on a kernel timer and slowed every process.
+     * The runner's links' bucket, 256 KiB: it absorbs a node's stall on the shared cores. Past the
+     * chain script's 32 KiB, tbf sent each packet on a kernel timer, which slowed every process.
      */
     static final int DEFAULT_LINK_BURST = 256 << 10;
 
