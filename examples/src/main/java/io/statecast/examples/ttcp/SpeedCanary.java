@@ -7,12 +7,11 @@ import java.lang.management.ThreadMXBean;
  * A fixed piece of work timed in the calling thread's CPU time: how fast the processor runs this
  * process's code right now. On the testbed the same build took 114 µs of CPU per message summed
  * over the chain in some runs and 174 in others, every node costing more in the costly ones, with
- * no steal time. A virtual CPU whose physical core (or its hyperthread sibling, or the cache they
- * share) is busy with another tenant runs fewer instructions per cycle, which neither steal time
- * nor the process's own counters show; timed on CPU time, so waiting to run does not count, the
- * same work taking longer does. On a kernel without IRQ time accounting the figure also holds the
- * interrupts and softirq work that ran while the thread did, as every thread's CPU time does there.
- * About 0.1 ms of work; confined to one thread.
+ * no steal time. Timed on CPU time, so waiting to run does not count, the same work taking longer
+ * does: fewer instructions per cycle (another tenant on the physical core or its cache), and, on
+ * a kernel without IRQ time accounting, the interrupts, softirq work and hypervisor exits that ran
+ * while the thread did. On the testbed it was the last: the links' tbf shaping on a timer per
+ * packet (docs/testbed.md, "The links' bucket"). About 0.1 ms of work; confined to one thread.
  */
 final class SpeedCanary {
 

@@ -115,8 +115,13 @@ record RunResult(Experiment experiment, Path dir, int senderExit, JsonNode sende
 
     /** {@link #cpuMicrosPerMessage()} summed over the nodes that report it; NaN if none does. */
     double cpuMicrosSummed() {
+        return sumKnown(cpuMicrosPerMessage());
+    }
+
+    /** The sum of the values that are not NaN; NaN if every one is. */
+    static double sumKnown(double[] values) {
         double sum = Double.NaN;
-        for (double v : cpuMicrosPerMessage()) {
+        for (double v : values) {
             if (!Double.isNaN(v)) {
                 sum = Double.isNaN(sum) ? v : sum + v;
             }

@@ -214,15 +214,14 @@ final class Testbed {
     /** "a / b / … (sum s)" with one decimal; nodes without a figure are "?". */
     static String cpuLine(double[] perNode) {
         StringBuilder b = new StringBuilder();
-        double sum = 0;
         for (double v : perNode) {
             if (b.length() > 0) {
                 b.append(" / ");
             }
             b.append(Double.isNaN(v) ? "?" : String.format(Locale.ROOT, "%.1f", v));
-            sum += Double.isNaN(v) ? 0 : v;
         }
-        return b.append(String.format(Locale.ROOT, " (sum %.1f)", sum)).toString();
+        double sum = RunResult.sumKnown(perNode);
+        return b.append(String.format(Locale.ROOT, " (sum %.1f)", Double.isNaN(sum) ? 0 : sum)).toString();
     }
 
     /** Stops every node process still running (for a shutdown hook: the JVM does not do it). */
