@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             SpecRenderCommand.class,
             SpecTestCommand.class,
             SpecCheckCommand.class,
+            SpecConformanceCommand.class,
         })
 public final class SpecCommand implements Runnable {
 

@@ -78,7 +78,12 @@ public final class XQueryEngine implements AutoCloseable {
         this.compileWorker = new BoundedWorker("statecast-query-compile", limits.workerStackBytes());
     }
 
-    private static Processor sandboxedProcessor() {
+    /**
+     * A new processor with this engine's sandbox (no external resources, collections, modules,
+     * environment or reflexive calls; capped regex backtracking), for a component that registers
+     * functions of its own, such as the statechart engine's {@code In()}.
+     */
+    public static Processor sandboxedProcessor() {
         Processor p = new Processor(false);
         p.setConfigurationProperty(Feature.ALLOWED_PROTOCOLS, "");
         p.setConfigurationProperty(Feature.ALLOW_EXTERNAL_FUNCTIONS, false);

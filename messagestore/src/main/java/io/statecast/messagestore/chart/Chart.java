@@ -1,0 +1,71 @@
+package io.statecast.messagestore.chart;
+
+import java.util.List;
+import java.util.Map;
+import net.sf.saxon.s9api.Processor;
+import net.sf.saxon.s9api.QName;
+
+/**
+ * A statechart compiled once from its SCXML document: the state tree in document order, every
+ * transition and block of executable content in executable form, every expression compiled by
+ * Saxon. Immutable after {@link ChartCompiler} publishes it and shared by all of its
+ * {@link Session}s.
+ */
+public final class Chart {
+
+    private final String name;
+    private final StateNode[] states;
+    private final Map<String, StateNode> byId;
+    private final boolean lateBinding;
+    private final List<QName> variables;
+    private final Processor processor;
+    private final List<String> warnings;
+
+    Chart(String name, StateNode[] states, Map<String, StateNode> byId, boolean lateBinding, List<QName> variables,
+            Processor processor, List<String> warnings) {
+        this.name = name;
+        this.states = states;
+        this.byId = Map.copyOf(byId);
+        this.lateBinding = lateBinding;
+        this.variables = List.copyOf(variables);
+        this.processor = processor;
+        this.warnings = List.copyOf(warnings);
+    }
+
+    /** The {@code name} attribute of {@code <scxml>}, or empty. */
+    public String name() {
+        return name;
+    }
+
+    /** Number of states, the root and history pseudo-states included. */
+    public int size() {
+        return states.length;
+    }
+
+    /** The state with this id, or {@code null}. */
+    public StateNode state(String id) {
+        return byId.get(id);
+    }
+
+    /** What the compile noticed but accepted, one line each. */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    StateNode[] states() {
+        return states;
+    }
+
+    boolean lateBinding() {
+        return lateBinding;
+    }
+
+    /** Every variable the chart's expressions may name: its data, foreach names, system variables. */
+    List<QName> variables() {
+        return variables;
+    }
+
+    Processor processor() {
+        return processor;
+    }
+}

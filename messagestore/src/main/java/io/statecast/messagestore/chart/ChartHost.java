@@ -1,0 +1,26 @@
+package io.statecast.messagestore.chart;
+
+/**
+ * What a running {@link Session} needs from whoever hosts it: a log, timers for delayed
+ * {@code <send>}, and a wake-up when it queued an event for itself. Called on the session's
+ * thread; a timer task must be run on that thread too.
+ */
+public interface ChartHost {
+
+    /** A {@code <log>}: its label (empty when absent) and the expression's string value. */
+    void log(String label, String value);
+
+    /**
+     * Runs {@code task} on the session's thread after {@code delayMillis}.
+     *
+     * @return a handle for {@link #cancel}
+     */
+    Object schedule(long delayMillis, Runnable task);
+
+    /** Cancels a task of {@link #schedule} that has not run; a task already run is ignored. */
+    void cancel(Object handle);
+
+    /** The session queued an external event for itself: call {@link Session#processExternal()} soon. */
+    default void externalQueued(Session session) {
+    }
+}

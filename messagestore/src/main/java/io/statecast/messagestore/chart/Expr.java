@@ -1,0 +1,16 @@
+package io.statecast.messagestore.chart;
+
+import net.sf.saxon.s9api.XPathExecutable;
+
+/**
+ * A compiled XPath expression of a chart, or the reason it does not compile. A chart compiled
+ * leniently keeps expressions that do not compile so that evaluating them raises
+ * {@code error.execution} at run time, as the Recommendation asks; a strict compile refuses them.
+ *
+ * @param text       the source text
+ * @param executable Saxon's compiled form, or {@code null} when {@code error} is set
+ * @param error      why it does not compile, or {@code null}
+ * @param where      where it stands in the document ({@code line N, <element attr>}), for errors
+ */
+record Expr(String text, XPathExecutable executable, String error, String where) {
+}

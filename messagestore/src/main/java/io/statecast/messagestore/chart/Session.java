@@ -1,0 +1,605 @@
+package io.statecast.messagestore.chart;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.w3c.dom.Element;
+
+/**
+ * One running machine of a {@link Chart}: the Recommendation's algorithm (Appendix D) over the
+ * chart's compiled states and transitions, with its own XPath datamodel, internal queue, external
+ * queue for events it sends itself, history values and delayed sends.
+ *
+ * <p>Drive it with {@link #start()}, then {@link #process(ChartEvent)} for each external event
+ * (and {@link #processExternal()} when the host is told that the session queued one for itself).
+ * Confined to one thread; not thread-safe.
+ */
+public final class Session {
+
+    private final Chart chart;
+    private final ChartHost host;
+    private final ChartLimits limits;
+    private final String sessionId;
+    private final XPathData data;
+    /** The configuration: membership by state index. */
+    private final boolean[] active;
+    private final boolean[] entered;
+    private final ArrayDeque<ChartEvent> internal = new ArrayDeque<>();
+    private final ArrayDeque<ChartEvent> external = new ArrayDeque<>();
+    private final Map<StateNode, List<StateNode>> historyValue = new HashMap<>();
+    private final Map<String, Object> pendingSends = new HashMap<>();
+    private boolean running;
+    private boolean started;
+    private long sendIds;
+    private String stopReason;
+    private String finalState;
+
+    /**
+     * A session not yet started.
+     *
+     * @param sessionId the value of {@code _sessionid}, unique among the host's sessions
+     */
+    public Session(Chart chart, ChartHost host, ChartLimits limits, String sessionId) {
+        this.chart = Objects.requireNonNull(chart, "chart");
+        this.host = Objects.requireNonNull(host, "host");
+        this.limits = Objects.requireNonNull(limits, "limits");
+        this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
+        this.active = new boolean[chart.states().length];
+        this.entered = new boolean[chart.states().length];
+        this.data = new XPathData(chart, this, limits);
+    }
+
+    /** Initialises the datamodel, enters the initial configuration and runs to a stable one. */
+    public void start() {
+        if (started) {
+            throw new IllegalStateException("already started");
+        }
+        started = true;
+        running = true;
+        data.initSystem(sessionId, chart.name());
+        for (StateNode s : chart.states()) {
+            for (DataDecl d : s.data) {
+                data.declare(d.id());
+            }
+        }
+        StateNode root = chart.states()[0];
+        if (chart.lateBinding()) {
+            initData(root);
+        } else {
+            for (StateNode s : chart.states()) {
+                initData(s);
+            }
+        }
+        entered[0] = true;
+        enterStates(List.of(root.initial));
+        macrostep();
+    }
+
+    /** Processes one external event (ignored once the session has ended). */
+    public void process(ChartEvent event) {
+        if (!running) {
+            return;
+        }
+        data.setEvent(event);
+        List<Transition> enabled = selectTransitions(event);
+        if (!enabled.isEmpty()) {
+            microstep(enabled);
+        }
+        macrostep();
+    }
+
+    /** Processes the events the session queued for itself, in order, until none is left or it ended. */
+    public void processExternal() {
+        while (running && !external.isEmpty()) {
+            process(external.poll());
+        }
+    }
+
+    /** Whether the session has external events it sent itself waiting. */
+    public boolean hasExternal() {
+        return !external.isEmpty();
+    }
+
+    /** Whether the session has started and not reached a top-level final state. */
+    public boolean running() {
+        return running;
+    }
+
+    /** Why the session was stopped by a limit, or {@code null}. */
+    public String stopReason() {
+        return stopReason;
+    }
+
+    /** The id of the top-level final state the session ended in, or {@code null}. */
+    public String finalState() {
+        return finalState;
+    }
+
+    /** The ids of the active states in document order. */
+    public List<String> activeStates() {
+        List<String> ids = new ArrayList<>();
+        for (StateNode s : chart.states()) {
+            if (active[s.index] && s.kind != StateKind.ROOT) {
+                ids.add(s.id);
+            }
+        }
+        return ids;
+    }
+
+    /** Whether the state with this id is active (the {@code In()} predicate). */
+    public boolean isActive(String stateId) {
+        StateNode s = chart.state(stateId);
+        return s != null && active[s.index];
+    }
+
+    /** {@code _sessionid}. */
+    public String sessionId() {
+        return sessionId;
+    }
+
+    // ---- the Recommendation's procedures ----------------------------------------------------
+
+    private void macrostep() {
+        int steps = 0;
+        while (running) {
+            List<Transition> enabled = selectTransitions(null);
+            if (enabled.isEmpty()) {
+                ChartEvent e = internal.poll();
+                if (e == null) {
+                    break;
+                }
+                data.setEvent(e);
+                enabled = selectTransitions(e);
+            }
+            if (!enabled.isEmpty()) {
+                if (++steps > limits.maxMicrosteps()) {
+                    stopReason = "more than " + limits.maxMicrosteps() + " microsteps without waiting for an event";
+                    running = false;
+                    break;
+                }
+                microstep(enabled);
+            }
+        }
+        if (!running) {
+            exitInterpreter();
+        }
+    }
+
+    private void exitInterpreter() {
+        StateNode[] states = chart.states();
+        for (int i = states.length - 1; i > 0; i--) {
+            if (active[i]) {
+                for (Action[] block : states[i].onExit) {
+                    Action.runBlock(block, this);
+                }
+                active[i] = false;
+            }
+        }
+        for (Object handle : pendingSends.values()) {
+            host.cancel(handle);
+        }
+        pendingSends.clear();
+        internal.clear();
+        external.clear();
+    }
+
+    /** Eventless transitions when {@code event} is null, else those the event enables. */
+    private List<Transition> selectTransitions(ChartEvent event) {
+        List<Transition> enabled = new ArrayList<>(2);
+        StateNode[] states = chart.states();
+        for (StateNode state : states) {
+            if (!active[state.index] || !state.isAtomic()) {
+                continue;
+            }
+            search:
+            for (StateNode s = state; s != null; s = s.parent) {
+                for (Transition t : s.transitions) {
+                    boolean eventMatches = event == null ? t.events() == null : t.matches(event.name());
+                    if (eventMatches && (t.cond() == null || test(t.cond()))) {
+                        if (!enabled.contains(t)) {
+                            enabled.add(t);
+                        }
+                        break search;
+                    }
+                }
+            }
+        }
+        return enabled.size() > 1 ? removeConflicting(enabled) : enabled;
+    }
+
+    private List<Transition> removeConflicting(List<Transition> enabled) {
+        List<Transition> filtered = new ArrayList<>();
+        for (Transition t1 : enabled) {
+            boolean preempted = false;
+            List<Transition> toRemove = new ArrayList<>();
+            boolean[] exit1 = exitSet(List.of(t1));
+            for (Transition t2 : filtered) {
+                if (intersects(exit1, exitSet(List.of(t2)))) {
+                    if (t1.source().isDescendantOf(t2.source())) {
+                        toRemove.add(t2);
+                    } else {
+                        preempted = true;
+                        break;
+                    }
+                }
+            }
+            if (!preempted) {
+                filtered.removeAll(toRemove);
+                filtered.add(t1);
+            }
+        }
+        return filtered;
+    }
+
+    private static boolean intersects(boolean[] a, boolean[] b) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] && b[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void microstep(List<Transition> enabled) {
+        exitStates(enabled);
+        for (Transition t : enabled) {
+            Action.runBlock(t.body(), this);
+        }
+        enterStates(enabled);
+    }
+
+    private boolean[] exitSet(List<Transition> transitions) {
+        boolean[] exit = new boolean[active.length];
+        for (Transition t : transitions) {
+            if (t.targets().length > 0) {
+                StateNode domain = domain(t);
+                for (int i = domain.index + 1; i <= domain.lastDescendant; i++) {
+                    if (active[i]) {
+                        exit[i] = true;
+                    }
+                }
+            }
+        }
+        return exit;
+    }
+
+    private void exitStates(List<Transition> enabled) {
+        boolean[] exit = exitSet(enabled);
+        StateNode[] states = chart.states();
+        for (int i = states.length - 1; i > 0; i--) {
+            if (!exit[i]) {
+                continue;
+            }
+            for (StateNode h : states[i].histories) {
+                List<StateNode> remembered = new ArrayList<>();
+                for (int j = i + 1; j <= states[i].lastDescendant; j++) {
+                    StateNode s = states[j];
+                    if (active[j] && (h.kind == StateKind.DEEP_HISTORY ? s.isAtomic() : s.parent == states[i])) {
+                        remembered.add(s);
+                    }
+                }
+                historyValue.put(h, remembered);
+            }
+        }
+        for (int i = states.length - 1; i > 0; i--) {
+            if (exit[i]) {
+                for (Action[] block : states[i].onExit) {
+                    Action.runBlock(block, this);
+                }
+                active[i] = false;
+            }
+        }
+    }
+
+    private void enterStates(List<Transition> enabled) {
+        boolean[] toEnter = new boolean[active.length];
+        boolean[] defaultEntry = new boolean[active.length];
+        Map<StateNode, Action[]> historyContent = new HashMap<>();
+        for (Transition t : enabled) {
+            for (StateNode s : t.targets()) {
+                addDescendants(s, toEnter, defaultEntry, historyContent);
+            }
+            StateNode domain = domain(t);
+            for (StateNode s : effectiveTargets(t)) {
+                addAncestors(s, domain, toEnter, defaultEntry, historyContent);
+            }
+        }
+        StateNode[] states = chart.states();
+        for (int i = 1; i < states.length; i++) {
+            if (!toEnter[i]) {
+                continue;
+            }
+            StateNode s = states[i];
+            active[i] = true;
+            if (chart.lateBinding() && !entered[i]) {
+                initData(s);
+            }
+            entered[i] = true;
+            for (Action[] block : s.onEntry) {
+                Action.runBlock(block, this);
+            }
+            if (defaultEntry[i] && s.initial != null) {
+                Action.runBlock(s.initial.body(), this);
+            }
+            Action[] hc = historyContent.get(s);
+            if (hc != null) {
+                Action.runBlock(hc, this);
+            }
+            if (s.kind == StateKind.FINAL) {
+                StateNode parent = s.parent;
+                if (parent.kind == StateKind.ROOT) {
+                    running = false;
+                    finalState = s.id;
+                } else {
+                    Element done = null;
+                    if (s.doneData != null) {
+                        try {
+                            done = data.doneData(s.doneData);
+                        } catch (ChartError e) {
+                            raiseError(e);
+                        }
+                    }
+                    raiseInternal(ChartEvent.platform("done.state." + parent.id, null, done));
+                    StateNode grandparent = parent.parent;
+                    if (grandparent != null && grandparent.kind == StateKind.PARALLEL) {
+                        boolean all = true;
+                        for (StateNode c : grandparent.children) {
+                            if (!inFinalState(c)) {
+                                all = false;
+                                break;
+                            }
+                        }
+                        if (all) {
+                            raiseInternal(ChartEvent.platform("done.state." + grandparent.id, null, null));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private boolean inFinalState(StateNode s) {
+        if (s.kind == StateKind.COMPOUND) {
+            for (StateNode c : s.children) {
+                if (c.kind == StateKind.FINAL && active[c.index]) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (s.kind == StateKind.PARALLEL) {
+            for (StateNode c : s.children) {
+                if (!inFinalState(c)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private void addDescendants(StateNode state, boolean[] toEnter, boolean[] defaultEntry,
+            Map<StateNode, Action[]> historyContent) {
+        if (state.kind.isHistory()) {
+            List<StateNode> remembered = historyValue.get(state);
+            if (remembered != null) {
+                for (StateNode s : remembered) {
+                    addDescendants(s, toEnter, defaultEntry, historyContent);
+                }
+                for (StateNode s : remembered) {
+                    addAncestors(s, state.parent, toEnter, defaultEntry, historyContent);
+                }
+            } else {
+                historyContent.put(state.parent, state.initial.body());
+                for (StateNode s : state.initial.targets()) {
+                    addDescendants(s, toEnter, defaultEntry, historyContent);
+                }
+                for (StateNode s : state.initial.targets()) {
+                    addAncestors(s, state.parent, toEnter, defaultEntry, historyContent);
+                }
+            }
+            return;
+        }
+        toEnter[state.index] = true;
+        if (state.kind == StateKind.COMPOUND) {
+            defaultEntry[state.index] = true;
+            for (StateNode s : state.initial.targets()) {
+                addDescendants(s, toEnter, defaultEntry, historyContent);
+            }
+            for (StateNode s : state.initial.targets()) {
+                addAncestors(s, state, toEnter, defaultEntry, historyContent);
+            }
+        } else if (state.kind == StateKind.PARALLEL) {
+            for (StateNode child : state.children) {
+                if (!anyDescendantOrSelf(toEnter, child)) {
+                    addDescendants(child, toEnter, defaultEntry, historyContent);
+                }
+            }
+        }
+    }
+
+    private void addAncestors(StateNode state, StateNode ancestor, boolean[] toEnter, boolean[] defaultEntry,
+            Map<StateNode, Action[]> historyContent) {
+        for (StateNode anc = state.parent; anc != null && anc != ancestor; anc = anc.parent) {
+            if (anc.kind == StateKind.ROOT) {
+                break;
+            }
+            toEnter[anc.index] = true;
+            if (anc.kind == StateKind.PARALLEL) {
+                for (StateNode child : anc.children) {
+                    if (!anyDescendantOrSelf(toEnter, child)) {
+                        addDescendants(child, toEnter, defaultEntry, historyContent);
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean anyDescendantOrSelf(boolean[] set, StateNode s) {
+        for (int i = s.index; i <= s.lastDescendant; i++) {
+            if (set[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private List<StateNode> effectiveTargets(Transition t) {
+        List<StateNode> targets = new ArrayList<>();
+        for (StateNode s : t.targets()) {
+            if (s.kind.isHistory()) {
+                List<StateNode> remembered = historyValue.get(s);
+                for (StateNode r : remembered != null ? remembered : effectiveTargets(s.initial)) {
+                    if (!targets.contains(r)) {
+                        targets.add(r);
+                    }
+                }
+            } else if (!targets.contains(s)) {
+                targets.add(s);
+            }
+        }
+        return targets;
+    }
+
+    private StateNode domain(Transition t) {
+        List<StateNode> targets = effectiveTargets(t);
+        StateNode source = t.source();
+        if (targets.isEmpty()) {
+            return source;
+        }
+        if (t.internal() && source.isCompoundOrRoot()) {
+            boolean all = true;
+            for (StateNode s : targets) {
+                if (!s.isDescendantOf(source)) {
+                    all = false;
+                    break;
+                }
+            }
+            if (all) {
+                return source;
+            }
+        }
+        // findLCCA: the innermost compound ancestor (or the root) of the source holding every target
+        for (StateNode anc = source.parent; anc != null; anc = anc.parent) {
+            if (!anc.isCompoundOrRoot()) {
+                continue;
+            }
+            boolean all = true;
+            for (StateNode s : targets) {
+                if (!s.isDescendantOf(anc)) {
+                    all = false;
+                    break;
+                }
+            }
+            if (all) {
+                return anc;
+            }
+        }
+        return chart.states()[0];
+    }
+
+    private void initData(StateNode s) {
+        for (DataDecl d : s.data) {
+            try {
+                data.init(d);
+            } catch (ChartError e) {
+                raiseError(e);
+            }
+        }
+    }
+
+    // ---- what executable content calls ------------------------------------------------------
+
+    XPathData data() {
+        return data;
+    }
+
+    ChartHost host() {
+        return host;
+    }
+
+    /** A condition: false, with {@code error.execution} raised, when it cannot be evaluated. */
+    boolean test(Expr cond) {
+        try {
+            return data.test(cond);
+        } catch (ChartError e) {
+            raiseError(e);
+            return false;
+        }
+    }
+
+    void raiseInternal(ChartEvent e) {
+        if (!queueFull()) {
+            internal.add(e);
+        }
+    }
+
+    /** Whether the queues are full; a session that overflows them is stopped. */
+    private boolean queueFull() {
+        if (internal.size() + external.size() < limits.maxQueuedEvents()) {
+            return false;
+        }
+        stopReason = "more than " + limits.maxQueuedEvents() + " events queued";
+        running = false;
+        return true;
+    }
+
+    void raiseError(ChartError e) {
+        raiseInternal(ChartEvent.platform(e.event, e.sendId, null));
+        host.log("error", e.event + ": " + e.getMessage());
+    }
+
+    String newSendId() {
+        return sessionId + ".send." + (++sendIds);
+    }
+
+    /** Queues a sent event now or after {@code delayMillis}. */
+    void dispatch(ChartEvent e, boolean toInternal, long delayMillis) throws ChartError {
+        if (delayMillis <= 0) {
+            enqueue(e, toInternal);
+            return;
+        }
+        if (pendingSends.size() >= limits.maxPendingSends()) {
+            throw new ChartError("more than " + limits.maxPendingSends() + " delayed sends outstanding");
+        }
+        String key = e.sendId() != null ? e.sendId() : newSendId();
+        Object[] handle = new Object[1];
+        handle[0] = host.schedule(delayMillis, () -> {
+            if (pendingSends.get(key) == handle[0]) {
+                pendingSends.remove(key);
+                if (running) {
+                    enqueue(e, toInternal);
+                }
+            }
+        });
+        pendingSends.put(key, handle[0]);
+    }
+
+    private void enqueue(ChartEvent e, boolean toInternal) {
+        if (toInternal) {
+            raiseInternal(e);
+            return;
+        }
+        if (queueFull()) {
+            return;
+        }
+        external.add(e);
+        host.externalQueued(this);
+    }
+
+    void cancelSend(String sendId) {
+        Object handle = pendingSends.remove(sendId);
+        if (handle != null) {
+            host.cancel(handle);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Session " + sessionId + " of " + chart.name() + " in " + Arrays.toString(activeStates().toArray());
+    }
+}

@@ -1,0 +1,567 @@
+package io.statecast.messagestore.chart;
+
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
+import net.sf.saxon.Configuration;
+import net.sf.saxon.dom.DocumentWrapper;
+import net.sf.saxon.dom.NodeOverNodeInfo;
+import net.sf.saxon.om.NodeInfo;
+import net.sf.saxon.s9api.QName;
+import net.sf.saxon.s9api.SaxonApiException;
+import net.sf.saxon.s9api.XPathSelector;
+import net.sf.saxon.s9api.XdmEmptySequence;
+import net.sf.saxon.s9api.XdmItem;
+import net.sf.saxon.s9api.XdmNode;
+import net.sf.saxon.s9api.XdmValue;
+import net.sf.saxon.tree.wrapper.VirtualNode;
+import org.w3c.dom.Attr;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+import org.xml.sax.InputSource;
+
+/**
+ * One session's XPath datamodel (Recommendation B.2): an XML document {@code <datamodel>} with one
+ * {@code <data id="…">} element per variable; {@code $id} is bound to that element, so
+ * {@code $x/text()} and {@code $x + 1} read it and {@code <assign location="$x">} replaces its
+ * children. System variables ({@code _event}, {@code _sessionid}, {@code _name},
+ * {@code _ioprocessors}) are elements of the same shape that assignments may not touch.
+ *
+ * <p>Expressions run on Saxon over a DOM wrapper of the document, made again after each change.
+ */
+final class XPathData {
+
+    private static final Set<String> SYSTEM = Set.of("_event", "_sessionid", "_name", "_ioprocessors", "_x");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.\\-]*");
+
+    private final Chart chart;
+    private final Session session;
+    private final ChartLimits limits;
+    private final Configuration config;
+    private final Document doc;
+    private final Element root;
+    private final Map<String, Element> vars = new HashMap<>();
+    private DocumentWrapper wrapper;
+    private final Map<String, XdmValue> bound = new HashMap<>();
+    /** Foreach variables bound to an item: a datamodel {@link Node}, or an {@link XdmValue}. */
+    private final Map<String, Object> aliases = new HashMap<>();
+
+    XPathData(Chart chart, Session session, ChartLimits limits) {
+        this.chart = chart;
+        this.session = session;
+        this.limits = limits;
+        this.config = chart.processor().getUnderlyingConfiguration();
+        try {
+            this.doc = DocumentBuilderFactory.newDefaultInstance().newDocumentBuilder().newDocument();
+        } catch (ParserConfigurationException e) {
+            throw new IllegalStateException("the JDK's DOM implementation is unavailable", e);
+        }
+        this.root = doc.createElementNS(null, "datamodel");
+        doc.appendChild(root);
+    }
+
+    ChartLimits limits() {
+        return limits;
+    }
+
+    static boolean isVariableName(String s) {
+        return s != null && NAME.matcher(s).matches();
+    }
+
+    // ---- variables ---------------------------------------------------------------------------
+
+    private Element variable(String id) {
+        Element e = vars.get(id);
+        if (e == null) {
+            e = doc.createElementNS(null, "data");
+            e.setAttribute("id", id);
+            root.appendChild(e);
+            vars.put(id, e);
+            changed();
+        }
+        return e;
+    }
+
+    void initSystem(String sessionId, String name) {
+        setText(variable("_sessionid"), sessionId);
+        setText(variable("_name"), name);
+        Element io = variable("_ioprocessors");
+        Element p = doc.createElementNS(null, "processor");
+        p.setAttribute("name", SendAction.SCXML_PROCESSOR);
+        Element loc = doc.createElementNS(null, "location");
+        loc.setTextContent("#_scxml_" + sessionId);
+        p.appendChild(loc);
+        io.appendChild(p);
+        // the name of the SCXML processor in drafts before the Recommendation, which some of the
+        // W3C's own tests still use
+        Element legacy = (Element) p.cloneNode(true);
+        legacy.setAttribute("name", "http://www.w3.org/TR/scxml/#SCXMLProcessor");
+        io.appendChild(legacy);
+        changed();
+    }
+
+    void init(DataDecl d) throws ChartError {
+        Element e = variable(d.id());
+        clear(e);
+        if (d.srcError() != null) {
+            throw new ChartError("data '" + d.id() + "': " + d.srcError());
+        }
+        if (d.src() != null) {
+            appendParsed(e, d.src());
+        } else if (d.expr() != null) {
+            appendAll(e, toDom(evaluate(d.expr())));
+        } else if (d.content() != null) {
+            appendContent(e, d.content());
+        }
+        changed();
+    }
+
+    /**
+     * Binds a foreach variable to {@code item} itself, not a copy: an {@code <assign>} to
+     * {@code $item} inside the loop changes the array's node (the conformance tests require it).
+     */
+    void setVariable(String id, XdmItem item) throws ChartError {
+        if (SYSTEM.contains(id)) {
+            throw new ChartError("foreach may not assign the system variable " + id);
+        }
+        Element e = variable(id);
+        Node n = item instanceof XdmNode x ? domOf(x) : null;
+        if (n != null && n.getOwnerDocument() == doc) {
+            aliases.put(id, n);
+        } else {
+            aliases.remove(id);
+            List<Node> value = toDom(item);
+            clear(e);
+            appendAll(e, value);
+        }
+        changed();
+    }
+
+    /** Declares a variable of the chart as an empty {@code <data>} until it is initialised. */
+    void declare(String id) {
+        variable(id);
+    }
+
+    void setEvent(ChartEvent event) {
+        Element old = vars.remove("_event");
+        if (old != null) {
+            root.removeChild(old);
+        }
+        Element e = variable("_event");
+        child(e, "name", event.name());
+        child(e, "type", event.type().label());
+        child(e, "sendid", event.sendId());
+        child(e, "origin", event.origin());
+        child(e, "origintype", event.originType());
+        child(e, "invokeid", event.invokeId());
+        Element data = doc.createElementNS(null, "data");
+        if (event.data() != null) {
+            for (Node n = event.data().getFirstChild(); n != null; n = n.getNextSibling()) {
+                data.appendChild(doc.importNode(n, true));
+            }
+        }
+        e.appendChild(data);
+        changed();
+    }
+
+    private void child(Element parent, String name, String text) {
+        Element c = doc.createElementNS(null, name);
+        if (text != null) {
+            c.setTextContent(text);
+        }
+        parent.appendChild(c);
+    }
+
+    // ---- evaluation --------------------------------------------------------------------------
+
+    XdmValue evaluate(Expr e) throws ChartError {
+        try {
+            return selector(e).evaluate();
+        } catch (SaxonApiException | RuntimeException ex) {
+            throw new ChartError("'" + e.text() + "' cannot be evaluated: " + ex.getMessage() + " (" + e.where() + ")");
+        }
+    }
+
+    /** The expression's effective boolean value. */
+    boolean test(Expr e) throws ChartError {
+        try {
+            return selector(e).effectiveBooleanValue();
+        } catch (SaxonApiException | RuntimeException ex) {
+            throw new ChartError("'" + e.text() + "' cannot be evaluated: " + ex.getMessage() + " (" + e.where() + ")");
+        }
+    }
+
+    private XPathSelector selector(Expr e) throws ChartError {
+        if (e.error() != null) {
+            throw new ChartError(e.error() + " (" + e.where() + ")");
+        }
+        XPathSelector sel = e.executable().load();
+        try {
+            for (QName q : chart.variables()) {
+                sel.setVariable(q, valueOf(q));
+            }
+        } catch (SaxonApiException | RuntimeException ex) {
+            throw new ChartError("variables cannot be bound for '" + e.text() + "': " + ex.getMessage());
+        }
+        sel.getUnderlyingXPathContext().getXPathContextObject().getController()
+                .setUserData(InFunction.KEY, InFunction.KEY, session);
+        return sel;
+    }
+
+    String string(Expr e) throws ChartError {
+        return stringOf(evaluate(e));
+    }
+
+    private static String stringOf(XdmValue v) {
+        if (v.size() == 1) {
+            return v.itemAt(0).getStringValue();
+        }
+        StringBuilder sb = new StringBuilder();
+        for (XdmItem i : v) {
+            if (sb.length() > 0) {
+                sb.append(' ');
+            }
+            sb.append(i.getStringValue());
+        }
+        return sb.toString();
+    }
+
+    private XdmValue valueOf(QName q) {
+        String name = q.getLocalName();
+        XdmValue v = bound.get(name);
+        if (v == null) {
+            Object alias = aliases.get(name);
+            Node e = alias instanceof Node n ? n : vars.get(name);
+            if (alias instanceof XdmValue value) {
+                v = value;
+            } else if (e == null) {
+                v = XdmEmptySequence.getInstance();
+            } else {
+                if (wrapper == null) {
+                    wrapper = new DocumentWrapper(doc, null, config);
+                }
+                v = new XdmNode(wrapper.wrap(e));
+            }
+            bound.put(name, v);
+        }
+        return v;
+    }
+
+    private void changed() {
+        wrapper = null;
+        bound.clear();
+    }
+
+    // ---- assignment ----------------------------------------------------------------------------
+
+    void assign(AssignAction a) throws ChartError {
+        List<Node> targets = locate(a.location());
+        List<Node> value = a.content() != null ? contentOf(a.content())
+                : a.expr() != null ? toDom(evaluate(a.expr())) : List.of();
+        for (Node target : targets) {
+            if (target instanceof Attr && a.type() != AssignAction.AssignType.DELETE) {
+                for (Node n : value) {
+                    if (n.getNodeType() == Node.ELEMENT_NODE) {
+                        throw new ChartError("an attribute cannot hold elements (" + a.location().where() + ")");
+                    }
+                }
+            }
+        }
+        for (Node target : targets) {
+            Node parent = target.getParentNode();
+            switch (a.type()) {
+                case REPLACECHILDREN -> {
+                    if (target instanceof Attr attr) {
+                        attr.setValue(textOf(value));
+                    } else {
+                        clear(target);
+                        appendAll(target, copies(value));
+                    }
+                }
+                case FIRSTCHILD -> {
+                    Node first = target.getFirstChild();
+                    for (Node n : copies(value)) {
+                        target.insertBefore(n, first);
+                    }
+                }
+                case LASTCHILD -> appendAll(target, copies(value));
+                case PREVIOUSSIBLING -> {
+                    requireElementParent(parent, a);
+                    for (Node n : copies(value)) {
+                        parent.insertBefore(n, target);
+                    }
+                }
+                case NEXTSIBLING -> {
+                    requireElementParent(parent, a);
+                    Node next = target.getNextSibling();
+                    for (Node n : copies(value)) {
+                        parent.insertBefore(n, next);
+                    }
+                }
+                case REPLACE -> {
+                    requireElementParent(parent, a);
+                    for (Node n : copies(value)) {
+                        parent.insertBefore(n, target);
+                    }
+                    parent.removeChild(target);
+                }
+                case DELETE -> {
+                    if (target instanceof Attr attr) {
+                        attr.getOwnerElement().removeAttributeNode(attr);
+                    } else {
+                        requireElementParent(parent, a);
+                        parent.removeChild(target);
+                    }
+                }
+                case ADDATTRIBUTE -> {
+                    if (!(target instanceof Element el) || !isVariableName(a.attr())) {
+                        throw new ChartError("addattribute needs an element location and an attr name ("
+                                + a.location().where() + ")");
+                    }
+                    el.setAttribute(a.attr(), textOf(value));
+                }
+                default -> throw new IllegalStateException();
+            }
+        }
+        changed();
+    }
+
+    private void requireElementParent(Node parent, AssignAction a) throws ChartError {
+        if (!(parent instanceof Element) || parent == root) {
+            throw new ChartError("location '" + a.location().text() + "' has no parent element to change ("
+                    + a.location().where() + ")");
+        }
+    }
+
+    /** Assigns a string (an {@code idlocation}). */
+    void assignString(Expr location, String value) throws ChartError {
+        for (Node target : locate(location)) {
+            if (target instanceof Attr attr) {
+                attr.setValue(value);
+            } else {
+                setText(target, value);
+            }
+        }
+        changed();
+    }
+
+    /** The datamodel nodes a location selects; an error if none, or one is not the chart's to change. */
+    private List<Node> locate(Expr location) throws ChartError {
+        XdmValue v = evaluate(location);
+        if (v.size() == 0) {
+            throw new ChartError("location '" + location.text() + "' selects nothing (" + location.where() + ")");
+        }
+        List<Node> nodes = new ArrayList<>(v.size());
+        for (XdmItem i : v) {
+            Node n = i instanceof XdmNode x ? domOf(x) : null;
+            if (n == null || n.getOwnerDocument() != doc || n == root) {
+                throw new ChartError("location '" + location.text() + "' is not a node of the datamodel ("
+                        + location.where() + ")");
+            }
+            Element data = dataElementOf(n);
+            if (data == null || SYSTEM.contains(data.getAttribute("id"))) {
+                throw new ChartError("location '" + location.text() + "' is a system variable, which is read-only ("
+                        + location.where() + ")");
+            }
+            nodes.add(n);
+        }
+        return nodes;
+    }
+
+    private Element dataElementOf(Node n) {
+        Node cur = n instanceof Attr a ? a.getOwnerElement() : n;
+        while (cur != null && cur.getParentNode() != root) {
+            cur = cur.getParentNode();
+        }
+        return cur instanceof Element e ? e : null;
+    }
+
+    // ---- event data --------------------------------------------------------------------------
+
+    /** The {@code <data>} payload of a {@code <send>}, detached; {@code null} when it has none. */
+    Element payload(String[] namelist, Param[] params, Expr contentExpr, Element content) throws ChartError {
+        if (content != null || contentExpr != null) {
+            Element d = doc.createElementNS(null, "data");
+            appendAll(d, content != null ? contentOf(content) : toDom(evaluate(contentExpr)));
+            return d;
+        }
+        if ((namelist == null || namelist.length == 0) && (params == null || params.length == 0)) {
+            return null;
+        }
+        Element d = doc.createElementNS(null, "data");
+        if (namelist != null) {
+            for (String name : namelist) {
+                String id = name.startsWith("$") ? name.substring(1) : name;
+                Element var = vars.get(id);
+                if (var == null) {
+                    throw new ChartError("namelist names '" + name + "', which is not a variable");
+                }
+                // the entry holds a copy of the variable's own <data> element, as the W3C's tests read it
+                Element item = doc.createElementNS(null, "data");
+                item.setAttribute("id", id);
+                Element copy = (Element) var.cloneNode(true);
+                copy.removeAttribute("id");
+                item.appendChild(copy);
+                d.appendChild(item);
+            }
+        }
+        appendParams(d, params);
+        return d;
+    }
+
+    Element doneData(DoneData dd) throws ChartError {
+        return payload(null, dd.params(), dd.contentExpr(), dd.content());
+    }
+
+    private void appendParams(Element d, Param[] params) throws ChartError {
+        if (params == null) {
+            return;
+        }
+        for (Param p : params) {
+            Element item = doc.createElementNS(null, "data");
+            item.setAttribute("id", p.name());
+            Expr source = p.expr() != null ? p.expr() : p.location();
+            if (source != null) {
+                XdmValue v = evaluate(source);
+                if (p.location() != null && v.size() == 0) {
+                    throw new ChartError("param '" + p.name() + "' location selects nothing (" + source.where() + ")");
+                }
+                appendAll(item, toDom(v));
+            }
+            d.appendChild(item);
+        }
+    }
+
+    // ---- DOM helpers ---------------------------------------------------------------------------
+
+    private static Node domOf(XdmNode x) {
+        NodeInfo info = x.getUnderlyingNode();
+        if (info instanceof VirtualNode vn && vn.getRealNode() instanceof Node n) {
+            return n;
+        }
+        return null;
+    }
+
+    /** New nodes of this document holding a copy of {@code value}. */
+    private List<Node> toDom(XdmValue value) {
+        List<Node> out = new ArrayList<>();
+        StringBuilder atoms = null;
+        for (XdmItem item : value) {
+            if (item instanceof XdmNode x) {
+                if (atoms != null) {
+                    out.add(doc.createTextNode(atoms.toString()));
+                    atoms = null;
+                }
+                Node n = domOf(x);
+                if (n == null) {
+                    n = NodeOverNodeInfo.wrap(x.getUnderlyingNode());
+                }
+                if (n instanceof Document d) {
+                    for (Node c = d.getFirstChild(); c != null; c = c.getNextSibling()) {
+                        out.add(doc.importNode(c, true));
+                    }
+                } else if (n instanceof Attr a) {
+                    out.add(doc.createTextNode(a.getValue()));
+                } else {
+                    out.add(doc.importNode(n, true));
+                }
+            } else {
+                if (atoms == null) {
+                    atoms = new StringBuilder();
+                } else {
+                    atoms.append(' ');
+                }
+                atoms.append(item.getStringValue());
+            }
+        }
+        if (atoms != null) {
+            out.add(doc.createTextNode(atoms.toString()));
+        }
+        return out;
+    }
+
+    private List<Node> contentOf(Element content) {
+        List<Node> out = new ArrayList<>();
+        NodeList kids = content.getChildNodes();
+        boolean elements = false;
+        for (int i = 0; i < kids.getLength(); i++) {
+            elements |= kids.item(i).getNodeType() == Node.ELEMENT_NODE;
+        }
+        if (!elements) {
+            out.add(doc.createTextNode(normalizeSpace(content.getTextContent())));
+            return out;
+        }
+        for (int i = 0; i < kids.getLength(); i++) {
+            Node k = kids.item(i);
+            if (k.getNodeType() == Node.ELEMENT_NODE) {
+                out.add(doc.importNode(k, true));
+            }
+        }
+        return out;
+    }
+
+    private void appendContent(Element target, Element content) {
+        appendAll(target, contentOf(content));
+    }
+
+    private void appendParsed(Element target, String text) {
+        try {
+            DocumentBuilderFactory f = DocumentBuilderFactory.newDefaultInstance();
+            f.setNamespaceAware(true);
+            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+            f.setExpandEntityReferences(false);
+            javax.xml.parsers.DocumentBuilder b = f.newDocumentBuilder();
+            b.setErrorHandler(null);
+            Document parsed = b.parse(new InputSource(new StringReader(text)));
+            target.appendChild(doc.importNode(parsed.getDocumentElement(), true));
+        } catch (Exception notXml) {
+            target.appendChild(doc.createTextNode(normalizeSpace(text)));
+        }
+    }
+
+    /** Text content is white-space normalised, as the Recommendation asks of string values. */
+    private static String normalizeSpace(String s) {
+        return s.strip().replaceAll("\\s+", " ");
+    }
+
+    private List<Node> copies(List<Node> value) {
+        List<Node> out = new ArrayList<>(value.size());
+        for (Node n : value) {
+            out.add(n.cloneNode(true));
+        }
+        return out;
+    }
+
+    private static String textOf(List<Node> value) {
+        StringBuilder sb = new StringBuilder();
+        for (Node n : value) {
+            sb.append(n.getTextContent());
+        }
+        return sb.toString();
+    }
+
+    private static void appendAll(Node target, List<Node> nodes) {
+        for (Node n : nodes) {
+            target.appendChild(n);
+        }
+    }
+
+    private static void clear(Node e) {
+        while (e.getFirstChild() != null) {
+            e.removeChild(e.getFirstChild());
+        }
+    }
+
+    private void setText(Node e, String text) {
+        clear(e);
+        e.appendChild(doc.createTextNode(text == null ? "" : text));
+    }
+}
