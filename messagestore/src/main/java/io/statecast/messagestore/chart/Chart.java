@@ -20,6 +20,7 @@ public final class Chart {
     private final List<QName> variables;
     private final Processor processor;
     private final List<String> warnings;
+    private final boolean hasData;
 
     Chart(String name, StateNode[] states, Map<String, StateNode> byId, boolean lateBinding, List<QName> variables,
             Processor processor, List<String> warnings) {
@@ -30,6 +31,11 @@ public final class Chart {
         this.variables = List.copyOf(variables);
         this.processor = processor;
         this.warnings = List.copyOf(warnings);
+        boolean any = false;
+        for (StateNode s : states) {
+            any |= s.data.length > 0;
+        }
+        this.hasData = any;
     }
 
     /** The {@code name} attribute of {@code <scxml>}, or empty. */
@@ -47,6 +53,11 @@ public final class Chart {
         return byId.get(id);
     }
 
+    /** The state at {@code index} in document order (0 is the root). */
+    public StateNode state(int index) {
+        return states[index];
+    }
+
     /** What the compile noticed but accepted, one line each. */
     public List<String> warnings() {
         return warnings;
@@ -54,6 +65,11 @@ public final class Chart {
 
     StateNode[] states() {
         return states;
+    }
+
+    /** Whether any state declares {@code <data>}. */
+    boolean hasData() {
+        return hasData;
     }
 
     boolean lateBinding() {

@@ -112,6 +112,9 @@ public final class ChartCompiler {
                 fill(s, elements.get(s));
             }
             root.initial = initialOf(root, scxml);
+            for (StateNode s : array) {
+                s.initialList = s.initial == null ? null : List.of(s.initial);
+            }
             return new Chart(scxml.getAttribute("name"), array, byId, binding.equals("late"), variables, processor,
                     warnings);
         }
@@ -224,6 +227,10 @@ public final class ChartCompiler {
                     case "onexit" -> exit.add(block(c));
                     case "datamodel" -> {
                         for (Element d : children(c)) {
+                            if (isScxml(d, "data") && options.blueprintSections() && !d.hasAttribute("id")
+                                    && d.hasAttribute("name")) {
+                                continue; // a blueprint section, read by the spec validator
+                            }
                             if (isScxml(d, "data")) {
                                 data.add(dataDecl(d));
                             } else {
@@ -374,8 +381,12 @@ public final class ChartCompiler {
 
         Action action(Element c) {
             if (!SCXML_NS.equals(c.getNamespaceURI())) {
-                error(c, "<" + c.getTagName() + "> is not executable content this engine knows");
-                return null;
+                Object payload = options.customActions() == null ? null : options.customActions().compile(c);
+                if (payload == null) {
+                    error(c, "<" + c.getTagName() + "> is not executable content this engine knows");
+                    return null;
+                }
+                return payload == ChartOptions.CustomActions.NOTHING ? null : new CustomAction(payload);
             }
             switch (c.getLocalName()) {
                 case "raise": {

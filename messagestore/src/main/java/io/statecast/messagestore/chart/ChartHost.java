@@ -23,4 +23,19 @@ public interface ChartHost {
     /** The session queued an external event for itself: call {@link Session#processExternal()} soon. */
     default void externalQueued(Session session) {
     }
+
+    /**
+     * Custom executable content ran: {@code payload} is what
+     * {@link ChartOptions.CustomActions#compile} made of it. Must not throw.
+     */
+    default void custom(Object payload) {
+    }
+
+    /**
+     * The session's {@code _sessionid}, asked for once, when the session first needs it (a
+     * session whose chart never reads it costs nothing for it).
+     */
+    default String sessionId(Session session) {
+        return Integer.toHexString(System.identityHashCode(session));
+    }
 }

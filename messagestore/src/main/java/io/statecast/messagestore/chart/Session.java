@@ -23,34 +23,38 @@ public final class Session {
     private final Chart chart;
     private final ChartHost host;
     private final ChartLimits limits;
-    private final String sessionId;
-    private final XPathData data;
+    private String sessionId;
+    /** Made when an expression first runs: most service instances never need one. */
+    private XPathData data;
     /** The configuration: membership by state index. */
     private final boolean[] active;
+    /** States entered at least once (late binding only; else {@code null}). */
     private final boolean[] entered;
-    private final ArrayDeque<ChartEvent> internal = new ArrayDeque<>();
-    private final ArrayDeque<ChartEvent> external = new ArrayDeque<>();
-    private final Map<StateNode, List<StateNode>> historyValue = new HashMap<>();
-    private final Map<String, Object> pendingSends = new HashMap<>();
+    // made on first use: a lingering instance keeps only what its chart used
+    private ArrayDeque<ChartEvent> internal;
+    private ArrayDeque<ChartEvent> external;
+    private Map<StateNode, List<StateNode>> historyValue;
+    private Map<String, Object> pendingSends;
     private boolean running;
     private boolean started;
     private long sendIds;
     private String stopReason;
     private String finalState;
+    private ChartEvent current;
 
     /**
      * A session not yet started.
      *
-     * @param sessionId the value of {@code _sessionid}, unique among the host's sessions
+     * @param sessionId the value of {@code _sessionid}, unique among the host's sessions; {@code null}
+     *                  to ask {@link ChartHost#sessionId} when the chart first reads it
      */
     public Session(Chart chart, ChartHost host, ChartLimits limits, String sessionId) {
         this.chart = Objects.requireNonNull(chart, "chart");
         this.host = Objects.requireNonNull(host, "host");
         this.limits = Objects.requireNonNull(limits, "limits");
-        this.sessionId = Objects.requireNonNull(sessionId, "sessionId");
+        this.sessionId = sessionId;
         this.active = new boolean[chart.states().length];
-        this.entered = new boolean[chart.states().length];
-        this.data = new XPathData(chart, this, limits);
+        this.entered = chart.lateBinding() ? new boolean[chart.states().length] : null;
     }
 
     /** Initialises the datamodel, enters the initial configuration and runs to a stable one. */
@@ -60,22 +64,26 @@ public final class Session {
         }
         started = true;
         running = true;
-        data.initSystem(sessionId, chart.name());
-        for (StateNode s : chart.states()) {
-            for (DataDecl d : s.data) {
-                data.declare(d.id());
-            }
-        }
         StateNode root = chart.states()[0];
-        if (chart.lateBinding()) {
-            initData(root);
-        } else {
+        if (chart.hasData()) {
+            XPathData d = data();
             for (StateNode s : chart.states()) {
-                initData(s);
+                for (DataDecl decl : s.data) {
+                    d.declare(decl.id());
+                }
+            }
+            if (chart.lateBinding()) {
+                initData(root);
+            } else {
+                for (StateNode s : chart.states()) {
+                    initData(s);
+                }
             }
         }
-        entered[0] = true;
-        enterStates(List.of(root.initial));
+        if (entered != null) {
+            entered[0] = true;
+        }
+        enterStates(root.initialList);
         macrostep();
     }
 
@@ -84,7 +92,7 @@ public final class Session {
         if (!running) {
             return;
         }
-        data.setEvent(event);
+        current = event;
         List<Transition> enabled = selectTransitions(event);
         if (!enabled.isEmpty()) {
             microstep(enabled);
@@ -94,14 +102,14 @@ public final class Session {
 
     /** Processes the events the session queued for itself, in order, until none is left or it ended. */
     public void processExternal() {
-        while (running && !external.isEmpty()) {
+        while (running && external != null && !external.isEmpty()) {
             process(external.poll());
         }
     }
 
     /** Whether the session has external events it sent itself waiting. */
     public boolean hasExternal() {
-        return !external.isEmpty();
+        return external != null && !external.isEmpty();
     }
 
     /** Whether the session has started and not reached a top-level final state. */
@@ -130,6 +138,62 @@ public final class Session {
         return ids;
     }
 
+    /**
+     * The active atomic states' ids in document order; after the session ended in a top-level
+     * final state, that state alone.
+     */
+    public List<String> activeAtomicStates() {
+        if (finalState != null) {
+            return List.of(finalState);
+        }
+        List<String> ids = new ArrayList<>(2);
+        for (StateNode s : chart.states()) {
+            if (active[s.index] && s.isAtomic()) {
+                ids.add(s.id);
+            }
+        }
+        return ids;
+    }
+
+    /** Whether any active state has {@code mask[index]} set (a mask over the chart's states). */
+    public boolean anyActive(boolean[] mask) {
+        for (int i = 0; i < active.length; i++) {
+            if (active[i] && mask[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Puts a session that was never started into the configuration of these atomic states and
+     * their ancestors, as if it had got there (for a model checker resuming from a snapshot of a
+     * chart without datamodel or history); a top-level final state alone is an ended session.
+     *
+     * @throws IllegalArgumentException naming an id that is not an atomic state of the chart
+     */
+    public void restore(java.util.Collection<String> atomicStateIds) {
+        if (started) {
+            throw new IllegalStateException("already started");
+        }
+        started = true;
+        running = true;
+        for (String id : atomicStateIds) {
+            StateNode s = chart.state(id);
+            if (s == null || !s.isAtomic()) {
+                throw new IllegalArgumentException("'" + id + "' is not an atomic state of the chart");
+            }
+            if (s.kind == StateKind.FINAL && s.parent.kind == StateKind.ROOT) {
+                running = false;
+                finalState = s.id;
+                return;
+            }
+            for (StateNode a = s; a.parent != null; a = a.parent) {
+                active[a.index] = true;
+            }
+        }
+    }
+
     /** Whether the state with this id is active (the {@code In()} predicate). */
     public boolean isActive(String stateId) {
         StateNode s = chart.state(stateId);
@@ -138,7 +202,15 @@ public final class Session {
 
     /** {@code _sessionid}. */
     public String sessionId() {
+        if (sessionId == null) {
+            sessionId = host.sessionId(this);
+        }
         return sessionId;
+    }
+
+    /** The event being processed (bound to {@code _event} when an expression reads it), or {@code null}. */
+    ChartEvent currentEvent() {
+        return current;
     }
 
     // ---- the Recommendation's procedures ----------------------------------------------------
@@ -148,11 +220,11 @@ public final class Session {
         while (running) {
             List<Transition> enabled = selectTransitions(null);
             if (enabled.isEmpty()) {
-                ChartEvent e = internal.poll();
+                ChartEvent e = internal == null ? null : internal.poll();
                 if (e == null) {
                     break;
                 }
-                data.setEvent(e);
+                current = e;
                 enabled = selectTransitions(e);
             }
             if (!enabled.isEmpty()) {
@@ -179,12 +251,14 @@ public final class Session {
                 active[i] = false;
             }
         }
-        for (Object handle : pendingSends.values()) {
-            host.cancel(handle);
+        if (pendingSends != null) {
+            for (Object handle : pendingSends.values()) {
+                host.cancel(handle);
+            }
+            pendingSends.clear();
         }
-        pendingSends.clear();
-        internal.clear();
-        external.clear();
+        internal = null;
+        external = null;
     }
 
     /** Eventless transitions when {@code event} is null, else those the event enables. */
@@ -282,6 +356,9 @@ public final class Session {
                         remembered.add(s);
                     }
                 }
+                if (historyValue == null) {
+                    historyValue = new HashMap<>();
+                }
                 historyValue.put(h, remembered);
             }
         }
@@ -315,10 +392,10 @@ public final class Session {
             }
             StateNode s = states[i];
             active[i] = true;
-            if (chart.lateBinding() && !entered[i]) {
+            if (entered != null && !entered[i]) {
+                entered[i] = true;
                 initData(s);
             }
-            entered[i] = true;
             for (Action[] block : s.onEntry) {
                 Action.runBlock(block, this);
             }
@@ -338,7 +415,7 @@ public final class Session {
                     Element done = null;
                     if (s.doneData != null) {
                         try {
-                            done = data.doneData(s.doneData);
+                            done = data().doneData(s.doneData);
                         } catch (ChartError e) {
                             raiseError(e);
                         }
@@ -385,7 +462,7 @@ public final class Session {
     private void addDescendants(StateNode state, boolean[] toEnter, boolean[] defaultEntry,
             Map<StateNode, Action[]> historyContent) {
         if (state.kind.isHistory()) {
-            List<StateNode> remembered = historyValue.get(state);
+            List<StateNode> remembered = historyValue == null ? null : historyValue.get(state);
             if (remembered != null) {
                 for (StateNode s : remembered) {
                     addDescendants(s, toEnter, defaultEntry, historyContent);
@@ -452,7 +529,7 @@ public final class Session {
         List<StateNode> targets = new ArrayList<>();
         for (StateNode s : t.targets()) {
             if (s.kind.isHistory()) {
-                List<StateNode> remembered = historyValue.get(s);
+                List<StateNode> remembered = historyValue == null ? null : historyValue.get(s);
                 for (StateNode r : remembered != null ? remembered : effectiveTargets(s.initial)) {
                     if (!targets.contains(r)) {
                         targets.add(r);
@@ -505,7 +582,7 @@ public final class Session {
     private void initData(StateNode s) {
         for (DataDecl d : s.data) {
             try {
-                data.init(d);
+                data().init(d);
             } catch (ChartError e) {
                 raiseError(e);
             }
@@ -515,6 +592,10 @@ public final class Session {
     // ---- what executable content calls ------------------------------------------------------
 
     XPathData data() {
+        if (data == null) {
+            data = new XPathData(chart, this, limits);
+            data.initSystem(sessionId(), chart.name());
+        }
         return data;
     }
 
@@ -525,7 +606,7 @@ public final class Session {
     /** A condition: false, with {@code error.execution} raised, when it cannot be evaluated. */
     boolean test(Expr cond) {
         try {
-            return data.test(cond);
+            return data().test(cond);
         } catch (ChartError e) {
             raiseError(e);
             return false;
@@ -534,13 +615,17 @@ public final class Session {
 
     void raiseInternal(ChartEvent e) {
         if (!queueFull()) {
+            if (internal == null) {
+                internal = new ArrayDeque<>(4);
+            }
             internal.add(e);
         }
     }
 
     /** Whether the queues are full; a session that overflows them is stopped. */
     private boolean queueFull() {
-        if (internal.size() + external.size() < limits.maxQueuedEvents()) {
+        int queued = (internal == null ? 0 : internal.size()) + (external == null ? 0 : external.size());
+        if (queued < limits.maxQueuedEvents()) {
             return false;
         }
         stopReason = "more than " + limits.maxQueuedEvents() + " events queued";
@@ -554,7 +639,7 @@ public final class Session {
     }
 
     String newSendId() {
-        return sessionId + ".send." + (++sendIds);
+        return sessionId() + ".send." + (++sendIds);
     }
 
     /** Queues a sent event now or after {@code delayMillis}. */
@@ -562,6 +647,9 @@ public final class Session {
         if (delayMillis <= 0) {
             enqueue(e, toInternal);
             return;
+        }
+        if (pendingSends == null) {
+            pendingSends = new HashMap<>();
         }
         if (pendingSends.size() >= limits.maxPendingSends()) {
             throw new ChartError("more than " + limits.maxPendingSends() + " delayed sends outstanding");
@@ -587,12 +675,15 @@ public final class Session {
         if (queueFull()) {
             return;
         }
+        if (external == null) {
+            external = new ArrayDeque<>(4);
+        }
         external.add(e);
         host.externalQueued(this);
     }
 
     void cancelSend(String sendId) {
-        Object handle = pendingSends.remove(sendId);
+        Object handle = pendingSends == null ? null : pendingSends.remove(sendId);
         if (handle != null) {
             host.cancel(handle);
         }

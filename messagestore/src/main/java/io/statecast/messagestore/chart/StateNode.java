@@ -22,6 +22,8 @@ public final class StateNode {
     Transition[] transitions = new Transition[0];
     /** A compound state's default entry, the root's initial transition, a history's default. */
     Transition initial;
+    /** {@code initial} as a one-element list (entering a state allocates no list for it). */
+    List<Transition> initialList;
     Action[][] onEntry = new Action[0][];
     Action[][] onExit = new Action[0][];
     /** Data declared inside this state (initialised on first entry under late binding). */

@@ -53,6 +53,8 @@ final class XPathData {
     private final Map<String, XdmValue> bound = new HashMap<>();
     /** Foreach variables bound to an item: a datamodel {@link Node}, or an {@link XdmValue}. */
     private final Map<String, Object> aliases = new HashMap<>();
+    /** The event {@code _event} was built for: built only when an expression runs after a new event. */
+    private ChartEvent boundEvent;
 
     XPathData(Chart chart, Session session, ChartLimits limits) {
         this.chart = chart;
@@ -150,7 +152,12 @@ final class XPathData {
         variable(id);
     }
 
-    void setEvent(ChartEvent event) {
+    /** Builds {@code _event} for {@code event} unless it is already the one bound. */
+    private void bindEvent(ChartEvent event) {
+        if (event == boundEvent) {
+            return;
+        }
+        boundEvent = event;
         Element old = vars.remove("_event");
         if (old != null) {
             root.removeChild(old);
@@ -202,6 +209,10 @@ final class XPathData {
     private XPathSelector selector(Expr e) throws ChartError {
         if (e.error() != null) {
             throw new ChartError(e.error() + " (" + e.where() + ")");
+        }
+        ChartEvent event = session.currentEvent();
+        if (event != null) {
+            bindEvent(event);
         }
         XPathSelector sel = e.executable().load();
         try {

@@ -30,15 +30,13 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import org.apache.commons.scxml.model.ModelException;
-import org.apache.commons.scxml.model.TransitionTarget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The blueprint's <em>GenericFSM</em>: one running instance of a service, keyed by its
- * {@link InstanceKey}. It holds its machine's state on the spec's shared model (a Commons SCXML
- * executor only once a step needs the engine: {@link MachineState}), the history
+ * {@link InstanceKey}. It holds its machine ({@link MachineState}: a session of the spec's
+ * compiled chart), the history
  * of basic events and of executed actions, its timers and its primitive budget. The actions an
  * engine step produces wait in its environment's {@link ActionQueue}, shared by the shard's
  * instances, until the step runs them.
@@ -116,7 +114,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         int mark = queue.mark();
         try {
             machine.start();
-        } catch (ModelException | RuntimeException e) {
+        } catch (RuntimeException e) {
             engineError("starting", e);
         }
         runActions(queue, mark);
@@ -209,10 +207,8 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         ActionQueue queue = env.actionQueue();
         int mark = queue.mark();
         try {
-            if (!machine.stepDirectly(event)) {
-                machine.engine().triggerEvents(service.trigger(event));
-            }
-        } catch (ModelException | RuntimeException e) {
+            machine.fire(service.spec().chartEvent(event));
+        } catch (RuntimeException e) {
             engineError("firing " + event, e);
         }
         runActions(queue, mark);
@@ -500,11 +496,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
 
     /** The ids of the engine's current (atomic) states. */
     public Set<String> states() {
-        Set<String> ids = new TreeSet<>();
-        for (Object o : machine.states()) {
-            ids.add(((TransitionTarget) o).getId());
-        }
-        return ids;
+        return new TreeSet<>(machine.states());
     }
 
     /** The timers set now. */

@@ -8,7 +8,6 @@ import io.statecast.messagestore.event.HistoryNames;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.NodeSnapshot;
 import io.statecast.messagestore.event.QueryBindings;
-import io.statecast.messagestore.event.TimerEventDefinition;
 import io.statecast.messagestore.metrics.Counters;
 import io.statecast.messagestore.spec.ActionTemplate;
 import io.statecast.messagestore.spec.FieldAssignment;
@@ -19,20 +18,18 @@ import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.overlay.logging.RateLimitedLog;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import net.sf.saxon.Configuration;
-import org.apache.commons.scxml.TriggerEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A loaded spec as the runtime uses it: the {@link ServiceSpec} plus what is worth computing once
- * rather than per event — the engine's trigger events, the fast paths of action XPaths, the
+ * rather than per event — the fast paths of action XPaths, the
  * parameters as query variables, the Saxon configuration of its expressions — and the service's
  * counters and quarantine flag. Shared by every instance of the service on every shard.
  *
@@ -45,7 +42,6 @@ public final class ServiceRuntime {
     private static final int MAX_EXPECTED = 16;
 
     private final ServiceSpec spec;
-    private final Map<String, TriggerEvent[]> triggers;
     private final Map<CompiledPath, FastPath> fastPaths;
     private final Map<ActionTemplate, ResolvedFields> resolvedFields;
     private final QueryBindings bindings;
@@ -76,19 +72,10 @@ public final class ServiceRuntime {
     /** Prepares {@code spec} for running. */
     public ServiceRuntime(ServiceSpec spec) {
         this.spec = Objects.requireNonNull(spec, "spec");
-        Map<String, TriggerEvent[]> t = new HashMap<>();
-        for (MessageEventDefinition d : spec.messageEvents()) {
-            t.put(d.name(), new TriggerEvent[] {new TriggerEvent(d.name(), TriggerEvent.SIGNAL_EVENT)});
-        }
-        for (TimerEventDefinition d : spec.timerEvents()) {
-            t.put(d.name(), new TriggerEvent[] {new TriggerEvent(d.name(), TriggerEvent.SIGNAL_EVENT)});
-        }
         Configuration config = null;
         for (CompositeEventDefinition c : spec.compositeEvents()) {
-            t.put(c.name(), new TriggerEvent[] {new TriggerEvent(c.name(), TriggerEvent.SIGNAL_EVENT)});
             config = c.query().executable().getUnderlyingCompiledQuery().getConfiguration();
         }
-        this.triggers = Map.copyOf(t);
         Map<CompiledPath, FastPath> fast = new IdentityHashMap<>();
         Map<ActionTemplate, ResolvedFields> indexes = new IdentityHashMap<>();
         for (ActionTemplate a : spec.actions()) {
@@ -137,11 +124,6 @@ public final class ServiceRuntime {
     /** Message or flow scope. */
     public Scope scope() {
         return spec.service().scope();
-    }
-
-    /** The engine's event for {@code name} (one-element array, as {@code triggerEvents} takes). */
-    TriggerEvent[] trigger(String name) {
-        return triggers.get(name);
     }
 
     /** The fast path of an action XPath, or {@code null}. */

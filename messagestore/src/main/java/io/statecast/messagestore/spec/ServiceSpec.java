@@ -10,33 +10,37 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HexFormat;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import org.apache.commons.scxml.SCXMLExecutor;
-import org.apache.commons.scxml.Status;
-import org.apache.commons.scxml.model.SCXML;
-import org.apache.commons.scxml.model.State;
-import org.apache.commons.scxml.model.TransitionTarget;
+import java.util.concurrent.atomic.AtomicLong;
+import io.statecast.messagestore.chart.Chart;
+import io.statecast.messagestore.chart.ChartEvent;
+import io.statecast.messagestore.chart.Session;
+import io.statecast.messagestore.chart.StateNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The blueprint's <em>ExecSpec</em>: one loaded, checked and compiled executable specification,
  * shared by every instance of its service. Immutable and safe to use from any thread.
  *
- * <p>Holds the Commons SCXML model (every transition's paths pre-filled, datamodel stripped,
- * custom actions bound to compiled {@link ActionTemplate}s), the service metadata and metaops,
+ * <p>Holds the compiled statechart ({@link Chart}: states, transitions, executable content with
+ * every {@code action:execute} bound to its compiled {@link ActionTemplate}), the service
+ * metadata and metaops,
  * the parameters with their effective values, the basic-event filters as Java predicates, the
  * composite events with their XQuery compiled once, and per basic event whether any expression
  * may read its XML form. Create instances with {@link SpecLoader}.
  *
- * <p>Threading: the model is never modified after loading; an executor from
- * {@link #newExecutor} is confined to the thread that drives it (Commons SCXML's setters are not
- * synchronized). The spec's fields are final, so publishing the spec publishes the model safely.
+ * <p>Threading: the chart is never modified after loading; a machine from {@link #newMachine} is
+ * confined to the thread that drives it. The spec's fields are final, so publishing the spec
+ * publishes the chart safely.
  */
 public final class ServiceSpec {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceSpec.class);
 
     private final String source;
     private final byte[] sha256;
@@ -54,14 +58,16 @@ public final class ServiceSpec {
     private final List<ActionTemplate> actions;
     private final Set<Primitive> primitivesUsed;
     private final SpecStructure structure;
-    private final SCXML model;
+    private final Chart chart;
     private final List<Problem> warnings;
-    private final EngineErrorReporter errorReporter;
-    private final LeanSemantics semantics;
-    /** The model's states covered by {@code <InFlight>} (a listed state and its descendants). */
-    private final Set<TransitionTarget> inFlightTargets;
+    private final AtomicLong engineErrors;
+    /** By state index: covered by {@code <InFlight>} (a listed state or a descendant of one). */
+    private final boolean[] inFlightStates;
+    private final boolean declaresInFlight;
+    /** The event each basic or composite event name fires in the machine, made once. */
+    private final Map<String, ChartEvent> chartEvents;
 
-    ServiceSpec(String source, byte[] sha256, SpecValidator.Checked checked, SCXML model, List<Problem> warnings) {
+    ServiceSpec(String source, byte[] sha256, SpecValidator.Checked checked, Chart chart, List<Problem> warnings) {
         this.source = Objects.requireNonNull(source, "source");
         this.sha256 = sha256.clone();
         this.service = checked.service();
@@ -100,27 +106,30 @@ public final class ServiceSpec {
         this.actions = List.copyOf(all);
         this.primitivesUsed = Collections.unmodifiableSet(used);
         this.structure = checked.structure();
-        this.model = Objects.requireNonNull(model, "model");
+        this.chart = Objects.requireNonNull(chart, "chart");
         this.warnings = List.copyOf(warnings);
-        this.errorReporter = new EngineErrorReporter(service.name());
-        this.semantics = LeanSemantics.of(model);
-        this.inFlightTargets = inFlightTargets(model, service.inFlight());
-    }
-
-    private static Set<TransitionTarget> inFlightTargets(SCXML model, List<String> ids) {
-        Set<TransitionTarget> covered = Collections.newSetFromMap(new IdentityHashMap<>());
-        if (ids.isEmpty()) {
-            return covered;
-        }
-        for (Object o : model.getTargets().values()) {
-            for (TransitionTarget t = (TransitionTarget) o; t != null; t = t.getParent()) {
-                if (ids.contains(t.getId())) {
-                    covered.add((TransitionTarget) o);
-                    break;
+        this.engineErrors = new AtomicLong();
+        this.inFlightStates = new boolean[chart.size()];
+        boolean any = false;
+        for (String id : service.inFlight()) {
+            StateNode listed = chart.state(id);
+            for (int i = 0; listed != null && i < chart.size(); i++) {
+                StateNode s = chart.state(i);
+                if (s == listed || s.isDescendantOf(listed)) {
+                    inFlightStates[i] = true;
+                    any = true;
                 }
             }
         }
-        return covered;
+        this.declaresInFlight = any;
+        Map<String, ChartEvent> events = new java.util.HashMap<>();
+        for (String name : basicByName.keySet()) {
+            events.put(name, ChartEvent.external(name));
+        }
+        for (CompositeEventDefinition c : compositeEvents) {
+            events.put(c.name(), ChartEvent.external(c.name()));
+        }
+        this.chartEvents = Map.copyOf(events);
     }
 
     private ServiceSpec(ServiceSpec base, Parameters parameters) {
@@ -139,11 +148,12 @@ public final class ServiceSpec {
         this.actions = base.actions;
         this.primitivesUsed = base.primitivesUsed;
         this.structure = base.structure;
-        this.model = base.model;
+        this.chart = base.chart;
         this.warnings = base.warnings;
-        this.errorReporter = base.errorReporter;
-        this.semantics = base.semantics;
-        this.inFlightTargets = base.inFlightTargets;
+        this.engineErrors = base.engineErrors;
+        this.inFlightStates = base.inFlightStates;
+        this.declaresInFlight = base.declaresInFlight;
+        this.chartEvents = base.chartEvents;
     }
 
     /** Where the spec came from (file name or URI), for messages. */
@@ -292,137 +302,33 @@ public final class ServiceSpec {
 
     /** How many errors the engine reported while running instances of this spec. */
     public long engineErrors() {
-        return errorReporter.errors();
+        return engineErrors.get();
     }
 
-    /**
-     * The shared Commons SCXML model. Read-only by contract: modifying it corrupts every instance.
-     */
-    public SCXML model() {
-        return model;
-    }
-
-    /**
-     * A new engine for one instance, not yet started: call {@code go()} to enter the initial state
-     * (its entry actions reach {@code sink}), then {@code triggerEvent} for each input symbol.
-     * Runs without supersteps (specs have no eventless transitions, and event names cannot match
-     * the engine's internal events) and without the invoke and history steps (specs have neither;
-     * see {@link LeanSemantics}); steps from one atomic state come from a table worked out when
-     * the spec was loaded. Confine it to one thread.
-     */
-    public SCXMLExecutor newExecutor(ActionSink sink) {
-        return newExecutor(sink, semantics);
-    }
-
-    /** An executor with the given semantics (tests compare the step table with the general rules). */
-    SCXMLExecutor newExecutor(ActionSink sink, LeanSemantics semantics) {
-        SCXMLExecutor executor = new SCXMLExecutor(NoExpressionEvaluator.INSTANCE, RefusingEventDispatcher.INSTANCE,
-                errorReporter, semantics);
-        LeanInstanceState.trim(executor);
-        executor.setRootContext(EngineContext.root(sink));
-        executor.setSuperStep(false);
-        executor.setStateMachine(model);
-        return executor;
-    }
-
-    /**
-     * Starts {@code executor}, an executor of this spec made by {@link #newExecutor(ActionSink)}
-     * and not yet started, without running the engine, when the spec's step table has its initial
-     * entry: the entry actions reach {@code sink} and the initial states become the configuration,
-     * as {@code executor.go()} would do it (compared in the tests), without its reset of contexts
-     * that specs never create and its per-start step and status objects.
-     *
-     * @return false when nothing was done and the caller must call {@code go()}
-     */
-    public boolean startDirectly(SCXMLExecutor executor, ActionSink sink) {
-        StepTable table = semantics.table();
-        List<Object> targets = table.initialTargets();
-        List<ExecuteAction> program = table.initialProgram();
-        Status status = executor.getCurrentStatus();
-        if (targets == null || program == null || !status.getStates().isEmpty() || !status.getEvents().isEmpty()) {
-            return false;
+    /** Counts and logs (the first few, then at powers of two) an error an instance's machine hit. */
+    void engineError(String detail) {
+        long n = engineErrors.incrementAndGet();
+        if (n <= 10 || Long.bitCount(n) == 1) {
+            LOG.warn("service {}: engine error ({} so far): {}", service.name(), n, detail);
         }
-        if (!run(program, sink)) {
-            return false;
-        }
-        @SuppressWarnings("unchecked")
-        Set<Object> states = status.getStates();
-        states.addAll(targets);
-        return true;
+    }
+
+    /** The compiled statechart, shared by every instance. */
+    public Chart chart() {
+        return chart;
+    }
+
+    /** The event the machine receives for basic or composite event {@code name}, or {@code null}. */
+    public ChartEvent chartEvent(String name) {
+        return chartEvents.get(name);
     }
 
     /**
-     * A new machine for one instance, not yet started, whose entry and step actions reach
-     * {@code sink}: it makes an engine only when a step needs one.
+     * A new machine for one instance, not yet started, whose {@code action:execute}s reach
+     * {@code sink}.
      */
     public MachineState newMachine(ActionSink sink) {
         return new MachineState(this, Objects.requireNonNull(sink, "sink"));
-    }
-
-    /** The step table of this spec's model. */
-    StepTable table() {
-        return semantics.table();
-    }
-
-    /** Queues {@code program}'s templates; false, queuing nothing, when one is not compiled. */
-    static boolean run(List<ExecuteAction> program, ActionSink sink) {
-        for (int i = 0, n = program.size(); i < n; i++) {
-            if (program.get(i).template() == null) {
-                return false; // not compiled: the engine reports it
-            }
-        }
-        for (int i = 0, n = program.size(); i < n; i++) {
-            sink.enqueue(program.get(i).template());
-        }
-        return true;
-    }
-
-    /**
-     * Takes the step of {@code event} on {@code executor}, an executor of this spec made by
-     * {@link #newExecutor(ActionSink)}, without running the engine, when the spec's step table
-     * decides it: the configuration is one atomic state with no pending event, and every action
-     * of the step is a primitive action. The actions reach {@code sink} and the configuration
-     * changes exactly as {@code executor.triggerEvents} would have done it (the comparison is in
-     * the tests), without the engine's per-event step, status and event-data objects. An event
-     * that selects no transition changes nothing.
-     *
-     * @param executor the instance's executor, started
-     * @param event    the event's name
-     * @param sink     the sink the executor was made with
-     * @return false when nothing was done and the caller must call {@code triggerEvents}
-     */
-    public boolean stepDirectly(SCXMLExecutor executor, String event, ActionSink sink) {
-        Status status = executor.getCurrentStatus();
-        @SuppressWarnings("unchecked")
-        Set<Object> states = status.getStates();
-        if (states.size() != 1 || !status.getEvents().isEmpty()) {
-            return false;
-        }
-        StepPlan p = takeStep(states.iterator().next(), event, sink);
-        if (p == null) {
-            return false;
-        }
-        if (p.transition() != null) {
-            states.clear();
-            states.addAll(p.configuration());
-        }
-        return true;
-    }
-
-    /**
-     * The step table's plan for {@code event} from the atomic state {@code state}, its actions
-     * queued to {@code sink}; {@code null}, queuing nothing, when the table does not decide the
-     * step or an action is not compiled. A plan without a transition changes nothing.
-     */
-    StepPlan takeStep(Object state, String event, ActionSink sink) {
-        StepPlan p = semantics.table().plan(state, event);
-        if (p == null || p.program() == null) {
-            return null;
-        }
-        if (p.transition() != null && !run(p.program(), sink)) {
-            return null;
-        }
-        return p;
     }
 
     @Override
@@ -432,54 +338,14 @@ public final class ServiceSpec {
 
     /** Whether the spec declares in-flight states ({@code <InFlight>} in its service section). */
     public boolean declaresInFlight() {
-        return !inFlightTargets.isEmpty();
+        return declaresInFlight;
     }
 
     /**
-     * Whether {@code executor} (an executor of this spec) is in one of the declared in-flight
-     * states: a message of this instance is still awaiting acknowledgement. One identity lookup per
-     * current atomic state; false when the spec declares none.
+     * Whether {@code session} (a machine of this spec) is in one of the declared in-flight states:
+     * a message of this instance is still awaiting acknowledgement. False when none is declared.
      */
-    public boolean inFlight(SCXMLExecutor executor) {
-        if (inFlightTargets.isEmpty()) {
-            return false;
-        }
-        for (Object o : executor.getCurrentStatus().getStates()) {
-            if (inFlightTargets.contains(o)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether the atomic state {@code state} is one of the declared in-flight states. */
-    boolean inFlightState(Object state) {
-        return inFlightTargets.contains(state);
-    }
-
-    /**
-     * Whether every current state of {@code executor} is a top-level final state: the instance has
-     * finished. Not {@code Status.isFinal()}: with supersteps off, the engine's internal done-events
-     * stay pending and that says false.
-     *
-     * @param executor an executor of a spec
-     * @return whether it has reached a top-level final state
-     */
-    public static boolean inFinalState(SCXMLExecutor executor) {
-        Set<?> states = executor.getCurrentStatus().getStates();
-        if (states.isEmpty()) {
-            return false;
-        }
-        for (Object o : states) {
-            if (!topLevelFinal(o)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Whether {@code state} is a final state at the top level of its machine. */
-    static boolean topLevelFinal(Object state) {
-        return state instanceof State st && st.isFinal() && st.getParentState() == null;
+    boolean inFlight(Session session) {
+        return declaresInFlight && session.anyActive(inFlightStates);
     }
 }

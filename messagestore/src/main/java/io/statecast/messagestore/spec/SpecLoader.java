@@ -9,39 +9,28 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import org.apache.commons.scxml.model.Action;
-import org.apache.commons.scxml.model.CustomAction;
-import org.apache.commons.scxml.model.Initial;
-import org.apache.commons.scxml.model.ModelException;
-import org.apache.commons.scxml.model.Parallel;
-import org.apache.commons.scxml.model.SCXML;
-import org.apache.commons.scxml.model.State;
-import org.apache.commons.scxml.model.Transition;
-import org.apache.commons.scxml.model.TransitionTarget;
-import org.xml.sax.SAXException;
+import io.statecast.messagestore.chart.Chart;
+import io.statecast.messagestore.chart.ChartCompiler;
+import io.statecast.messagestore.chart.ChartOptions;
+import org.w3c.dom.Element;
 
 /**
  * Loads executable specifications: the boundary through which spec bytes from files, the spec
  * server or neighbours enter. Every spec is treated as hostile: bounded in size, elements, depth
  * and time, parsed without DTDs or external access, checked ({@link SpecValidator}), and only then
- * handed to Commons SCXML. The one checked exception is {@link SpecException}; nothing else
+ * compiled into the engine's form ({@link ChartCompiler}). The one checked exception is {@link SpecException}; nothing else
  * escapes for any input.
  *
  * <p>Thread-safe. Close it to stop the query compile thread of an engine it created itself.
  */
 public final class SpecLoader implements AutoCloseable {
 
-    private static final List<CustomAction> CUSTOM_ACTIONS = List.of(
-            new CustomAction(SpecNamespaces.ACTION, "create", CreateAction.class),
-            new CustomAction(SpecNamespaces.ACTION, "set", SetAction.class),
-            new CustomAction(SpecNamespaces.ACTION, "execute", ExecuteAction.class));
-
     private final SpecLimits limits;
     private final XQueryEngine engine;
     private final boolean ownsEngine;
     private final SpecValidator validator;
+    private final ChartCompiler charts = new ChartCompiler();
 
     /** A loader with {@link SpecLimits#DEFAULTS} and its own query engine. */
     public SpecLoader() {
@@ -147,15 +136,15 @@ public final class SpecLoader implements AutoCloseable {
             if (checked == null || problems.stream().anyMatch(Problem::isError)) {
                 return null;
             }
-            SCXML model;
+            Chart chart;
             try {
-                model = SpecParser.digest(bytes, CUSTOM_ACTIONS);
-            } catch (ModelException | SAXException | IOException | IllegalStateException e) {
-                problems.add(Problem.error(0, 0, "Commons SCXML refused the state machine: " + e.getMessage()));
+                chart = charts.compile(source, parsed.document(),
+                        new ChartOptions(true, null, true, element -> customAction(element, checked)));
+            } catch (SpecException e) {
+                problems.addAll(e.problems());
                 return null;
             }
-            prepare(model, checked.actions());
-            return new ServiceSpec(source, sha256(bytes), checked, model, problems);
+            return new ServiceSpec(source, sha256(bytes), checked, chart, problems);
         } catch (RuntimeException | StackOverflowError e) {
             // A bug or an input we did not foresee: refuse the spec, never let it escape.
             problems.add(Problem.error(0, 0, "internal error while loading the spec: " + e));
@@ -164,76 +153,19 @@ public final class SpecLoader implements AutoCloseable {
     }
 
     /**
-     * Makes the parsed model ready to share: binds every action:execute to its compiled template,
-     * fills every transition's paths (Commons SCXML 0.9 fills targetless ones lazily without
-     * synchronisation: a data race between executors), and drops the datamodel (its sections are
-     * compiled; cloning them into every instance would cost time and memory).
+     * What the engine runs for an element of the action namespace: an {@code action:execute} runs
+     * the template the validator compiled from it and the create and sets before it; those
+     * compile to nothing of their own.
      */
-    private static void prepare(SCXML model, Map<SpecValidator.BlockKey, List<ActionTemplate>> templates) {
-        int[] bound = {0};
-        for (Object child : model.getChildren().values()) {
-            prepareTarget((TransitionTarget) child, templates, bound);
+    private static Object customAction(Element element, SpecValidator.Checked checked) {
+        if (!SpecNamespaces.ACTION.equals(element.getNamespaceURI())) {
+            return null;
         }
-        int expected = templates.values().stream().mapToInt(List::size).sum();
-        if (bound[0] != expected) {
-            throw new IllegalStateException("bound " + bound[0] + " of " + expected + " compiled actions");
-        }
-        model.setDatamodel(null);
-    }
-
-    private static void prepareTarget(TransitionTarget tt, Map<SpecValidator.BlockKey, List<ActionTemplate>> templates,
-            int[] bound) {
-        String id = tt.getId();
-        if (tt.getOnEntry() != null) {
-            bind(tt.getOnEntry().getActions(), templates.get(key(id, SpecValidator.BlockKind.ONENTRY, 0)), bound);
-        }
-        if (tt.getOnExit() != null) {
-            bind(tt.getOnExit().getActions(), templates.get(key(id, SpecValidator.BlockKind.ONEXIT, 0)), bound);
-        }
-        List<?> transitions = tt.getTransitionsList();
-        for (int i = 0; i < transitions.size(); i++) {
-            Transition t = (Transition) transitions.get(i);
-            bind(t.getActions(), templates.get(key(id, SpecValidator.BlockKind.TRANSITION, i)), bound);
-            t.getPaths();
-        }
-        if (tt instanceof State s) {
-            Initial ini = s.getInitial();
-            if (ini != null && ini.getTransition() != null) {
-                bind(ini.getTransition().getActions(), templates.get(key(id, SpecValidator.BlockKind.INITIAL, 0)),
-                        bound);
-                ini.getTransition().getPaths();
-            }
-            for (Object c : s.getChildren().values()) {
-                prepareTarget((TransitionTarget) c, templates, bound);
-            }
-        } else if (tt instanceof Parallel p) {
-            for (Object c : p.getChildren()) {
-                prepareTarget((TransitionTarget) c, templates, bound);
-            }
-        }
-    }
-
-    private static SpecValidator.BlockKey key(String id, SpecValidator.BlockKind kind, int index) {
-        return new SpecValidator.BlockKey(id, kind, index);
-    }
-
-    private static void bind(List<?> actions, List<ActionTemplate> templates, int[] bound) {
-        List<ActionTemplate> ts = templates == null ? List.of() : templates;
-        int i = 0;
-        for (Object a : actions) {
-            if (a instanceof ExecuteAction e) {
-                if (i >= ts.size()) {
-                    throw new IllegalStateException("more action:execute elements than compiled actions");
-                }
-                e.bind(ts.get(i++));
-            } else if (!(a instanceof CreateAction) && !(a instanceof SetAction)) {
-                throw new IllegalStateException("unexpected action in the model: " + ((Action) a).getClass().getName());
-            }
-        }
-        if (i != ts.size()) {
-            throw new IllegalStateException("compiled " + ts.size() + " actions but found " + i + " action:execute");
-        }
-        bound[0] += i;
+        return switch (element.getLocalName()) {
+            case "create", "set" -> ChartOptions.CustomActions.NOTHING;
+            case "execute" -> checked.executeElements().get(element);
+            default -> null;
+        };
     }
 
     private static byte[] sha256(byte[] bytes) {

@@ -1,6 +1,5 @@
 package io.statecast.messagestore.spec;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -16,17 +15,10 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
 import javax.xml.parsers.SAXParser;
 import javax.xml.parsers.SAXParserFactory;
-import org.apache.commons.digester.Digester;
-import org.apache.commons.scxml.PathResolver;
-import org.apache.commons.scxml.io.SCXMLParser;
-import org.apache.commons.scxml.model.CustomAction;
-import org.apache.commons.scxml.model.ModelException;
-import org.apache.commons.scxml.model.SCXML;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.xml.sax.Attributes;
-import org.xml.sax.ErrorHandler;
 import org.xml.sax.InputSource;
 import org.xml.sax.Locator;
 import org.xml.sax.SAXException;
@@ -36,16 +28,10 @@ import org.xml.sax.SAXParseException;
 import org.xml.sax.helpers.DefaultHandler;
 
 /**
- * Reads spec bytes with hardened XML parsers, twice:
- * <ol>
- *   <li>{@link #parse}: into a DOM whose elements carry their source positions, for checking.
- *       No DOCTYPE (so no DTD, no entities, no billion laughs), no external access, bounded size,
- *       element count and depth, and a deadline checked as elements arrive.</li>
- *   <li>{@link #digest}: into the Commons SCXML model, only after the checks passed. Commons
- *       SCXML's Digester brings its own SAX parser; it gets the same features, an entity resolver
- *       and a path resolver that refuse everything (defence in depth: the checks already refused
- *       DOCTYPEs and every {@code src} attribute).</li>
- * </ol>
+ * Reads spec bytes with a hardened XML parser ({@link #parse}) into a DOM whose elements carry
+ * their source positions: no DOCTYPE (so no DTD, no entities, no billion laughs), no external
+ * access, bounded size, element count and depth, and a deadline checked as elements arrive. The
+ * validator checks that DOM and the chart compiler compiles it; nothing parses the bytes again.
  */
 final class SpecParser {
 
@@ -281,62 +267,5 @@ final class SpecParser {
         public void fatalError(SAXParseException e) throws SAXException {
             throw e;
         }
-    }
-
-    /**
-     * Builds the Commons SCXML model from bytes that already passed every check.
-     *
-     * @throws ModelException when Commons SCXML refuses the model (its message names the problem)
-     * @throws SAXException   when the Digester's parser refuses the document
-     */
-    static SCXML digest(byte[] bytes, List<CustomAction> customActions)
-            throws IOException, SAXException, ModelException {
-        PathResolver refuse = new PathResolver() {
-            @Override
-            public String resolvePath(String path) {
-                throw new IllegalStateException("specs may not load external documents (" + path + ")");
-            }
-
-            @Override
-            public PathResolver getResolver(String path) {
-                throw new IllegalStateException("specs may not load external documents (" + path + ")");
-            }
-        };
-        Digester digester = SCXMLParser.newInstance(null, refuse, customActions);
-        digester.setValidating(false);
-        try {
-            digester.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-            digester.setFeature(DISALLOW_DOCTYPE, true);
-            digester.setFeature(EXTERNAL_GENERAL, false);
-            digester.setFeature(EXTERNAL_PARAMETER, false);
-            digester.setFeature(LOAD_EXTERNAL_DTD, false);
-        } catch (ParserConfigurationException e) {
-            throw new SAXException("cannot harden the Digester's XML parser", e);
-        }
-        digester.setEntityResolver((publicId, systemId) -> {
-            throw new SAXException("external entities are not allowed (" + systemId + ")");
-        });
-        digester.setErrorHandler(new ErrorHandler() {
-            @Override
-            public void warning(SAXParseException e) {
-            }
-
-            @Override
-            public void error(SAXParseException e) throws SAXException {
-                throw e;
-            }
-
-            @Override
-            public void fatalError(SAXParseException e) throws SAXException {
-                throw e;
-            }
-        });
-        SCXML scxml = (SCXML) digester.parse(new InputSource(new ByteArrayInputStream(bytes)));
-        if (scxml == null) {
-            throw new ModelException("Commons SCXML built no model (is the root <scxml> in namespace "
-                    + SpecNamespaces.SCXML + "?)");
-        }
-        SCXMLParser.updateSCXML(scxml);
-        return scxml;
     }
 }

@@ -117,6 +117,7 @@ final class SpecValidator {
             List<TimerEventDefinition> timerEvents,
             List<CompositeEventDefinition> compositeEvents,
             Map<BlockKey, List<ActionTemplate>> actions,
+            Map<Element, ActionTemplate> executeElements,
             SpecStructure structure) {
     }
 
@@ -159,6 +160,8 @@ final class SpecValidator {
         private final Set<String> compositeNames = new LinkedHashSet<>();
         private final Map<BlockKey, List<ActionTemplate>> templates = new LinkedHashMap<>();
         private final Map<ActionTemplate, SourcePosition> templatePositions = new IdentityHashMap<>();
+        /** Each {@code action:execute} element and the template it runs: what the engine compiles it to. */
+        private final Map<Element, ActionTemplate> executeElements = new IdentityHashMap<>();
         private HistoryReads reads = HistoryReads.NONE;
         private String initialState;
 
@@ -225,7 +228,7 @@ final class SpecValidator {
             Map<String, Integer> sectionLines = new LinkedHashMap<>();
             sections.forEach((name, element) -> sectionLines.put(name, pos(element).line()));
             return new Checked(service, metaops, List.copyOf(parameters.values()), msgs, timers, comps,
-                    Map.copyOf(templates), new SpecStructure(initialState, sinfo, tinfo, sectionLines));
+                    Map.copyOf(templates), java.util.Collections.unmodifiableMap(executeElements), new SpecStructure(initialState, sinfo, tinfo, sectionLines));
         }
 
         // -------------------------------------------------------------- structure
@@ -807,6 +810,7 @@ final class SpecValidator {
                         }
                         ActionTemplate t = new ActionTemplate(primitive, o.assignments, pos(a).line());
                         templatePositions.put(t, pos(a));
+                        executeElements.put(a, t);
                         out.add(t);
                     }
                     default -> { }

@@ -32,7 +32,7 @@ final class Charts {
     }
 
     /** A host on a virtual clock that records its log. */
-    static final class Host implements ChartHost {
+    static class Host implements ChartHost {
         private record Task(long due, long seq, Runnable run) {
         }
 

@@ -4,32 +4,26 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.commons.scxml.SCXMLExecutor;
-import org.apache.commons.scxml.TriggerEvent;
-import org.apache.commons.scxml.model.ModelException;
-import org.apache.commons.scxml.model.TransitionTarget;
 
-/** Drives one executor of a spec and records what its actions ask for. */
+/** Drives one machine of a spec and records what its actions ask for. */
 final class EngineDriver {
 
     final List<ActionTemplate> recorded = new ArrayList<>();
-    final SCXMLExecutor executor;
+    final ServiceSpec spec;
+    final MachineState machine;
 
-    EngineDriver(ServiceSpec spec) throws ModelException {
-        executor = spec.newExecutor(recorded::add);
-        executor.go();
+    EngineDriver(ServiceSpec spec) {
+        this.spec = spec;
+        machine = spec.newMachine(recorded::add);
+        machine.start();
     }
 
-    void fire(String event) throws ModelException {
-        executor.triggerEvent(new TriggerEvent(event, TriggerEvent.SIGNAL_EVENT));
+    void fire(String event) {
+        machine.fire(spec.chartEvent(event));
     }
 
     Set<String> states() {
-        Set<String> ids = new TreeSet<>();
-        for (Object o : executor.getCurrentStatus().getStates()) {
-            ids.add(((TransitionTarget) o).getId());
-        }
-        return ids;
+        return new TreeSet<>(machine.states());
     }
 
     /** The primitives recorded since the last call, by spec name. */

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.apache.commons.scxml.SCXMLExecutor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,16 +52,13 @@ class InFlightDeclarationTest {
     }
 
     @Test
-    void shouldTellWhetherAnExecutorIsInFlight() throws Exception {
+    void shouldTellWhetherAMachineIsInFlight() throws Exception {
         ServiceSpec s = loader.load(spec("<InFlight>busy</InFlight>"), "busy.scxml");
-        SCXMLExecutor e = s.newExecutor(a -> { });
-        e.go();
-        assertFalse(s.inFlight(e), "idle is not declared");
-        e.triggerEvents(new org.apache.commons.scxml.TriggerEvent[] {
-            new org.apache.commons.scxml.TriggerEvent("ping", org.apache.commons.scxml.TriggerEvent.SIGNAL_EVENT)});
-        assertEquals(java.util.Set.of("busy"), e.getCurrentStatus().getStates().stream()
-                .map(o -> ((org.apache.commons.scxml.model.TransitionTarget) o).getId()).collect(Collectors.toSet()));
-        assertTrue(s.inFlight(e));
+        EngineDriver d = new EngineDriver(s);
+        assertFalse(d.machine.inFlight(), "idle is not declared");
+        d.fire("ping");
+        assertEquals(java.util.Set.of("busy"), d.states());
+        assertTrue(d.machine.inFlight());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -9,17 +9,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.xml.sax.SAXException;
 
 class SpecParserTest {
 
     private static final String MINIMAL = new String(TestResources.bytes("specs/minimal.scxml"), StandardCharsets.UTF_8);
 
     @Test
-    void shouldHardenCommonsScxmlsOwnParserToo() {
-        // The checks refuse DOCTYPEs before the Digester runs; this shows the Digester would too.
+    void shouldRefuseADoctypeBeforeAnythingIsCompiled() {
         byte[] xxe = TestResources.bytes("hostile/xxe-file.scxml");
-        SAXException e = assertThrows(SAXException.class, () -> SpecParser.digest(xxe, List.of()));
+        SpecException e = assertThrows(SpecException.class, () -> SpecDocuments.read("xxe", xxe, SpecLimits.DEFAULTS));
         assertTrue(e.getMessage().contains("DOCTYPE"), e.getMessage());
     }
 

@@ -23,30 +23,25 @@ import io.statecast.messagestore.spec.ActionTemplate;
 import io.statecast.messagestore.spec.FieldAssignment;
 import io.statecast.messagestore.spec.FieldValue;
 import io.statecast.messagestore.spec.Scope;
+import io.statecast.messagestore.spec.MachineState;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.tools.SpecGraph;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.message.OverlayMessage;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import org.apache.commons.scxml.SCXMLExecutor;
-import org.apache.commons.scxml.TriggerEvent;
-import org.apache.commons.scxml.model.ModelException;
-import org.apache.commons.scxml.model.TransitionTarget;
 
 /**
- * Runs one instance of a spec the way {@code ServiceInstance} does (the same engine, executor
- * configuration, history, action execution and composite-event evaluation, in the same order),
- * but on a virtual overlay, and resumable from any {@link Snapshot}: the engine's configuration is
- * restored by replacing its status's set of atomic states (specs have no datamodel, no history
- * states and no invokes, so that set is the engine's whole state), the history by re-appending the
- * entries, the timers from the snapshot.
+ * Runs one instance of a spec the way {@code ServiceInstance} does (the same engine, history,
+ * action execution and composite-event evaluation, in the same order), but on a virtual overlay,
+ * and resumable from any {@link Snapshot}: the machine is restored into the snapshot's atomic
+ * states (specs the checker explores have no datamodel and no history states, so those states are
+ * the machine's whole state), the history by re-appending the entries, the timers from the
+ * snapshot.
  *
  * <p>Why snapshots rather than replaying each run from the start: measured on the blueprint's
  * hop-to-hop spec and a full hop-to-hop service at depth 8 (warm JVM, loaded 2-core machine),
@@ -64,9 +59,8 @@ final class Simulator implements ActionSink, ActionContext {
     private final SpecGraph graph;
     private final VirtualOverlay overlay;
     private final QueryEvaluator evaluator = new QueryEvaluator(EvaluationGuard.NONE);
-    private final SCXMLExecutor executor;
-    private final Map<String, TransitionTarget> targets = new HashMap<>();
-    private final Map<String, TriggerEvent[]> triggers = new HashMap<>();
+    /** The machine of the run being stepped: a new one per start or restored snapshot. */
+    private MachineState machine;
     private final ArrayDeque<ActionTemplate> pending = new ArrayDeque<>();
     private final Map<CompiledPath, FastPath> fastPaths = new IdentityHashMap<>();
     private final Map<ActionTemplate, ResolvedFields> resolvedFields = new IdentityHashMap<>();
@@ -88,12 +82,6 @@ final class Simulator implements ActionSink, ActionContext {
         this.runtime = new ServiceRuntime(spec);
         this.graph = graph;
         this.overlay = new VirtualOverlay(node);
-        this.executor = spec.newExecutor(this);
-        for (Object o : spec.model().getTargets().values()) {
-            if (o instanceof TransitionTarget t) {
-                targets.put(t.getId(), t);
-            }
-        }
         for (ActionTemplate a : spec.actions()) {
             resolvedFields.put(a, ResolvedFields.of(a, spec.parameters()));
             for (FieldAssignment f : a.assignments()) {
@@ -104,15 +92,6 @@ final class Simulator implements ActionSink, ActionContext {
                     }
                 }
             }
-        }
-        for (MessageEventDefinition d : spec.messageEvents()) {
-            triggers.put(d.name(), new TriggerEvent[] {new TriggerEvent(d.name(), TriggerEvent.SIGNAL_EVENT)});
-        }
-        for (TimerEventDefinition d : spec.timerEvents()) {
-            triggers.put(d.name(), new TriggerEvent[] {new TriggerEvent(d.name(), TriggerEvent.SIGNAL_EVENT)});
-        }
-        for (CompositeEventDefinition d : spec.compositeEvents()) {
-            triggers.put(d.name(), new TriggerEvent[] {new TriggerEvent(d.name(), TriggerEvent.SIGNAL_EVENT)});
         }
     }
 
@@ -125,8 +104,8 @@ final class Simulator implements ActionSink, ActionContext {
     Outcome start() {
         begin(new Snapshot(List.of(), new TreeMap<>(), List.of(), false, 0), false);
         try {
-            executor.go();
-        } catch (ModelException | RuntimeException e) {
+            machine.start();
+        } catch (RuntimeException e) {
             failures.add(new Outcome.Failure(0, "the engine failed to start: " + e));
         }
         runActions();
@@ -265,13 +244,9 @@ final class Simulator implements ActionSink, ActionContext {
         terminated = false;
         clock = from.clock();
         overlay.setTime(clock);
+        machine = spec.newMachine(this);
         if (restoreStates) {
-            @SuppressWarnings("unchecked")
-            Set<Object> states = executor.getCurrentStatus().getStates();
-            states.clear();
-            for (String id : from.configuration()) {
-                states.add(targets.get(id));
-            }
+            machine.restore(from.configuration());
         }
     }
 
@@ -279,9 +254,7 @@ final class Simulator implements ActionSink, ActionContext {
         boolean ended = terminated || inFinalState();
         List<String> config = new ArrayList<>();
         if (!ended) {
-            for (Object o : executor.getCurrentStatus().getStates()) {
-                config.add(((TransitionTarget) o).getId());
-            }
+            config.addAll(machine.states());
             config.sort(null);
         }
         Snapshot after = new Snapshot(config, ended ? new TreeMap<>() : timers, history.entries(), ended, clock);
@@ -309,8 +282,8 @@ final class Simulator implements ActionSink, ActionContext {
     private boolean fire(String event) {
         fired.add(new Outcome.Fired(event, handledNow(event)));
         try {
-            executor.triggerEvents(triggers.get(event));
-        } catch (ModelException | RuntimeException e) {
+            machine.fire(spec.chartEvent(event));
+        } catch (RuntimeException e) {
             failures.add(new Outcome.Failure(0, "the engine failed on " + event + ": " + e));
         }
         runActions();
@@ -318,8 +291,8 @@ final class Simulator implements ActionSink, ActionContext {
     }
 
     private boolean handledNow(String event) {
-        for (Object o : executor.getCurrentStatus().getStates()) {
-            if (graph.handles(((TransitionTarget) o).getId(), event)) {
+        for (String state : machine.states()) {
+            if (graph.handles(state, event)) {
                 return true;
             }
         }
@@ -345,7 +318,7 @@ final class Simulator implements ActionSink, ActionContext {
     }
 
     private boolean inFinalState() {
-        return ServiceSpec.inFinalState(executor);
+        return machine.inFinalState();
     }
 
     private void runActions() {
