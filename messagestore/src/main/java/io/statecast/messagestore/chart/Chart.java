@@ -21,9 +21,11 @@ public final class Chart {
     private final Processor processor;
     private final List<String> warnings;
     private final boolean hasData;
+    private final List<String> standardContent;
 
     Chart(String name, StateNode[] states, Map<String, StateNode> byId, boolean lateBinding, List<QName> variables,
-            Processor processor, List<String> warnings) {
+            Processor processor, List<String> warnings, List<String> standardContent) {
+        this.standardContent = List.copyOf(standardContent);
         this.name = name;
         this.states = states;
         this.byId = Map.copyOf(byId);
@@ -56,6 +58,15 @@ public final class Chart {
     /** The state at {@code index} in document order (0 is the root). */
     public StateNode state(int index) {
         return states[index];
+    }
+
+    /**
+     * What makes the chart more than states, events and custom content: data, conditions,
+     * eventless transitions, history, SCXML executable content (one line each; empty for a
+     * blueprint-style chart). Tools that model only configurations check this.
+     */
+    public List<String> standardContent() {
+        return standardContent;
     }
 
     /** What the compile noticed but accepted, one line each. */

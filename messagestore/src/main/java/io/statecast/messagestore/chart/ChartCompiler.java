@@ -40,11 +40,28 @@ public final class ChartCompiler {
     private static final Set<String> SYSTEM_VARIABLES = Set.of("_event", "_sessionid", "_name", "_ioprocessors", "_x");
 
     private final Processor processor;
+    /** Applies the spec sandbox to every expression; {@code null} applies none (trusted test input). */
+    private final XQueryEngine sandbox;
 
-    /** A compiler with its own sandboxed processor. */
+    /**
+     * A compiler with its own sandboxed processor (no external resources), without the spec
+     * sandbox's checks on each expression: for trusted documents such as the W3C tests.
+     */
     public ChartCompiler() {
+        this(null);
+    }
+
+    /**
+     * A compiler whose every expression must pass {@code sandbox}'s checks (text bounds, allowed
+     * functions, bounded ranges), as the XQuery of specs does.
+     */
+    public ChartCompiler(XQueryEngine sandbox) {
         this.processor = XQueryEngine.sandboxedProcessor();
+        // Unoptimised, the sandbox inspects the expression as written: an optimiser folds
+        // exists(doc('file:…')) into true() before the check could see the call.
+        this.processor.setConfigurationProperty(net.sf.saxon.lib.Feature.OPTIMIZATION_LEVEL, "0");
         this.processor.registerExtensionFunction(new InFunction());
+        this.sandbox = sandbox;
     }
 
     /**
@@ -74,6 +91,8 @@ public final class ChartCompiler {
         final Set<String> variableNames = new LinkedHashSet<>();
         XPathCompiler xpath;
         int transitions;
+        /** Why the chart is more than states, events and custom content (for tools that model only that). */
+        final List<String> standardContent = new ArrayList<>();
 
         Run(String source, ChartOptions options) {
             this.source = source;
@@ -115,8 +134,24 @@ public final class ChartCompiler {
             for (StateNode s : array) {
                 s.initialList = s.initial == null ? null : List.of(s.initial);
             }
+            for (StateNode s : array) {
+                if (s.data.length > 0) {
+                    standardContent.add("<data> in " + s.id);
+                }
+                if (s.kind.isHistory()) {
+                    standardContent.add("<history> " + s.id);
+                }
+                for (Transition t : s.transitions) {
+                    if (t.events() == null) {
+                        standardContent.add("an eventless transition in " + s.id);
+                    }
+                    if (t.cond() != null) {
+                        standardContent.add("a cond in " + s.id);
+                    }
+                }
+            }
             return new Chart(scxml.getAttribute("name"), array, byId, binding.equals("late"), variables, processor,
-                    warnings);
+                    warnings, standardContent);
         }
 
         // ---- pass 1: names ---------------------------------------------------------------------
@@ -388,6 +423,7 @@ public final class ChartCompiler {
                 }
                 return payload == ChartOptions.CustomActions.NOTHING ? null : new CustomAction(payload);
             }
+            standardContent.add("<" + c.getLocalName() + "> at line " + SpecDocuments.lineOf(c));
             switch (c.getLocalName()) {
                 case "raise": {
                     String ev = c.getAttribute("event").trim();
@@ -497,6 +533,15 @@ public final class ChartCompiler {
                     error(c, e.getMessage());
                 }
             }
+            String target = attr(c, "target");
+            if (options.strict() && target != null && !target.equals("#_internal") && !target.startsWith("#_scxml_")) {
+                error(c, "send target '" + target + "' is not supported: a spec sends only to itself "
+                        + "(no target, #_internal); messages to other nodes are primitives");
+            }
+            String type = attr(c, "type");
+            if (options.strict() && type != null && !type.equals(SendAction.SCXML_PROCESSOR) && !type.equals("scxml")) {
+                error(c, "send type '" + type + "' is not supported: only the SCXML event processor");
+            }
             if ((c.hasAttribute("event") && c.hasAttribute("eventexpr"))
                     || (c.hasAttribute("target") && c.hasAttribute("targetexpr"))
                     || (c.hasAttribute("delay") && c.hasAttribute("delayexpr"))) {
@@ -567,16 +612,25 @@ public final class ChartCompiler {
         Expr expr(Element e, String attribute) {
             String text = e.getAttribute(attribute);
             String where = where(e, attribute);
+            String msg;
             try {
+                if (sandbox != null) {
+                    sandbox.checkText(text);
+                }
                 XPathExecutable exe = xpath.compile(text);
+                if (sandbox != null) {
+                    sandbox.checkCompiled(exe);
+                }
                 return new Expr(text, exe, null, where);
             } catch (SaxonApiException ex) {
-                String msg = "'" + text + "' does not compile: " + ex.getMessage();
-                if (options.strict()) {
-                    error(e, msg);
-                }
-                return new Expr(text, null, msg, where);
+                msg = "'" + text + "' does not compile: " + ex.getMessage();
+            } catch (io.statecast.messagestore.event.QueryException ex) {
+                msg = "'" + text + "' is refused: " + ex.getMessage();
             }
+            if (options.strict()) {
+                error(e, msg);
+            }
+            return new Expr(text, null, msg, where);
         }
 
         String where(Element e, String attribute) {
@@ -614,7 +668,7 @@ public final class ChartCompiler {
         }
 
         void error(Element e, String message) {
-            problems.add(Problem.error(SpecDocuments.lineOf(e), 0, message));
+            problems.add(Problem.error(SpecDocuments.lineOf(e), SpecDocuments.columnOf(e), message));
         }
 
         void warning(Element e, String message) {

@@ -656,14 +656,19 @@ public final class Session {
         }
         String key = e.sendId() != null ? e.sendId() : newSendId();
         Object[] handle = new Object[1];
-        handle[0] = host.schedule(delayMillis, () -> {
+        try {
+            handle[0] = host.schedule(delayMillis, () -> {
             if (pendingSends.get(key) == handle[0]) {
                 pendingSends.remove(key);
                 if (running) {
                     enqueue(e, toInternal);
                 }
             }
-        });
+            });
+        } catch (RuntimeException refused) {
+            throw new ChartError("error.execution", "the delayed send cannot be scheduled: " + refused.getMessage(),
+                    e.sendId());
+        }
         pendingSends.put(key, handle[0]);
     }
 

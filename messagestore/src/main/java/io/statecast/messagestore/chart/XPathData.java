@@ -53,6 +53,8 @@ final class XPathData {
     private final Map<String, XdmValue> bound = new HashMap<>();
     /** Foreach variables bound to an item: a datamodel {@link Node}, or an {@link XdmValue}. */
     private final Map<String, Object> aliases = new HashMap<>();
+    /** Nodes of the document after the last assignment (what {@link ChartLimits#maxDataNodes} bounds). */
+    private long nodeCount;
     /** The event {@code _event} was built for: built only when an expression runs after a new event. */
     private ChartEvent boundEvent;
 
@@ -107,6 +109,7 @@ final class XPathData {
         Element legacy = (Element) p.cloneNode(true);
         legacy.setAttribute("name", "http://www.w3.org/TR/scxml/#SCXMLProcessor");
         io.appendChild(legacy);
+        nodeCount = countNodes(root);
         changed();
     }
 
@@ -122,6 +125,14 @@ final class XPathData {
             appendAll(e, toDom(evaluate(d.expr())));
         } else if (d.content() != null) {
             appendContent(e, d.content());
+        }
+        nodeCount = countNodes(root);
+        if (nodeCount > limits.maxDataNodes()) {
+            clear(e);
+            nodeCount = countNodes(root);
+            changed();
+            throw new ChartError("data '" + d.id() + "' would make the datamodel hold more than "
+                    + limits.maxDataNodes() + " nodes");
         }
         changed();
     }
@@ -277,6 +288,15 @@ final class XPathData {
         List<Node> targets = locate(a.location());
         List<Node> value = a.content() != null ? contentOf(a.content())
                 : a.expr() != null ? toDom(evaluate(a.expr())) : List.of();
+        long added = 0;
+        for (Node n : value) {
+            added += countNodes(n);
+        }
+        added *= targets.size();
+        if (nodeCount + added > limits.maxDataNodes()) {
+            throw new ChartError("the datamodel would hold more than " + limits.maxDataNodes()
+                    + " nodes (" + a.location().where() + ")");
+        }
         for (Node target : targets) {
             if (target instanceof Attr && a.type() != AssignAction.AssignType.DELETE) {
                 for (Node n : value) {
@@ -342,7 +362,19 @@ final class XPathData {
                 default -> throw new IllegalStateException();
             }
         }
+        nodeCount = countNodes(root);
         changed();
+    }
+
+    private static long countNodes(Node n) {
+        long c = 1;
+        if (n instanceof Element e) {
+            c += e.getAttributes().getLength();
+        }
+        for (Node k = n.getFirstChild(); k != null; k = k.getNextSibling()) {
+            c += countNodes(k);
+        }
+        return c;
     }
 
     private void requireElementParent(Node parent, AssignAction a) throws ChartError {

@@ -243,6 +243,28 @@ public final class XQueryEngine implements AutoCloseable {
         return new CompiledPath(text, executable, QueryInspector.reads(tree, List.of(), List.of()));
     }
 
+    /**
+     * Bounds an expression's text before another component's processor parses it (the statechart
+     * engine compiles its XPath with a processor of its own): its length and bracket nesting.
+     *
+     * @throws QueryException naming the bound exceeded
+     */
+    public void checkText(String text) throws QueryException {
+        precheck(text);
+    }
+
+    /**
+     * Applies this engine's sandbox to an XPath another component compiled: the functions it may
+     * call (no {@code doc}, {@code unparsed-text}, environment…), no function items or dynamic
+     * calls, and ranges only with literal, bounded ends (so a {@code <foreach>} cannot be made to
+     * iterate without bound by what a message carries).
+     *
+     * @throws QueryException naming the construct refused
+     */
+    public void checkCompiled(XPathExecutable executable) throws QueryException {
+        inspector.checkSandbox(executable.getUnderlyingExpression().getInternalExpression(), Map.of(), List.of());
+    }
+
     private interface CompileTask<T> {
         T run() throws QueryException;
     }

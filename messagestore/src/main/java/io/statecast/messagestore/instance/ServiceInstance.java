@@ -19,6 +19,7 @@ import io.statecast.messagestore.event.TimerEventDefinition;
 import io.statecast.messagestore.spec.ActionSink;
 import io.statecast.messagestore.spec.ActionTemplate;
 import io.statecast.messagestore.spec.MachineState;
+import io.statecast.messagestore.spec.MachineTimers;
 import io.statecast.messagestore.spec.Primitive;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.overlay.forward.OverlayContext;
@@ -58,7 +59,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Confined to its shard's thread: no method is thread-safe.
  */
-public final class ServiceInstance implements ActionSink, ActionContext {
+public final class ServiceInstance implements ActionSink, ActionContext, MachineTimers {
+
+    /** Timer ids of delayed {@code <send>}s count down from here; the spec's timers are positive. */
+    private static final int FIRST_SEND_TIMER = -1;
 
     private static final Logger LOG = LoggerFactory.getLogger(ServiceInstance.class);
 
@@ -70,6 +74,9 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     private final ActionLog actions;
     private final TokenBucket budget;
     private final ArmedTimers timers = new ArmedTimers();
+    /** The tasks of delayed {@code <send>}s by their (negative) timer id; made on first use. */
+    private java.util.Map<Integer, Runnable> sendTasks;
+    private int nextSendTimer = FIRST_SEND_TIMER;
     private final long createdNanos;
     private long lastMessageNanos;
     /**
@@ -105,7 +112,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
         this.stepNanos = now;
         this.budget = new TokenBucket(limits.primitiveBurst(), limits.primitiveRatePerSecond(), now);
         this.actions = new ActionLog(limits.actionHistoryEntries(), service.expectedActionRecords());
-        this.machine = service.spec().newMachine(this);
+        this.machine = service.spec().newMachine(this, this);
     }
 
     /** Enters the initial state and runs its entry actions. */
@@ -160,6 +167,10 @@ public final class ServiceInstance implements ActionSink, ActionContext {
             return;
         }
         timers.remove(timerId);
+        if (timerId < 0) {
+            delayedSendDue(timerId);
+            return;
+        }
         List<TimerEventDefinition> matched = service.spec().matchTimer(timerId);
         if (matched.isEmpty()) {
             return;
@@ -440,6 +451,54 @@ public final class ServiceInstance implements ActionSink, ActionContext {
                     + " timers set, the most allowed (timersPerInstance)");
         }
         timers.put(env.schedule(this, timerId, ++timerGeneration, delayMillis));
+    }
+
+    @Override
+    public Object schedule(long delayMillis, Runnable task) {
+        if (timers.size() >= env.limits().timersPerInstance()) {
+            throw new IllegalStateException("the instance has " + timers.size()
+                    + " timers set, the most allowed (timersPerInstance)");
+        }
+        if (sendTasks == null) {
+            sendTasks = new java.util.HashMap<>(4);
+        }
+        int id = nextSendTimer;
+        while (sendTasks.containsKey(id)) {
+            id = id == Integer.MIN_VALUE ? FIRST_SEND_TIMER : id - 1;
+        }
+        nextSendTimer = id == Integer.MIN_VALUE ? FIRST_SEND_TIMER : id - 1;
+        sendTasks.put(id, task);
+        timers.put(env.schedule(this, id, ++timerGeneration, delayMillis));
+        return id;
+    }
+
+    @Override
+    public void cancel(Object handle) {
+        if (handle instanceof Integer id && sendTasks != null && sendTasks.remove(id) != null) {
+            cancelTimer(id);
+        }
+    }
+
+    /** A delayed {@code <send>} fell due: the machine takes its event, then its actions run. */
+    private void delayedSendDue(int timerId) {
+        Runnable task = sendTasks == null ? null : sendTasks.remove(timerId);
+        if (task == null) {
+            return;
+        }
+        stepNanos = env.overlay().timers().nanoTime();
+        ActionQueue queue = env.actionQueue();
+        int mark = queue.mark();
+        try {
+            machine.runDelayed(task);
+        } catch (RuntimeException e) {
+            engineError("a delayed send", e);
+        }
+        runActions(queue, mark);
+        if (terminateRequested) {
+            end(EndCause.TERMINATED);
+            return;
+        }
+        afterStep();
     }
 
     @Override

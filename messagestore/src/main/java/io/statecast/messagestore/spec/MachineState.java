@@ -19,11 +19,13 @@ public final class MachineState implements ChartHost {
 
     private final ServiceSpec spec;
     private final ActionSink sink;
+    private final MachineTimers timers;
     private final Session session;
 
-    MachineState(ServiceSpec spec, ActionSink sink) {
+    MachineState(ServiceSpec spec, ActionSink sink, MachineTimers timers) {
         this.spec = spec;
         this.sink = sink;
+        this.timers = timers;
         this.session = new Session(spec.chart(), this, ChartLimits.DEFAULTS, null);
     }
 
@@ -38,6 +40,15 @@ public final class MachineState implements ChartHost {
      */
     public void fire(ChartEvent event) {
         session.process(event);
+        session.processExternal();
+    }
+
+    /**
+     * Runs a task of {@link MachineTimers#schedule} that fell due (it queues a delayed event),
+     * then processes what it queued; its actions reach the sink.
+     */
+    public void runDelayed(Runnable task) {
+        task.run();
         session.processExternal();
     }
 
@@ -85,12 +96,12 @@ public final class MachineState implements ChartHost {
 
     @Override
     public Object schedule(long delayMillis, Runnable task) {
-        // the validator refuses <send> in service specs until the store's timers carry it
-        throw new IllegalStateException("delayed <send> is not available to service specs");
+        return timers.schedule(delayMillis, task);
     }
 
     @Override
     public void cancel(Object handle) {
+        timers.cancel(handle);
     }
 
     @Override

@@ -328,7 +328,12 @@ public final class ServiceSpec {
      * {@code sink}.
      */
     public MachineState newMachine(ActionSink sink) {
-        return new MachineState(this, Objects.requireNonNull(sink, "sink"));
+        return newMachine(sink, MachineTimers.NONE);
+    }
+
+    /** A new machine whose delayed {@code <send>}s run on {@code timers}. */
+    public MachineState newMachine(ActionSink sink, MachineTimers timers) {
+        return new MachineState(this, Objects.requireNonNull(sink, "sink"), Objects.requireNonNull(timers, "timers"));
     }
 
     @Override

@@ -34,6 +34,11 @@ public final class SpecDocuments {
         return parsed.document();
     }
 
+    /** The 1-based column of an element's start tag in its source, or 0 when unknown. */
+    public static int columnOf(Node node) {
+        return SourcePosition.of(node).column();
+    }
+
     /** The 1-based line of an element's start tag in its source, or 0 when unknown. */
     public static int lineOf(Node node) {
         return SourcePosition.of(node).line();

@@ -30,7 +30,7 @@ public final class SpecLoader implements AutoCloseable {
     private final XQueryEngine engine;
     private final boolean ownsEngine;
     private final SpecValidator validator;
-    private final ChartCompiler charts = new ChartCompiler();
+    private final ChartCompiler charts;
 
     /** A loader with {@link SpecLimits#DEFAULTS} and its own query engine. */
     public SpecLoader() {
@@ -55,6 +55,7 @@ public final class SpecLoader implements AutoCloseable {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.ownsEngine = ownsEngine;
         this.validator = new SpecValidator(engine, new SpecSchemas());
+        this.charts = new ChartCompiler(engine);
     }
 
     /** The query engine compiling this loader's XQuery and XPath. */

@@ -56,6 +56,8 @@ final class SpecValidator {
 
     private static final Pattern ID = Pattern.compile("[A-Za-z_][A-Za-z0-9_.\\-]*");
     private static final Pattern SYMBOL = Pattern.compile("[A-Za-z_][A-Za-z0-9_\\-]*");
+    /** An event descriptor: dot-separated tokens, optionally ending in {@code .*}, or {@code *}. */
+    private static final Pattern DESCRIPTOR = Pattern.compile("\\*|[A-Za-z_][A-Za-z0-9_\\-]*(\\.[A-Za-z0-9_\\-]+)*(\\.\\*)?");
     private static final int MAX_LISTED = 12;
 
     private static final Map<String, String> REFUSED_SCXML = refusedScxml();
@@ -69,28 +71,26 @@ final class SpecValidator {
     }
 
     private static Map<String, String> refusedScxml() {
-        String noExpr = "specs carry no executable expressions; decide with composite events (guards) instead";
         Map<String, String> m = new HashMap<>();
-        m.put("send", "messages and timers are primitives (action:execute sendDataMessage, sendControlMessage, "
-                + "setTimer); Commons SCXML's <send> would also start a thread per delayed event");
-        m.put("cancel", "timers are primitives; use action:execute cancelTimer");
         m.put("invoke", "a spec cannot start other state machines or external services");
-        m.put("script", noExpr);
-        m.put("assign", noExpr);
-        m.put("if", noExpr);
-        m.put("elseif", noExpr);
-        m.put("else", noExpr);
-        m.put("foreach", noExpr);
-        m.put("log", "specs have no logging action; the history records every event");
-        m.put("event", "events come only from messages, timers and composite events");
-        m.put("raise", "events come only from messages, timers and composite events");
-        m.put("history", "history pseudo-states are not supported");
-        m.put("donedata", "not supported");
-        m.put("content", "not supported");
-        m.put("param", "not supported");
+        m.put("script", "the XPath datamodel has no scripts; use <assign>, <if> and <foreach>");
+        m.put("event", "the draft's <event> is <raise> in SCXML 1.0");
         m.put("finalize", "not supported (there is no <invoke>)");
         return Map.copyOf(m);
     }
+
+    /** SCXML executable content a block may hold, with the attributes each takes. */
+    private static final Map<String, Set<String>> EXECUTABLE = Map.of(
+            "raise", Set.of("event"),
+            "log", Set.of("label", "expr"),
+            "assign", Set.of("location", "expr", "type", "attr"),
+            "if", Set.of("cond"),
+            "elseif", Set.of("cond"),
+            "else", Set.of(),
+            "foreach", Set.of("array", "item", "index"),
+            "send", Set.of("event", "eventexpr", "target", "targetexpr", "type", "typeexpr", "id", "idlocation",
+                    "delay", "delayexpr", "namelist"),
+            "cancel", Set.of("sendid", "sendidexpr"));
 
     /** Where an action block sits: the state that owns it, which kind of block, which transition. */
     enum BlockKind {
@@ -148,6 +148,12 @@ final class SpecValidator {
         private final List<TransitionRecord> transitions = new ArrayList<>();
         private final Map<BlockKey, Element> blocks = new LinkedHashMap<>();
         private final Map<String, Element> sections = new LinkedHashMap<>();
+        /** The XPath datamodel's variables ({@code <data id>}), root and state-level. */
+        private final Map<String, Element> variables = new LinkedHashMap<>();
+        /** History pseudo-states and their parent state. */
+        private final Map<String, String> histories = new LinkedHashMap<>();
+        /** Events the spec raises or sends itself: transitions may wait for them. */
+        private final Set<String> raised = new LinkedHashSet<>();
 
         private final Map<String, Parameter> parameters = new LinkedHashMap<>();
         /** Declared parameters refused for a bad declaration: referencing them is not a second error. */
@@ -215,7 +221,7 @@ final class SpecValidator {
             }
             List<TransitionInfo> tinfo = new ArrayList<>();
             for (TransitionRecord t : transitions) {
-                tinfo.add(new TransitionInfo(t.source, t.event, t.targets, t.line,
+                tinfo.add(new TransitionInfo(t.source, t.event == null ? "" : t.event, t.targets, t.line,
                         templates.getOrDefault(t.key, List.of())));
             }
             List<StateInfo> sinfo = new ArrayList<>();
@@ -234,7 +240,11 @@ final class SpecValidator {
         // -------------------------------------------------------------- structure
 
         private void checkRoot(Element root) {
-            checkAttributes(root, Set.of("version", "initialstate", "initial", "name"));
+            checkAttributes(root, Set.of("version", "initialstate", "initial", "name", "datamodel", "binding"));
+            String dm = attr(root, "datamodel");
+            if (dm != null && !dm.strip().equals("xpath")) {
+                error(root, "datamodel='" + dm + "' is not supported: specs use the XPath datamodel (datamodel=\"xpath\")");
+            }
             String version = attr(root, "version");
             if (version != null && !version.equals("1.0")) {
                 error(root, "SCXML version must be 1.0, got '" + version + "'");
@@ -312,7 +322,7 @@ final class SpecValidator {
                 if (isScxml(c, "onentry") || isScxml(c, "onexit")) {
                     boolean entry = c.getLocalName().equals("onentry");
                     if (entry ? onentry : onexit) {
-                        error(c, "a state may have only one <" + c.getLocalName() + "> (Commons SCXML keeps the last)");
+                        error(c, "a state may have only one <" + c.getLocalName() + ">: put all its content in one");
                         continue;
                     }
                     if (entry) {
@@ -335,6 +345,20 @@ final class SpecValidator {
                         || ((isScxml(c, "parallel") || isScxml(c, "final")) && kind == StateKind.STATE)) {
                     childStates = true;
                     walkTarget(c, id);
+                } else if (isScxml(c, "datamodel")) {
+                    checkAttributes(c, Set.of());
+                    for (Element d : elements(c)) {
+                        if (isScxml(d, "data")) {
+                            collectVariable(d);
+                        } else {
+                            refuseElement(d, "<datamodel>");
+                        }
+                    }
+                } else if (isScxml(c, "history") && kind != StateKind.FINAL) {
+                    collectHistory(id, c);
+                } else if (isScxml(c, "donedata") && kind == StateKind.FINAL) {
+                    checkAttributes(c, Set.of());
+                    collectPayload(c);
                 } else {
                     refuseElement(c, "<" + kindName + ">");
                 }
@@ -377,7 +401,11 @@ final class SpecValidator {
         }
 
         private void collectTransition(String owner, int index, Element t) {
-            checkAttributes(t, Set.of("event", "target"));
+            checkAttributes(t, Set.of("event", "target", "cond", "type"));
+            String type = attr(t, "type");
+            if (type != null && !type.strip().equals("internal") && !type.strip().equals("external")) {
+                error(t, "transition type must be 'internal' or 'external', not '" + type + "'");
+            }
             String event = attr(t, "event");
             List<String> targets = new ArrayList<>();
             String target = attr(t, "target");
@@ -388,26 +416,37 @@ final class SpecValidator {
                     }
                 }
             }
-            if (event == null || event.isBlank()) {
-                error(t, "every transition needs an event: eventless transitions are not supported "
-                        + "(the engine runs without supersteps)");
-            } else if (!SYMBOL.matcher(event.strip()).matches()) {
-                error(t, "transition event '" + event + "' must be one declared event name (no lists, no '*' "
-                        + "or '.' wildcards)");
+            if (event != null && event.isBlank()) {
+                error(t, "event='' names no event; leave the attribute out for an eventless transition");
                 event = null;
-            } else {
+            } else if (event != null) {
                 event = event.strip();
+                for (String d : event.split("\\s+")) {
+                    if (!DESCRIPTOR.matcher(d).matches()) {
+                        error(t, "transition event descriptor '" + d + "' is not an event name, a name ending "
+                                + "in '.*', or '*'");
+                    }
+                }
             }
             BlockKey key = new BlockKey(owner, BlockKind.TRANSITION, index);
-            transitions.add(new TransitionRecord(owner, event, targets, pos(t).line(), pos(t).column(), key));
+            transitions.add(new TransitionRecord(owner, event, targets, pos(t).line(), pos(t).column(), key,
+                    attr(t, "cond") != null));
             collectBlock(key, t);
         }
 
         private void collectBlock(BlockKey key, Element block) {
             blocks.put(key, block);
+            checkContent(block);
+        }
+
+        /** Checks the executable content directly in {@code block}, and in its if and foreach bodies. */
+        private void checkContent(Element block) {
             for (Node c = block.getFirstChild(); c != null; c = c.getNextSibling()) {
                 if (c instanceof Element el) {
-                    if (SpecNamespaces.ACTION.equals(el.getNamespaceURI())) {
+                    Set<String> executable = isScxml(el) ? EXECUTABLE.get(el.getLocalName()) : null;
+                    if (executable != null) {
+                        checkExecutable(el, block, executable);
+                    } else if (SpecNamespaces.ACTION.equals(el.getNamespaceURI())) {
                         String local = el.getLocalName();
                         if (!local.equals("create") && !local.equals("set") && !local.equals("execute")) {
                             error(el, "unknown action element <" + el.getNodeName()
@@ -425,11 +464,101 @@ final class SpecValidator {
             }
         }
 
+        private void checkExecutable(Element el, Element block, Set<String> attributes) {
+            String local = el.getLocalName();
+            checkAttributes(el, attributes);
+            switch (local) {
+                case "elseif", "else" -> {
+                    if (!isScxml(block, "if")) {
+                        error(el, "<" + local + "> belongs directly inside an <if>");
+                    }
+                }
+                case "if", "foreach" -> checkContent(el);
+                case "raise" -> {
+                    String ev = attr(el, "event");
+                    if (ev == null || !DESCRIPTOR.matcher(ev.strip()).matches() || ev.contains("*")) {
+                        error(el, "<raise> needs event=\"name\"");
+                    } else {
+                        raised.add(ev.strip());
+                    }
+                }
+                case "send" -> {
+                    String ev = attr(el, "event");
+                    if (ev != null) {
+                        raised.add(ev.strip());
+                    }
+                    collectPayload(el);
+                }
+                case "assign" -> {
+                    for (Node n = el.getFirstChild(); n != null; n = n.getNextSibling()) {
+                        if (n instanceof Element inner && isScxml(inner)) {
+                            error(inner, "<assign> content is data, not SCXML: put it in another namespace (xmlns=\"\")");
+                        }
+                    }
+                }
+                default -> { }
+            }
+        }
+
+        /** The {@code <param>}s and {@code <content>} of a {@code <send>} or {@code <donedata>}. */
+        private void collectPayload(Element el) {
+            for (Element k : elements(el)) {
+                if (isScxml(k, "param")) {
+                    checkAttributes(k, Set.of("name", "expr", "location"));
+                    if (attr(k, "name") == null) {
+                        error(k, "<param> needs a name");
+                    }
+                } else if (isScxml(k, "content")) {
+                    checkAttributes(k, Set.of("expr"));
+                } else {
+                    refuseElement(k, "<" + el.getLocalName() + ">");
+                }
+            }
+        }
+
+        /** A {@code <data id>} variable of the XPath datamodel. */
+        private void collectVariable(Element d) {
+            checkAttributes(d, Set.of("id", "expr"));
+            String id = attr(d, "id");
+            if (id == null || !SYMBOL.matcher(id).matches() || id.startsWith("_")) {
+                error(d, "<data id='" + id + "'>: a variable needs a name that does not start with '_' "
+                        + "(those are the system variables)");
+            } else if (variables.putIfAbsent(id, d) != null) {
+                error(d, "variable '" + id + "' is declared twice");
+            }
+        }
+
+        /** A {@code <history>} pseudo-state and its default transition. */
+        private void collectHistory(String parentId, Element h) {
+            checkAttributes(h, Set.of("id", "type"));
+            String id = attr(h, "id");
+            String type = attr(h, "type");
+            if (type != null && !type.equals("shallow") && !type.equals("deep")) {
+                error(h, "history type must be 'shallow' or 'deep', not '" + type + "'");
+            }
+            if (id == null || !ID.matcher(id).matches() || stateElements.containsKey(id) || histories.containsKey(id)) {
+                error(h, "<history> needs a unique id");
+                return;
+            }
+            histories.put(id, parentId);
+            List<Element> ts = elements(h);
+            if (ts.size() != 1 || !isScxml(ts.get(0), "transition") || attr(ts.get(0), "target") == null) {
+                error(h, "<history> must contain exactly one <transition target=\"…\"> to its default state");
+                return;
+            }
+            checkAttributes(ts.get(0), Set.of("target"));
+            checkContent(ts.get(0));
+        }
+
         private void collectSections(Element datamodel) {
             checkAttributes(datamodel, Set.of());
             for (Element d : elements(datamodel)) {
                 if (!isScxml(d, "data")) {
                     refuseElement(d, "<datamodel>");
+                    continue;
+                }
+                if (attr(d, "name") == null && attr(d, "id") != null && !SECTIONS.contains(attr(d, "id"))) {
+                    collectVariable(d);
                     continue;
                 }
                 checkAttributes(d, Set.of("name", "id"));
@@ -460,8 +589,7 @@ final class SpecValidator {
                 if (why != null) {
                     error(c, "<" + local + "> is not supported: " + why);
                 } else if (local.equals("datamodel") || local.equals("data")) {
-                    error(c, "<" + local + "> is only allowed in the root <datamodel> (our sections); states "
-                            + "have no data");
+                    error(c, "<" + local + "> is not allowed in " + where);
                 } else {
                     error(c, "<" + local + "> is not allowed in " + where);
                 }
@@ -492,11 +620,7 @@ final class SpecValidator {
                 }
                 String where = "<" + e.getLocalName() + ">";
                 switch (local) {
-                    case "cond" -> error(e, "cond is not supported on " + where
-                            + ": specs have no expression language; guard with a composite event instead");
                     case "src" -> error(e, "src on " + where + " would load external content: not allowed");
-                    case "expr", "srcexpr", "location", "namelist" -> error(e, local + " on " + where
-                            + " is an expression: specs have no expression language");
                     default -> error(e, "attribute " + a.getName() + " is not supported on " + where);
                 }
             }
@@ -757,8 +881,35 @@ final class SpecValidator {
 
         private List<ActionTemplate> compileBlock(Element block) {
             List<ActionTemplate> out = new ArrayList<>();
+            compileElements(elements(block), block.getLocalName(), out);
+            return out;
+        }
+
+        /**
+         * Compiles the actions among {@code list} into {@code out}. An {@code <if>} branch and a
+         * {@code <foreach>} body are blocks of their own: an action is created, set and executed
+         * within one of them; their templates join the enclosing block's list.
+         */
+        private void compileElements(List<Element> list, String blockName, List<ActionTemplate> out) {
             Map<String, OpenAction> open = new LinkedHashMap<>();
-            for (Element a : elements(block)) {
+            for (Element a : list) {
+                if (isScxml(a, "if")) {
+                    List<Element> branch = new ArrayList<>();
+                    for (Element k : elements(a)) {
+                        if (isScxml(k, "elseif") || isScxml(k, "else")) {
+                            compileElements(branch, "if", out);
+                            branch = new ArrayList<>();
+                        } else {
+                            branch.add(k);
+                        }
+                    }
+                    compileElements(branch, "if", out);
+                    continue;
+                }
+                if (isScxml(a, "foreach")) {
+                    compileElements(elements(a), "foreach", out);
+                    continue;
+                }
                 if (!SpecNamespaces.ACTION.equals(a.getNamespaceURI()) || schemaFailed.contains(a)) {
                     continue;
                 }
@@ -787,7 +938,7 @@ final class SpecValidator {
                         OpenAction o = open.get(name);
                         if (o == null) {
                             error(a, "action:set for " + name + " has no action:create before it in the same <"
-                                    + block.getLocalName() + ">");
+                                    + blockName + ">");
                         } else {
                             FieldAssignment fa = compileSet(a, o);
                             if (fa != null) {
@@ -799,7 +950,7 @@ final class SpecValidator {
                         OpenAction o = open.remove(name);
                         if (o == null) {
                             error(a, "action:execute for " + name + " has no action:create before it in the same <"
-                                    + block.getLocalName() + ">");
+                                    + blockName + ">");
                             continue;
                         }
                         for (ActionField req : primitive.requiredFields()) {
@@ -818,9 +969,8 @@ final class SpecValidator {
             }
             for (Map.Entry<String, OpenAction> o : open.entrySet()) {
                 problems.add(Problem.warning(o.getValue().line, 0, "action " + o.getKey()
-                        + " is created but never executed in this <" + block.getLocalName() + ">"));
+                        + " is created but never executed in this <" + blockName + ">"));
             }
-            return out;
         }
 
         private FieldAssignment compileSet(Element a, OpenAction o) {
@@ -910,20 +1060,29 @@ final class SpecValidator {
             Map<String, TransitionRecord> seen = new HashMap<>();
             for (TransitionRecord t : transitions) {
                 if (t.event != null) {
-                    used.add(t.event);
-                    if (!declared.contains(t.event)) {
-                        problems.add(Problem.error(t.line, t.column, "transition on undeclared event '" + t.event
-                                + "' (declared: " + list(declared) + ")"));
+                    for (String d : t.event.split("\\s+")) {
+                        markUsed(d, declared, used);
+                        if (!d.contains("*") && !matchesAny(d, declared) && !matchesAny(d, raised) && !isPlatformEvent(d)) {
+                            problems.add(Problem.error(t.line, t.column, "transition on undeclared event '" + d
+                                    + "' (declared: " + list(declared)
+                                    + (raised.isEmpty() ? "" : "; raised or sent by the spec: " + list(raised)) + ")"));
+                        }
                     }
-                    TransitionRecord prev = seen.putIfAbsent(t.source + "\u0000" + t.event, t);
-                    if (prev != null) {
+                    TransitionRecord prev = t.guarded ? null : seen.putIfAbsent(t.source + "\u0000" + t.event, t);
+                    if (prev != null && !prev.guarded) {
                         problems.add(Problem.error(t.line, t.column, "state " + t.source + " has two transitions on "
                                 + "event " + t.event + " (lines " + prev.line + " and " + t.line
                                 + "): the machine must be deterministic"));
                     }
                 }
+                if (t.event == null && !t.guarded && (t.targets.isEmpty() || t.targets.contains(t.source)
+                        || t.targets.stream().anyMatch(x -> isDescendant(t.source, x)))) {
+                    problems.add(Problem.error(t.line, t.column, "an eventless transition without a cond that stays in "
+                            + "or re-enters its own state is always enabled: the machine would loop (give it a cond "
+                            + "or an event)"));
+                }
                 for (String target : t.targets) {
-                    if (!stateElements.containsKey(target)) {
+                    if (!stateElements.containsKey(target) && !histories.containsKey(target)) {
                         problems.add(Problem.error(t.line, t.column, "transition target '" + target
                                 + "' does not exist (states: " + list(stateElements.keySet()) + ")"));
                     }
@@ -967,6 +1126,32 @@ final class SpecValidator {
             }
             checkTimers();
             checkReachability();
+        }
+
+        /** Marks the declared events a descriptor matches as used. */
+        private void markUsed(String descriptor, Set<String> declared, Set<String> used) {
+            String prefix = descriptor.endsWith(".*") ? descriptor.substring(0, descriptor.length() - 2) : descriptor;
+            for (String e : declared) {
+                if (prefix.equals("*") || e.equals(prefix) || e.startsWith(prefix + ".")) {
+                    used.add(e);
+                }
+            }
+        }
+
+        /** Whether descriptor {@code d} matches one of {@code names} (equal, or a prefix of whole tokens). */
+        private static boolean matchesAny(String d, Set<String> names) {
+            for (String n : names) {
+                if (n.equals(d) || n.startsWith(d + ".")) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** {@code done.*}, {@code error.*}: raised by the engine itself. */
+        private static boolean isPlatformEvent(String descriptor) {
+            return descriptor.equals("done") || descriptor.startsWith("done.") || descriptor.equals("error")
+                    || descriptor.startsWith("error.");
         }
 
         private void checkTimers() {
@@ -1031,8 +1216,9 @@ final class SpecValidator {
                 for (String a = s; a != null; a = parents.get(a)) {
                     for (TransitionRecord t : bySource.getOrDefault(a, List.of())) {
                         for (String target : t.targets) {
-                            if (stateElements.containsKey(target)) {
-                                enter(target, reached, todo);
+                            String state = histories.getOrDefault(target, target);
+                            if (stateElements.containsKey(state)) {
+                                enter(state, reached, todo);
                             }
                         }
                     }
@@ -1114,7 +1300,7 @@ final class SpecValidator {
     // ------------------------------------------------------------------------------------------
 
     private record TransitionRecord(String source, String event, List<String> targets, int line, int column,
-            BlockKey key) {
+            BlockKey key, boolean guarded) {
     }
 
     private record PendingComposite(String name, List<String> constituents, CompiledQuery query, int line,
@@ -1135,6 +1321,10 @@ final class SpecValidator {
 
     private static SourcePosition pos(Node n) {
         return SourcePosition.of(n);
+    }
+
+    private static boolean isScxml(Element e) {
+        return SpecNamespaces.SCXML.equals(e.getNamespaceURI());
     }
 
     private static boolean isScxml(Element e, String local) {

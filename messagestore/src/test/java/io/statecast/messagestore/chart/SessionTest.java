@@ -96,7 +96,7 @@ class SessionTest {
         Chart c = Charts.lenient(Charts.scxml("", """
                 <state id="a"><transition target="b"/></state>
                 <state id="b"><transition target="a"/></state>"""));
-        Session s = new Session(c, new Charts.Host(), new ChartLimits(500, 100, 100, 10), "loop");
+        Session s = new Session(c, new Charts.Host(), new ChartLimits(500, 100, 100, 10, 1000), "loop");
         s.start();
         assertFalse(s.running());
         assertNotNull(s.stopReason());
@@ -113,7 +113,7 @@ class SessionTest {
                 </state>
                 <state id="refused"/>"""));
         Charts.Host host = new Charts.Host();
-        Session s = new Session(c, host, new ChartLimits(500, 100, 10, 10), "f");
+        Session s = new Session(c, host, new ChartLimits(500, 100, 10, 10, 1000), "f");
         s.start();
         assertEquals(List.of("refused"), s.activeStates());
         assertTrue(host.log.stream().noneMatch(l -> l.startsWith(": ")), host.log.toString());
@@ -160,5 +160,25 @@ class SessionTest {
         Session s = new Session(c, new Charts.Host(), ChartLimits.DEFAULTS, "ro");
         s.start();
         assertEquals(List.of("b"), s.activeStates());
+    }
+
+    @Test
+    void shouldRefuseAnAssignThatWouldGrowTheDatamodelPastItsBoundAndKeepWhatItHeld() throws Exception {
+        Chart c = Charts.lenient(Charts.scxml("", """
+                <datamodel><data id="x"><a xmlns=""/><a xmlns=""/></data></datamodel>
+                <state id="grow">
+                  <transition event="double"><assign location="$x" expr="($x/*, $x/*)"/></transition>
+                  <transition event="error.execution" target="stopped"/>
+                </state>
+                <state id="stopped"><transition event="count" cond="count($x/*) = 32" target="kept"/></state>
+                <state id="kept"/>"""));
+        Session s = new Session(c, new Charts.Host(), new ChartLimits(500, 100, 10, 10, 100), "g");
+        s.start();
+        for (int i = 0; i < 10 && s.activeStates().contains("grow"); i++) {
+            s.process(ChartEvent.external("double"));
+        }
+        assertEquals(List.of("stopped"), s.activeStates());
+        s.process(ChartEvent.external("count"));
+        assertEquals(List.of("kept"), s.activeStates(), "the last assignment within the bound is kept");
     }
 }

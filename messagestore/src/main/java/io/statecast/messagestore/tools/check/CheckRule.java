@@ -9,6 +9,8 @@ import io.statecast.messagestore.spec.Problem.Severity;
 public enum CheckRule {
     /** The spec does not load (or the file cannot be read). */
     INVALID("invalid", Severity.ERROR),
+    /** The spec uses what the checker does not model (the datamodel, history): not checked. */
+    NOT_MODELLED("not-modelled", Severity.ERROR),
     /** A reached configuration from which no sequence of inputs ends the instance. */
     LEAKING_STATE("leaking-state", Severity.ERROR),
     /** Timer expiries alone make the instance send for ever. */

@@ -104,6 +104,15 @@ public final class SpecChecker {
 
     /** Checks a loaded spec ({@code text} only gives columns; {@link SourceText#empty()} will do). */
     public static CheckReport check(ServiceSpec spec, SourceText text, String file, CheckOptions options) {
+        List<String> unmodelled = spec.chart().standardContent();
+        if (!unmodelled.isEmpty()) {
+            // its states are configurations only: a datamodel or history would make its verdicts wrong
+            return new CheckReport(file, options, List.of(CheckFinding.of(CheckRule.NOT_MODELLED, file, 0, 0,
+                    "spec check models states, events and actions, not the SCXML datamodel or history; this spec "
+                            + "uses " + String.join(", ", unmodelled.subList(0, Math.min(3, unmodelled.size())))
+                            + (unmodelled.size() > 3 ? " and " + (unmodelled.size() - 3) + " more" : "")
+                            + ": test it with spec test scenarios instead", null)), null);
+        }
         long t0 = System.nanoTime();
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         boolean cpu = threads.isCurrentThreadCpuTimeSupported();
