@@ -21,6 +21,7 @@ import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.Topology;
@@ -289,6 +290,17 @@ public final class WarmStart implements AutoCloseable {
 
         @Override
         public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
+            return 0;
+        }
+
+        @Override
+        public int sendDataMessage(int serviceId, long messageId, MessageFields fields, byte[] payload, Route route) {
+            return 0;
+        }
+
+        @Override
+        public int sendControlMessage(int serviceId, byte messageType, long messageId, MessageFields fields,
+                byte[] body, Route route) {
             return 0;
         }
 

@@ -8,7 +8,7 @@ import org.apache.commons.scxml.SCInstance;
 import org.apache.commons.scxml.model.Action;
 
 /**
- * {@code <action:set name="…" field="…" value|xpath|param="…"/>}: assigns one field of an action
+ * {@code <action:set name="…" field="…" value|xpath|param="…" [type="…"]/>}: assigns one field of an action
  * under construction. Compiled into the {@link ActionTemplate} of the matching
  * {@link ExecuteAction} when the spec is loaded; does nothing at run time. Public with bean
  * properties only because the Digester instantiates it.
@@ -22,6 +22,7 @@ public class SetAction extends Action {
     private String value;
     private String xpath;
     private String param;
+    private String type;
 
     /** For the Digester. */
     public SetAction() {
@@ -75,6 +76,16 @@ public class SetAction extends Action {
     /** From the {@code param} attribute. */
     public void setParam(String param) {
         this.param = param;
+    }
+
+    /** A message field's type ({@code integer}, {@code string}, {@code bytes}, {@code ranges}), or null. */
+    public String getType() {
+        return type;
+    }
+
+    /** From the {@code type} attribute. */
+    public void setType(String type) {
+        this.type = type;
     }
 
     @Override

@@ -17,6 +17,8 @@ import io.statecast.messagestore.spec.SpecStructure.StateInfo;
 import io.statecast.messagestore.spec.SpecStructure.StateKind;
 import io.statecast.messagestore.spec.SpecStructure.TransitionInfo;
 import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.MessageField;
+import io.statecast.overlay.message.MessageFields;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -821,6 +823,13 @@ final class SpecValidator {
 
         private FieldAssignment compileSet(Element a, OpenAction o) {
             String fieldPath = attr(a, "field");
+            if (fieldPath != null && fieldPath.startsWith(ActionField.FIELDS_PREFIX)) {
+                return compileMessageFieldSet(a, o, fieldPath.substring(ActionField.FIELDS_PREFIX.length()));
+            }
+            if (attr(a, "type") != null) {
+                error(a, "attribute type is for message fields (field=\"" + ActionField.FIELDS_PREFIX + "NAME\") only");
+                return null;
+            }
             ActionField field = ActionField.ofPath(fieldPath);
             if (field != null) {
                 o.attempted.add(field); // a failed set is reported once, not again as a missing field
@@ -893,6 +902,94 @@ final class SpecValidator {
                 return new FieldAssignment(field, new FieldValue.HistoryQuery(path), line);
             } catch (QueryException ex) {
                 error(a, "xpath of field " + field.path() + ": " + ex.getMessage());
+                return null;
+            }
+        }
+
+        /**
+         * {@code field="Message/Fields/NAME" [type="…"]}: the name and type checked, a literal or
+         * parameter's value checked against the type, and the number of names an action sets
+         * against {@link MessageFields#MAX_FIELDS}.
+         */
+        private FieldAssignment compileMessageFieldSet(Element a, OpenAction o, String name) {
+            ActionField field = ActionField.MESSAGE_FIELD;
+            o.attempted.add(field);
+            if (!o.primitive.fields().contains(field)) {
+                error(a, "message fields (" + ActionField.FIELDS_PREFIX + "NAME) are set only for sendDataMessage and"
+                        + " sendControlMessage, not " + o.primitive.specName());
+                return null;
+            }
+            try {
+                MessageFields.checkName(name);
+            } catch (IllegalArgumentException ex) {
+                error(a, ex.getMessage());
+                return null;
+            }
+            String typeText = attr(a, "type");
+            MessageField.Type type = typeText == null ? MessageField.Type.INTEGER : MessageField.Type.ofLabel(typeText);
+            if (type == null) {
+                error(a, "unknown field type '" + abbreviate(typeText) + "' (known: integer, string, bytes, ranges)");
+                return null;
+            }
+            String value = attr(a, "value");
+            String xpath = attr(a, "xpath");
+            String param = attr(a, "param");
+            int given = (value != null ? 1 : 0) + (xpath != null ? 1 : 0) + (param != null ? 1 : 0);
+            if (given != 1) {
+                error(a, "action:set needs exactly one of value, xpath or param (got " + given + ")");
+                return null;
+            }
+            Set<String> names = new LinkedHashSet<>();
+            for (FieldAssignment prev : o.assignments) {
+                if (prev.field() == field) {
+                    names.add(prev.name());
+                    if (prev.name().equals(name)) {
+                        warning(a, "field " + prev.path() + " is set twice (also at line " + prev.line()
+                                + "); the later value wins");
+                    }
+                }
+            }
+            names.add(name);
+            if (names.size() > MessageFields.MAX_FIELDS) {
+                error(a, o.primitive.specName() + " sets " + names.size() + " message fields > MAX_FIELDS="
+                        + MessageFields.MAX_FIELDS);
+                return null;
+            }
+            String path = ActionField.FIELDS_PREFIX + name;
+            int line = pos(a).line();
+            if (value != null) {
+                try {
+                    MessageFieldValues.parse(type, value);
+                    return new FieldAssignment(field, new FieldValue.Literal(value), line, name, type);
+                } catch (IllegalArgumentException ex) {
+                    error(a, "field " + path + " (" + type.label() + "): " + ex.getMessage());
+                    return null;
+                }
+            }
+            if (param != null) {
+                Parameter p = parameters.get(param);
+                if (p == null && brokenParameters.contains(param)) {
+                    return null;
+                }
+                if (p == null) {
+                    error(a, "parameter '" + param + "' is not declared (declared: " + list(parameters.keySet()) + ")");
+                    return null;
+                }
+                try {
+                    MessageFieldValues.parse(type, p.defaultValue());
+                } catch (IllegalArgumentException ex) {
+                    error(a, "default of parameter " + param + " does not fit field " + path + " (" + type.label()
+                            + "): " + ex.getMessage());
+                    return null;
+                }
+                return new FieldAssignment(field, new FieldValue.ParameterRef(param), line, name, type);
+            }
+            try {
+                CompiledPath compiled = engine.compilePath(xpath, parameters.keySet());
+                reads = reads.union(compiled.reads());
+                return new FieldAssignment(field, new FieldValue.HistoryQuery(compiled), line, name, type);
+            } catch (QueryException ex) {
+                error(a, "xpath of field " + path + ": " + ex.getMessage());
                 return null;
             }
         }
