@@ -416,6 +416,14 @@ public final class PrimitiveExecutor {
     private static MessageField fieldValue(ActionTemplate a, ActionContext ctx, ResolvedFields.MessageFieldSetting s)
             throws ActionException, EvaluationException {
         String where = where(a) + "field " + ActionField.FIELDS_PREFIX + s.name() + " (" + s.type().label() + "): ";
+        if (s.value() instanceof FieldValue.Sequence seq) {
+            try {
+                return new MessageField.Int(seq.kind() == FieldValue.SequenceKind.NEXT ? ctx.nextFlowSequence()
+                        : ctx.instanceSequence());
+            } catch (ActionException e) {
+                throw new ActionException(where + e.getMessage());
+            }
+        }
         try {
             if (!(s.value() instanceof FieldValue.HistoryQuery q)) {
                 return MessageFieldValues.parse(s.type(), literalOrParameter(ctx, s.value()));

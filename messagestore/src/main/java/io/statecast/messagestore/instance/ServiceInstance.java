@@ -22,6 +22,7 @@ import io.statecast.messagestore.spec.MachineState;
 import io.statecast.messagestore.spec.Primitive;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.TimerService;
 import java.util.ArrayList;
@@ -91,6 +92,10 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     private boolean inFlightCounted;
     /** Whether a timer of this instance fired while it was counted (a congestion signal, sent once). */
     private boolean inFlightTimedOut;
+    /** The source of the message that created the instance: its flow, for sequence numbers. */
+    private LogicalAddress flowSource;
+    /** The sequence number the instance took ({@code sequence="instance"}), or -1 before it takes one. */
+    private long instanceSequence = -1;
 
     /**
      * Creates the instance (not started: call {@link #start()}).
@@ -130,6 +135,9 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     public void onMessage(OverlayMessage message, List<MessageEventDefinition> matched) {
         if (ended != null) {
             return;
+        }
+        if (flowSource == null) {
+            flowSource = message.source();
         }
         long nowNanos = env.overlay().timers().nanoTime();
         lastMessageNanos = nowNanos;
@@ -427,6 +435,21 @@ public final class ServiceInstance implements ActionSink, ActionContext {
     @Override
     public long defaultMessageId() {
         return key.flowSource() == null ? key.messageId() : env.overlay().newMessageId();
+    }
+
+    @Override
+    public long nextFlowSequence() {
+        LogicalAddress source = key.flowSource() != null ? key.flowSource()
+                : flowSource != null ? flowSource : env.overlay().localAddress();
+        return service.sequences().next(source);
+    }
+
+    @Override
+    public long instanceSequence() {
+        if (instanceSequence < 0) {
+            instanceSequence = nextFlowSequence();
+        }
+        return instanceSequence;
     }
 
     @Override

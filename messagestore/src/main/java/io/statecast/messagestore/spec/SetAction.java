@@ -23,6 +23,7 @@ public class SetAction extends Action {
     private String xpath;
     private String param;
     private String type;
+    private String sequence;
 
     /** For the Digester. */
     public SetAction() {
@@ -86,6 +87,16 @@ public class SetAction extends Action {
     /** From the {@code type} attribute. */
     public void setType(String type) {
         this.type = type;
+    }
+
+    /** {@code instance} or {@code next}: a sequence number of the flow, or null. */
+    public String getSequence() {
+        return sequence;
+    }
+
+    /** From the {@code sequence} attribute. */
+    public void setSequence(String sequence) {
+        this.sequence = sequence;
     }
 
     @Override

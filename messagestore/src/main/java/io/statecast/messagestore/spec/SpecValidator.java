@@ -826,8 +826,9 @@ final class SpecValidator {
             if (fieldPath != null && fieldPath.startsWith(ActionField.FIELDS_PREFIX)) {
                 return compileMessageFieldSet(a, o, fieldPath.substring(ActionField.FIELDS_PREFIX.length()));
             }
-            if (attr(a, "type") != null) {
-                error(a, "attribute type is for message fields (field=\"" + ActionField.FIELDS_PREFIX + "NAME\") only");
+            if (attr(a, "type") != null || attr(a, "sequence") != null) {
+                error(a, "attributes type and sequence are for message fields (field=\"" + ActionField.FIELDS_PREFIX
+                        + "NAME\") only");
                 return null;
             }
             ActionField field = ActionField.ofPath(fieldPath);
@@ -934,10 +935,26 @@ final class SpecValidator {
             String value = attr(a, "value");
             String xpath = attr(a, "xpath");
             String param = attr(a, "param");
-            int given = (value != null ? 1 : 0) + (xpath != null ? 1 : 0) + (param != null ? 1 : 0);
+            String sequence = attr(a, "sequence");
+            int given = (value != null ? 1 : 0) + (xpath != null ? 1 : 0) + (param != null ? 1 : 0)
+                    + (sequence != null ? 1 : 0);
             if (given != 1) {
-                error(a, "action:set needs exactly one of value, xpath or param (got " + given + ")");
+                error(a, "action:set of a message field needs exactly one of value, xpath, param or sequence (got "
+                        + given + ")");
                 return null;
+            }
+            FieldValue.SequenceKind kind = null;
+            if (sequence != null) {
+                kind = FieldValue.SequenceKind.ofLabel(sequence);
+                if (kind == null) {
+                    error(a, "unknown sequence '" + abbreviate(sequence) + "' (known: instance, next)");
+                    return null;
+                }
+                if (type != MessageField.Type.INTEGER) {
+                    error(a, "a sequence number is an integer; field " + ActionField.FIELDS_PREFIX + name + " is "
+                            + type.label());
+                    return null;
+                }
             }
             Set<String> names = new LinkedHashSet<>();
             for (FieldAssignment prev : o.assignments) {
@@ -957,6 +974,9 @@ final class SpecValidator {
             }
             String path = ActionField.FIELDS_PREFIX + name;
             int line = pos(a).line();
+            if (kind != null) {
+                return new FieldAssignment(field, new FieldValue.Sequence(kind), line, name, type);
+            }
             if (value != null) {
                 try {
                     MessageFieldValues.parse(type, value);

@@ -397,6 +397,23 @@ final class Simulator implements ActionSink, ActionContext {
         return evaluator.evaluatePath(runtime, path, runtime.bindings(), history);
     }
 
+    // The checker explores one instance: its flow's numbers are a local counter.
+    private long nextSequence;
+    private long instanceSequence = -1;
+
+    @Override
+    public long nextFlowSequence() {
+        return nextSequence++;
+    }
+
+    @Override
+    public long instanceSequence() {
+        if (instanceSequence < 0) {
+            instanceSequence = nextFlowSequence();
+        }
+        return instanceSequence;
+    }
+
     @Override
     public long defaultMessageId() {
         return spec.service().scope() == Scope.FLOW ? overlay.newMessageId() : Alphabet.MESSAGE_ID;
