@@ -434,7 +434,7 @@ public final class ServiceInstance implements ActionSink, ActionContext {
 
     @Override
     public long defaultMessageId() {
-        return key.flowSource() == null ? key.messageId() : env.overlay().newMessageId();
+        return key.scope().perMessage() ? key.messageId() : env.overlay().newMessageId();
     }
 
     @Override

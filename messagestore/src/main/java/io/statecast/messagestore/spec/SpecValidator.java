@@ -531,7 +531,15 @@ final class SpecValidator {
                             error(c, "delivery mode " + text + " is listed twice");
                         }
                     }
-                    case "Scope" -> scope = text.equals("flow") ? Scope.FLOW : Scope.MESSAGE;
+                    case "Scope" -> {
+                        Scope s = Scope.ofLabel(text);
+                        if (s == null) {
+                            error(c, "unknown scope '" + abbreviate(text) + "' (known: message, message-source, flow,"
+                                    + " flow-source, flow-destination, flow-peer)");
+                        } else {
+                            scope = s;
+                        }
+                    }
                     case "Description" -> description = text;
                     case "InFlight" -> inFlight = inFlightStates(c, text);
                     default -> { }

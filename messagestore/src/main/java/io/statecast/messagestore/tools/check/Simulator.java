@@ -22,7 +22,6 @@ import io.statecast.messagestore.spec.ActionSink;
 import io.statecast.messagestore.spec.ActionTemplate;
 import io.statecast.messagestore.spec.FieldAssignment;
 import io.statecast.messagestore.spec.FieldValue;
-import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.tools.SpecGraph;
 import io.statecast.overlay.forward.OverlayContext;
@@ -416,7 +415,7 @@ final class Simulator implements ActionSink, ActionContext {
 
     @Override
     public long defaultMessageId() {
-        return spec.service().scope() == Scope.FLOW ? overlay.newMessageId() : Alphabet.MESSAGE_ID;
+        return !spec.service().scope().perMessage() ? overlay.newMessageId() : Alphabet.MESSAGE_ID;
     }
 
     @Override

@@ -172,7 +172,7 @@ public final class ScenarioRunner {
                         + spec.service().serviceId() + ": not for this spec");
                 return;
             }
-            InstanceKey key = InstanceKey.of(runtime.scope(), m);
+            InstanceKey key = InstanceKey.of(runtime.scope(), m, node.localAddress());
             if (instance != null && !instance.key().equals(key)) {
                 notes.add(what + " belongs to another instance (" + key + "; this scenario drives " + instance.key()
                         + "): dropped");
@@ -181,7 +181,7 @@ public final class ScenarioRunner {
             if (instance != null && instance.ended() != null) {
                 // message scope: the node's tombstone drops it (for tombstoneTtlMs); flow scope: a
                 // node would start a new instance, which is another scenario
-                notes.add(what + " arrived after the instance ended: dropped" + (key.flowSource() != null
+                notes.add(what + " arrived after the instance ended: dropped" + (!key.scope().perMessage()
                         ? " (a node would start a new flow instance; a scenario drives one)" : ""));
                 return;
             }
