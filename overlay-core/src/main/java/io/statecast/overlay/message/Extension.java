@@ -10,8 +10,11 @@ public sealed interface Extension permits PayloadExtension, FsmExtension, Fields
     int PAYLOAD = 1;
     /** Wire type code of the FSM extension. */
     int FSM = 2;
-    /** Wire type code of the fields extension (valid only beside an FSM extension). */
-    int FIELDS = 3;
+    /**
+     * Wire type code of the fields extension (valid only beside an FSM extension). Not 3: that is
+     * the flood identifier's ({@code FloodId}), which travels as an unknown extension.
+     */
+    int FIELDS = 4;
 
     /** The wire type code, 1..255. */
     int type();

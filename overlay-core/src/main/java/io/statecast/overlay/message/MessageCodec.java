@@ -56,7 +56,7 @@ import java.util.TreeMap;
  * Mode is the {@link DeliveryMode} code, family the {@link LogicalAddress.Family} code, and every
  * address its {@link LogicalAddress#toBits()} form. Extension type 1 is the payload (body = the
  * data), type 2 the FSM extension (body exactly 13 bytes: service ID int32, message type byte,
- * message ID int64), type 3 the fields extension (below; only beside an FSM extension); other
+ * message ID int64), type 4 the fields extension (below; only beside an FSM extension); other
  * types are kept as {@link UnknownExtension}s and re-encoded unchanged. An application frame is
  * at least {@value #MIN_APPLICATION_FRAME_BYTES} bytes.
  *

@@ -16,7 +16,7 @@ public record UnknownExtension(int type, byte[] body) implements Extension {
     public UnknownExtension {
         Objects.requireNonNull(body, "body");
         if (type <= 0 || type > 255 || type == PAYLOAD || type == FSM || type == FIELDS) {
-            throw new IllegalArgumentException("unknown-extension type must be 4..255, got " + type);
+            throw new IllegalArgumentException("unknown-extension type must be 3 or 5..255, got " + type);
         }
     }
 

@@ -41,7 +41,7 @@ class MessageFieldsCodecTest {
                 + "01" + "62" + "03" + "0001" + "07"
                 + "01" + "6e" + "02" + "0002" + "c3a9"
                 + "03" + "736571" + "01" + "0008" + "0000000000000102";
-        assertTrue(hex.endsWith("03" + String.format("%08x", body.length() / 2) + body + "00"), hex);
+        assertTrue(hex.endsWith("04" + String.format("%08x", body.length() / 2) + body + "00"), hex);
         assertEquals(fields.encodedLength(), body.length() / 2);
         assertEquals(m, codec.decode(Unpooled.wrappedBuffer(frame(m))));
         assertEquals(fields, m.fields());
@@ -113,7 +113,7 @@ class MessageFieldsCodecTest {
     @Test
     void shouldRefuseFieldsWithoutAnFsmExtensionAndASecondFieldsExtension() {
         byte[] header = Arrays.copyOf(frame(message()), CHAIN);
-        byte[] fields = ext(3, field("a", 1, new byte[8]));
+        byte[] fields = ext(4, field("a", 1, new byte[8]));
         DecodeException e = refused(concat(header, fields, new byte[] {0}), Reason.BAD_EXTENSION, CHAIN);
         assertTrue(e.getMessage().contains("without an FSM extension"), e.getMessage());
         refused(concat(header, FSM_EXT, fields, fields, new byte[] {0}), Reason.BAD_EXTENSION,
@@ -162,7 +162,7 @@ class MessageFieldsCodecTest {
 
     private byte[] fieldsFrame(byte[] body) {
         byte[] header = Arrays.copyOf(frame(message()), CHAIN);
-        return concat(header, FSM_EXT, ext(3, body), new byte[] {0});
+        return concat(header, FSM_EXT, ext(4, body), new byte[] {0});
     }
 
     /** A fields body of one field. */

@@ -63,7 +63,8 @@ final class RandomMessages {
                 ? MessageCodec.MAX_EXTENSIONS - extensions.size()
                 : random.nextInt(3);
         for (int i = 0; i < unknown; i++) {
-            extensions.add(new UnknownExtension(4 + random.nextInt(252), bytes(random.nextInt(Math.min(65, maxPayloadBytes + 1)))));
+            int unknownType = 3 + random.nextInt(252); // 3 (the flood id) or 5..255: 4 is the fields extension
+            extensions.add(new UnknownExtension(unknownType >= 4 ? unknownType + 1 : unknownType, bytes(random.nextInt(Math.min(65, maxPayloadBytes + 1)))));
         }
         Collections.shuffle(extensions, random);
         return new OverlayMessage(mode, hopLimit, address(family), destination, address(family), root, extensions);
