@@ -428,16 +428,7 @@ public final class History {
      * {@code "1-5 9-12"} (bytes are base64, made by the leaf when read).
      */
     static String fieldText(MessageField v) {
-        if (v instanceof MessageField.Int i) {
-            return Long.toString(i.value());
-        }
-        if (v instanceof MessageField.Text t) {
-            return t.value();
-        }
-        if (v instanceof MessageField.Ranges r) {
-            return r.text();
-        }
-        return java.util.Base64.getEncoder().encodeToString(((MessageField.Bytes) v).value());
+        return v.text();
     }
 
     /** Element name of the payload inside {@code <Message>}. */

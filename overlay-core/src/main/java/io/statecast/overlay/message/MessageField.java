@@ -72,6 +72,12 @@ public sealed interface MessageField permits MessageField.Int, MessageField.Text
     /** Bytes of the value on the wire (without name, type and length). */
     int encodedLength();
 
+    /**
+     * The value as text, as the history and scenario files write it: an integer in decimal, a
+     * string as it is, bytes in base64, ranges as {@code "1-5 9-12"}.
+     */
+    String text();
+
     /** A whole number. */
     record Int(long value) implements MessageField {
         @Override
@@ -82,6 +88,11 @@ public sealed interface MessageField permits MessageField.Int, MessageField.Text
         @Override
         public int encodedLength() {
             return Long.BYTES;
+        }
+
+        @Override
+        public String text() {
+            return Long.toString(value);
         }
     }
 
@@ -113,6 +124,11 @@ public sealed interface MessageField permits MessageField.Int, MessageField.Text
         public int encodedLength() {
             return value.getBytes(StandardCharsets.UTF_8).length;
         }
+
+        @Override
+        public String text() {
+            return value;
+        }
     }
 
     /**
@@ -138,6 +154,11 @@ public sealed interface MessageField permits MessageField.Int, MessageField.Text
         @Override
         public int encodedLength() {
             return value.length;
+        }
+
+        @Override
+        public String text() {
+            return java.util.Base64.getEncoder().encodeToString(value);
         }
 
         @Override
@@ -260,6 +281,7 @@ public sealed interface MessageField permits MessageField.Int, MessageField.Text
         }
 
         /** The text form, {@code "1-5 9-9"}; empty for no ranges. */
+        @Override
         public String text() {
             StringBuilder sb = new StringBuilder();
             for (Range r : ranges) {

@@ -81,26 +81,27 @@ final class ScenarioNode implements OverlayContext, InstanceEnvironment {
 
     @Override
     public int sendDataMessage(int serviceId, long messageId, byte[] payload, Route route) {
-        effects.add(new Effect.SendData(messageId, payload, route, actionsRecorded()));
+        effects.add(new Effect.SendData(messageId, payload, route, MessageFields.EMPTY, actionsRecorded()));
         return 1;
     }
 
     @Override
     public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
-        effects.add(new Effect.SendControl(messageType, messageId, route, actionsRecorded()));
+        effects.add(new Effect.SendControl(messageType, messageId, route, MessageFields.EMPTY, actionsRecorded()));
         return 1;
     }
 
-    // Scenarios and the checker compare calls by their header; fields do not change what they check.
     @Override
     public int sendDataMessage(int serviceId, long messageId, MessageFields fields, byte[] payload, Route route) {
-        return sendDataMessage(serviceId, messageId, payload, route);
+        effects.add(new Effect.SendData(messageId, payload, route, fields, actionsRecorded()));
+        return 1;
     }
 
     @Override
     public int sendControlMessage(int serviceId, byte messageType, long messageId, MessageFields fields, byte[] body,
             Route route) {
-        return sendControlMessage(serviceId, messageType, messageId, body, route);
+        effects.add(new Effect.SendControl(messageType, messageId, route, fields, actionsRecorded()));
+        return 1;
     }
 
     @Override
