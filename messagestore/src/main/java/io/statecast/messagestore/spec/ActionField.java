@@ -93,7 +93,7 @@ public enum ActionField {
             case EVENTS -> throw new IllegalArgumentException(
                     "field Events takes an xpath (the history's Event or Node elements to forget), not a literal value");
             case MESSAGE_FIELD -> throw new IllegalArgumentException(
-                    "a message field's literal is checked against its type: use MessageFieldValues.parse");
+                    "a message field's literal is checked against its type attribute (MessageFieldValues.parse)");
             default -> throw new AssertionError(this);
         }
     }
