@@ -987,7 +987,10 @@ final class SpecValidator {
             }
             if (value != null) {
                 try {
-                    MessageFieldValues.parse(type, value);
+                    MessageField v = MessageFieldValues.parse(type, value);
+                    if (!fitsTotal(a, o, name, v)) {
+                        return null;
+                    }
                     return new FieldAssignment(field, new FieldValue.Literal(value), line, name, type);
                 } catch (IllegalArgumentException ex) {
                     error(a, "field " + path + " (" + type.label() + "): " + ex.getMessage());
@@ -1004,7 +1007,9 @@ final class SpecValidator {
                     return null;
                 }
                 try {
-                    MessageFieldValues.parse(type, p.defaultValue());
+                    if (!fitsTotal(a, o, name, MessageFieldValues.parse(type, p.defaultValue()))) {
+                        return null;
+                    }
                 } catch (IllegalArgumentException ex) {
                     error(a, "default of parameter " + param + " does not fit field " + path + " (" + type.label()
                             + "): " + ex.getMessage());
@@ -1020,6 +1025,25 @@ final class SpecValidator {
                 error(a, "xpath of field " + path + ": " + ex.getMessage());
                 return null;
             }
+        }
+
+        /**
+         * Whether the literal values an action gives its message fields (the last of each name)
+         * fit {@link MessageFields#MAX_TOTAL_BYTES}; XPath values are checked when they are known,
+         * at run time.
+         */
+        private boolean fitsTotal(Element a, OpenAction o, String name, MessageField v) {
+            o.literalFieldBytes.put(name, MessageFields.FIELD_OVERHEAD_BYTES + name.length() + v.encodedLength());
+            int total = 1;
+            for (int n : o.literalFieldBytes.values()) {
+                total += n;
+            }
+            if (total > MessageFields.MAX_TOTAL_BYTES) {
+                error(a, "the literal message fields of " + o.primitive.specName() + " take " + total
+                        + " bytes > MAX_TOTAL_BYTES=" + MessageFields.MAX_TOTAL_BYTES);
+                return false;
+            }
+            return true;
         }
 
         // -------------------------------------------------------------- cross checks
@@ -1247,6 +1271,8 @@ final class SpecValidator {
         final int line;
         final List<FieldAssignment> assignments = new ArrayList<>();
         final Set<ActionField> attempted = EnumSet.noneOf(ActionField.class);
+        /** Encoded bytes of each message field set from a literal or parameter (the last of each name). */
+        final Map<String, Integer> literalFieldBytes = new HashMap<>();
 
         OpenAction(Primitive primitive, int line) {
             this.primitive = primitive;

@@ -171,5 +171,14 @@ class MessageFieldsActionTest {
                 many.toString());
         SpecException e = org.junit.jupiter.api.Assertions.assertThrows(SpecException.class, () -> Specs.parse(tooMany));
         assertTrue(e.getMessage().contains("MAX_FIELDS=16"), e.getMessage());
+        StringBuilder fat = new StringBuilder();
+        for (int i = 0; i < 5; i++) {
+            fat.append("<action:set name=\"sendControlMessage\" field=\"Message/Fields/s").append(i)
+                    .append("\" type=\"string\" value=\"").append("x".repeat(1000)).append("\"/>\n");
+        }
+        String tooBig = SPEC.replace("<action:set name=\"sendControlMessage\" field=\"Message/Fields/win\" param=\"Window\"/>",
+                fat.toString());
+        SpecException big = org.junit.jupiter.api.Assertions.assertThrows(SpecException.class, () -> Specs.parse(tooBig));
+        assertTrue(big.getMessage().contains("MAX_TOTAL_BYTES=4096"), big.getMessage());
     }
 }
