@@ -248,7 +248,7 @@ public final class MessageStore implements MessageStorePort {
             LOG.debug("scratch twin: loaded {}", runtime);
         } else {
             LOG.info("loaded {} from {} ({}{}; {} of its action XPaths and {} of its {} composite queries on the fast path)",
-                    runtime, spec.source(), spec.service().scope().name().toLowerCase(java.util.Locale.ROOT) + " scope",
+                    runtime, spec.source(), spec.service().scope().label() + " scope",
                     old == null ? "" : ", replacing " + old.spec().source(), runtime.fastPathCount(),
                     runtime.compositeFastPathCount(), spec.compositeEvents().size());
         }
@@ -588,7 +588,7 @@ public final class MessageStore implements MessageStorePort {
             drop(data ? DropReason.DATA_QUEUE_FULL : DropReason.CONTROL_QUEUE_FULL, rt);
             return false;
         }
-        InstanceKey key = InstanceKey.of(rt.scope(), message);
+        InstanceKey key = InstanceKey.of(rt.scope(), message, context().localAddress());
         // counted before the shard sees it, so a sender reading inFlight() never misses its
         // messages still queued; the instance adopts the count (Shard.process)
         boolean own = data && arrival == Arrival.FROM_APPLICATION && rt.spec().declaresInFlight();
@@ -612,7 +612,7 @@ public final class MessageStore implements MessageStorePort {
 
     /** A message whose service was reloaded with another scope goes to the shard of its new key. */
     void redispatch(ServiceRuntime current, Inbound in) {
-        InstanceKey key = InstanceKey.of(current.scope(), in.message());
+        InstanceKey key = InstanceKey.of(current.scope(), in.message(), context().localAddress());
         Inbound again = new Inbound(in.message(), in.arrival(), current, key, in.data(), in.own());
         (in.data() ? dataBacklog : controlBacklog).incrementAndGet();
         shardOf(key).offer(again);

@@ -470,7 +470,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     private ServiceInstance create(InstanceKey key, ServiceRuntime service) {
         long now = store.context().timers().nanoTime();
-        if (service.scope() == Scope.MESSAGE && tombstones.contains(key, now)) {
+        if (service.scope().perMessage() && tombstones.contains(key, now)) {
             store.drop(DropReason.TERMINATED_INSTANCE, service);
             return null;
         }
@@ -515,7 +515,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     private void discard(ServiceInstance i, EndCause cause, long now) {
         i.dispose(cause);
-        if (i.key().scope() == Scope.MESSAGE && cause == EndCause.IDLE) {
+        if (i.key().scope().perMessage() && cause == EndCause.IDLE) {
             tombstones.add(i.key(), now);
         }
         i.service().counters().instanceExpired();
@@ -618,7 +618,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         if (!instances.remove(instance)) {
             return;
         }
-        if (instance.key().scope() == Scope.MESSAGE) {
+        if (instance.key().scope().perMessage()) {
             tombstones.add(instance.key(), store.context().timers().nanoTime());
         }
         if (cause == EndCause.FINISHED) {

@@ -270,6 +270,27 @@ class MessageStoreTest {
         assertEquals(2, s.metrics().service(88).counters().created());
     }
 
+    /**
+     * flow-peer scope: a request 1 -> 9 and the reply 9 -> 1 share an instance on node 9 (the
+     * composite event sees both); a third party's message to 9 gets its own.
+     */
+    @Test
+    void shouldKeyFlowPeerInstancesByTheConversation() throws Exception {
+        String text = new String(Specs.bytes("specs/flow-counter.scxml"), java.nio.charset.StandardCharsets.UTF_8)
+                .replace("<Scope>flow</Scope>", "<Scope>flow-peer</Scope>")
+                .replace("<DeliveryMode>multicast</DeliveryMode>", "<DeliveryMode>unicast</DeliveryMode>")
+                .replace("<Message><MessageType>0x80</MessageType></Message>", "<Message/>");
+        MessageStore s = store();
+        s.install(Specs.parse(text));
+        s.receiveMessage(Messages.unicastPayload(88, 1, 1, 9, 1, "request"), Arrival.DELIVERED);
+        s.receiveMessage(Messages.unicastPayload(88, 2, 6, 9, 6, "other"), Arrival.DELIVERED);
+        s.receiveMessage(Messages.unicastPayload(88, 3, 9, 1, 9, "reply"), Arrival.FROM_APPLICATION);
+        settle();
+        List<Call> calls = overlay.drain();
+        assertEquals(2, s.metrics().service(88).counters().created(), () -> s.metrics().format());
+        assertEquals(1, count(calls, SendControl.class), "the conversation {1, 9} saw two messages: " + calls);
+    }
+
     @Test
     void shouldExpireIdleInstancesAndUnloadServices() throws Exception {
         MessageStore s = store(MessageStoreConfig.defaults().withShards(2).withWarmStart(false)

@@ -7,7 +7,6 @@ import io.statecast.messagestore.spec.SpecException;
 import io.statecast.messagestore.spec.SpecLimits;
 import io.statecast.messagestore.spec.SpecLoader;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -54,7 +53,7 @@ public final class MessageStoreSpecCheck implements SpecCheck, AutoCloseable {
             ServiceSpec spec = loader.load(document, SOURCE);
             ServiceMetadata service = spec.service();
             return new Validated.Valid(new SpecMetadata(service.serviceId(), service.name(),
-                    service.scope().name().toLowerCase(Locale.ROOT)));
+                    service.scope().label()));
         } catch (SpecException e) {
             List<Problem> errors = e.problems().stream().filter(Problem::isError).toList();
             List<SpecProblem> problems = (errors.isEmpty() ? e.problems() : errors).stream()

@@ -29,6 +29,23 @@ public interface ActionContext {
      */
     long defaultMessageId();
 
+    /**
+     * The next sequence number of the instance's flow: its service and the source of the message
+     * that created it (this node for its application's own sends). Counted by the service
+     * across its instances and shards, starting at 0; not the node's MessageID counter.
+     *
+     * @throws ActionException if the service cannot count one more flow
+     */
+    long nextFlowSequence() throws ActionException;
+
+    /**
+     * The sequence number this instance took from its flow: taken ({@link #nextFlowSequence})
+     * the first time it is asked for, the same afterwards.
+     *
+     * @throws ActionException as {@link #nextFlowSequence}
+     */
+    long instanceSequence() throws ActionException;
+
     /** The message of the instance's most recent message event, or {@code null}. */
     OverlayMessage lastMessage();
 

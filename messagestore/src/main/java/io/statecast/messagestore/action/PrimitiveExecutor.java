@@ -7,12 +7,15 @@ import io.statecast.messagestore.event.PathResult;
 import io.statecast.messagestore.spec.ActionField;
 import io.statecast.messagestore.spec.ActionTemplate;
 import io.statecast.messagestore.spec.FieldValue;
+import io.statecast.messagestore.spec.MessageFieldValues;
 import io.statecast.messagestore.spec.ParameterType;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.MessageField;
+import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.node.Topology;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +47,8 @@ import java.util.List;
  *   <li>Payload (data messages): the field (a literal is UTF-8 text; an XPath selecting a
  *       {@code <Payload>} gives its bytes), else the base's; one is required. Control messages
  *       carry none.</li>
+ *   <li>Fields: the base's, each overridden by a {@code Message/Fields/NAME} setting of the
+ *       action (at most {@link MessageFields#MAX_FIELDS} in all; more fails the call).</li>
  * </ul>
  *
  * <p>Only the last assignment of a field counts, so an overridden XPath is not evaluated.
@@ -84,14 +89,15 @@ public final class PrimitiveExecutor {
                 byte[] payload = payload(action, f, ctx, base);
                 long id = messageId(action, f, ctx, base);
                 DeliveryMode mode = mode(action, f, ctx, base);
+                MessageFields fields = fields(action, f, ctx, base);
                 List<LogicalAddress> to = destinations(action, f, ctx, mode, base);
                 if (to == null || to.size() == 1) {
                     Route r = route(action, f, ctx, base, mode, to == null ? null : to.get(0));
-                    yield overlay.sendDataMessage(serviceId, id, payload, r) == 0 ? NOTHING_SENT : "";
+                    yield overlay.sendDataMessage(serviceId, id, fields, payload, r) == 0 ? NOTHING_SENT : "";
                 }
                 int silent = 0;
                 for (LogicalAddress d : to) {
-                    silent += overlay.sendDataMessage(serviceId, id, payload, route(action, f, ctx, base, mode, d)) == 0 ? 1 : 0;
+                    silent += overlay.sendDataMessage(serviceId, id, fields, payload, route(action, f, ctx, base, mode, d)) == 0 ? 1 : 0;
                 }
                 yield silentOf(silent, to.size());
             }
@@ -100,14 +106,15 @@ public final class PrimitiveExecutor {
                 byte type = messageType(action, f, ctx, base);
                 long id = messageId(action, f, ctx, base);
                 DeliveryMode mode = mode(action, f, ctx, base);
+                MessageFields fields = fields(action, f, ctx, base);
                 List<LogicalAddress> to = destinations(action, f, ctx, mode, base);
                 if (to == null || to.size() == 1) {
                     Route r = route(action, f, ctx, base, mode, to == null ? null : to.get(0));
-                    yield overlay.sendControlMessage(serviceId, type, id, null, r) == 0 ? NOTHING_SENT : "";
+                    yield overlay.sendControlMessage(serviceId, type, id, fields, null, r) == 0 ? NOTHING_SENT : "";
                 }
                 int silent = 0;
                 for (LogicalAddress d : to) {
-                    silent += overlay.sendControlMessage(serviceId, type, id, null, route(action, f, ctx, base, mode, d)) == 0 ? 1 : 0;
+                    silent += overlay.sendControlMessage(serviceId, type, id, fields, null, route(action, f, ctx, base, mode, d)) == 0 ? 1 : 0;
                 }
                 yield silentOf(silent, to.size());
             }
@@ -379,6 +386,72 @@ public final class PrimitiveExecutor {
         }
         throw new ActionException(where(a) + "a data message needs a payload: set Message/Payload or copy a Message"
                 + " that has one");
+    }
+
+    /**
+     * The message's fields: the base's, each overridden by the action's {@code Message/Fields/NAME}
+     * settings. A field whose XPath selects nothing is left as the base has it (absent without a base).
+     */
+    private static MessageFields fields(ActionTemplate a, ResolvedFields f, ActionContext ctx, OverlayMessage base)
+            throws ActionException, EvaluationException {
+        MessageFields out = base == null ? MessageFields.EMPTY : base.fields();
+        for (ResolvedFields.MessageFieldSetting s : f.messageFields()) {
+            MessageField v = s.constant();
+            if (v == null) {
+                v = fieldValue(a, ctx, s);
+            }
+            if (v != null) {
+                try {
+                    out = out.with(s.name(), v);
+                } catch (IllegalArgumentException e) {
+                    throw new ActionException(where(a) + "field " + ActionField.FIELDS_PREFIX + s.name() + ": "
+                            + e.getMessage());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A message field's value from its XPath or (overridden) parameter; null when the XPath selects nothing. */
+    private static MessageField fieldValue(ActionTemplate a, ActionContext ctx, ResolvedFields.MessageFieldSetting s)
+            throws ActionException, EvaluationException {
+        String where = where(a) + "field " + ActionField.FIELDS_PREFIX + s.name() + " (" + s.type().label() + "): ";
+        if (s.value() instanceof FieldValue.Sequence seq) {
+            try {
+                return new MessageField.Int(seq.kind() == FieldValue.SequenceKind.NEXT ? ctx.nextFlowSequence()
+                        : ctx.instanceSequence());
+            } catch (ActionException e) {
+                throw new ActionException(where + e.getMessage());
+            }
+        }
+        try {
+            if (!(s.value() instanceof FieldValue.HistoryQuery q)) {
+                return MessageFieldValues.parse(s.type(), literalOrParameter(ctx, s.value()));
+            }
+            PathResult r = ctx.evaluate(q.path());
+            if (r == null) {
+                return null;
+            }
+            if (r instanceof PathResult.Bytes b) {
+                return s.type() == MessageField.Type.BYTES ? new MessageField.Bytes(b.bytes())
+                        : MessageFieldValues.parse(s.type(), new String(b.bytes(), StandardCharsets.UTF_8));
+            }
+            if (r instanceof PathResult.Text t) {
+                return MessageFieldValues.parse(s.type(), t.text());
+            }
+            if (r instanceof PathResult.Address ad) {
+                return MessageFieldValues.parse(s.type(), AttributeValues.text(ad.address()));
+            }
+            if (r instanceof PathResult.Texts ts) {
+                // ranges gather every value selected (a SACK of the numbers received); the rest take the first
+                return s.type() == MessageField.Type.RANGES
+                        ? MessageFieldValues.parse(s.type(), String.join(" ", ts.texts()))
+                        : MessageFieldValues.parse(s.type(), ts.first());
+            }
+            throw new ActionException(where + "the xpath must select a value, got " + describe(r));
+        } catch (IllegalArgumentException e) {
+            throw new ActionException(where + e.getMessage());
+        }
     }
 
     private static int timerId(ActionTemplate a, ResolvedFields f, ActionContext ctx)

@@ -4,7 +4,12 @@ import io.statecast.messagestore.event.AttributeValues;
 import io.statecast.messagestore.spec.ActionField;
 import io.statecast.messagestore.spec.ActionTemplate;
 import io.statecast.messagestore.spec.FieldValue;
+import io.statecast.messagestore.spec.FieldAssignment;
+import io.statecast.messagestore.spec.MessageFieldValues;
 import io.statecast.messagestore.spec.Parameters;
+import io.statecast.overlay.message.MessageField;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * An action's fields as one deployed spec runs them: the last value assigned to each field, with
@@ -25,7 +30,25 @@ public final class ResolvedFields {
     private final long[] numbers = new long[FIELDS.length];
     private final boolean[] whole = new boolean[FIELDS.length];
 
+    private final List<MessageFieldSetting> messageFields;
+
     private ResolvedFields(ActionTemplate action, Parameters parameters) {
+        List<MessageFieldSetting> settings = new ArrayList<>();
+        for (FieldAssignment a : action.messageFields()) {
+            MessageField constant = null;
+            String text = a.value() instanceof FieldValue.Literal l ? l.text()
+                    : a.value() instanceof FieldValue.ParameterRef ref && parameters.contains(ref.name())
+                            ? parameters.value(ref.name()) : null;
+            if (text != null) {
+                try {
+                    constant = MessageFieldValues.parse(a.fieldType(), text);
+                } catch (IllegalArgumentException e) {
+                    // an overridden parameter that does not fit: the send reports it when it runs
+                }
+            }
+            settings.add(new MessageFieldSetting(a.name(), a.fieldType(), a.value(), constant, a.line()));
+        }
+        this.messageFields = List.copyOf(settings);
         for (ActionField field : FIELDS) {
             int i = field.ordinal();
             FieldValue v = action.valueOf(field);
@@ -46,6 +69,24 @@ public final class ResolvedFields {
                 }
             }
         }
+    }
+
+    /**
+     * A message field an action sets ({@code Message/Fields/NAME}).
+     *
+     * @param name     the field's name
+     * @param type     its type
+     * @param value    where its value comes from
+     * @param constant the value when a literal or declared parameter gives it (parsed once), else null
+     * @param line     line of the {@code action:set}
+     */
+    public record MessageFieldSetting(String name, MessageField.Type type, FieldValue value, MessageField constant,
+            int line) {
+    }
+
+    /** The message fields the action sets, the last assignment of each name; empty when none. */
+    public List<MessageFieldSetting> messageFields() {
+        return messageFields;
     }
 
     /**

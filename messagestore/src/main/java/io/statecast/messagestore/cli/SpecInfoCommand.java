@@ -61,7 +61,7 @@ final class SpecInfoCommand implements Callable<Integer> {
         StringJoiner modes = new StringJoiner(", ");
         s.service().deliveryModes().stream().sorted().forEach(m -> modes.add(AttributeValues.name(m)));
         out.println("delivery:    " + modes);
-        out.println("scope:       " + s.service().scope().name().toLowerCase(Locale.ROOT));
+        out.println("scope:       " + s.service().scope().label());
         if (!s.service().inFlight().isEmpty()) {
             out.println("in flight:   " + String.join(" ", s.service().inFlight()) + " (the send window counts own messages here)");
         }

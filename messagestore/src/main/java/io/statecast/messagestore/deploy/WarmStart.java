@@ -12,7 +12,6 @@ import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.instance.StandaloneEnvironment;
-import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.address.LogicalAddress;
@@ -21,6 +20,7 @@ import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.Topology;
@@ -142,8 +142,11 @@ public final class WarmStart implements AutoCloseable {
             for (MessageEventDefinition d : spec.messageEvents()) {
                 inputs.add(synthesize(spec, d, self, other, messageId));
             }
-            InstanceKey key = spec.service().scope() == Scope.FLOW ? InstanceKey.ofFlow(spec.service().serviceId(), other)
-                    : InstanceKey.ofMessage(spec.service().serviceId(), messageId);
+            // the key of the first input, as the store would make it (every scope has one)
+            InstanceKey key = inputs.isEmpty()
+                    ? (spec.service().scope().perMessage() ? InstanceKey.ofMessage(spec.service().serviceId(), messageId)
+                            : InstanceKey.ofFlow(spec.service().serviceId(), other))
+                    : InstanceKey.of(spec.service().scope(), inputs.get(0), self);
             ServiceInstance instance = new ServiceInstance(key, scratch, env);
             instance.start();
             for (OverlayMessage m : inputs) {
@@ -289,6 +292,17 @@ public final class WarmStart implements AutoCloseable {
 
         @Override
         public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
+            return 0;
+        }
+
+        @Override
+        public int sendDataMessage(int serviceId, long messageId, MessageFields fields, byte[] payload, Route route) {
+            return 0;
+        }
+
+        @Override
+        public int sendControlMessage(int serviceId, byte messageType, long messageId, MessageFields fields,
+                byte[] body, Route route) {
             return 0;
         }
 

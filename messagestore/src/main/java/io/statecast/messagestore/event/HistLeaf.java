@@ -6,8 +6,9 @@ import net.sf.saxon.str.StringView;
 import net.sf.saxon.str.UnicodeString;
 
 /**
- * An element holding only text: a message attribute, a timer identifier, an address. A payload
- * leaf keeps the bytes and makes their base64 text only when a query reads it.
+ * An element holding only text: a message attribute, a timer identifier, an address, a message
+ * field. A payload (or bytes field) leaf keeps the bytes and makes their base64 text only when a
+ * query reads it.
  */
 final class HistLeaf extends HistElement {
 
@@ -17,15 +18,23 @@ final class HistLeaf extends HistElement {
 
     /** A leaf with text. */
     HistLeaf(HistNode parent, long seq, String name, String text, Object origin) {
-        super(parent, seq, name, null, null, origin, null, null, HistoryNames.NONE);
-        this.text = text;
-        this.bytes = null;
+        this(parent, seq, name, null, null, text, null, origin);
     }
 
     /** A leaf whose text is the base64 form of {@code bytes}. */
     HistLeaf(HistNode parent, long seq, String name, byte[] bytes, Object origin) {
-        super(parent, seq, name, null, null, origin, null, null, HistoryNames.NONE);
-        this.bytes = bytes;
+        this(parent, seq, name, null, null, null, bytes, origin);
+    }
+
+    /**
+     * A leaf with attributes (a message field's {@code name} and {@code type}) and either
+     * {@code text} or, when that is null, the base64 form of {@code bytes}.
+     */
+    HistLeaf(HistNode parent, long seq, String name, String[] attributeNames, String[] attributeValues, String text,
+            byte[] bytes, Object origin) {
+        super(parent, seq, name, attributeNames, attributeValues, origin, null, null, HistoryNames.NONE);
+        this.text = text;
+        this.bytes = text == null ? bytes : null;
     }
 
     /** The raw bytes of a payload leaf, or {@code null}. */

@@ -2,12 +2,15 @@ package io.statecast.messagestore.event;
 
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.MessageField;
+import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import net.sf.saxon.om.NodeInfo;
@@ -23,7 +26,7 @@ import net.sf.saxon.s9api.XdmNode;
  * <pre>
  * /HistoryOfEvents/Event[@name][@time]/Message/(MessageIdentifier, ServiceIdentifier, DeliveryMode,
  *     HopLimit, SourceAddress, DestinationAddress?, PreviousHopAddress, RootAddress, MessageType,
- *     MessageKind, Payload?)
+ *     MessageKind, Fields?/Field[@name][@type]*, Payload?)
  * /HistoryOfEvents/Event[@name][@time]/Timer/TimerIdentifier
  * /HistoryOfEvents/Node[@time]/(LogicalAddress, Parent/LogicalAddress?, Children/LogicalAddress*,
  *     Neighbours/LogicalAddress*)
@@ -31,7 +34,9 @@ import net.sf.saxon.s9api.XdmNode;
  *
  * Values: addresses as in filters ({@code x,y} or an integer), delivery modes by name,
  * MessageType unsigned 0..255 (a payload is 128), Payload in base64, {@code time} in milliseconds
- * of the node's clock.
+ * of the node's clock; a message's fields in name order, each a {@code Field} with its name and
+ * type ({@code integer}, {@code string}, {@code bytes} in base64, {@code ranges} as
+ * {@code "1-5 9-12"}), {@code Fields} only when the message has any.
  *
  * <p>The document is built the first time it is asked for ({@link #document()}, or
  * {@link #forget}), then incrementally and never rebuilt: from then on an event's element is made
@@ -379,10 +384,51 @@ public final class History {
         out.add(new HistLeaf(parent, s, MessageAttribute.MESSAGE_KIND.elementName(),
                 payload == null ? "control" : "data", m));
         s += STEP;
+        MessageFields fields = m.fields();
+        if (!fields.isEmpty()) {
+            out.add(fieldsElement(parent, s, fields, m));
+            s += STEP * (fields.size() + 1L);
+        }
         if (payload != null) {
             out.add(new HistLeaf(parent, s, PAYLOAD, payload, m));
         }
         return out;
+    }
+
+    /** Element name of a message's fields inside {@code <Message>}. */
+    static final String FIELDS = "Fields";
+    /** Element name of one field inside {@link #FIELDS}. */
+    static final String FIELD = "Field";
+    /** Attribute of {@link #FIELD}: the value's type ({@code integer}, {@code string}, {@code bytes}, {@code ranges}). */
+    static final String TYPE_ATTRIBUTE = "type";
+    private static final String[] FIELD_ATTRIBUTES = {HistoryVocabulary.NAME_ATTRIBUTE, TYPE_ATTRIBUTE};
+
+    /**
+     * {@code <Fields><Field name="seq" type="integer">42</Field>…</Fields>}, in name order: made
+     * at once (at most {@link MessageFields#MAX_FIELDS} leaves), numbered {@code seq},
+     * {@code seq + STEP}, … so the {@code <Payload>} after it keeps document order.
+     */
+    private static HistElement fieldsElement(HistElement message, long seq, MessageFields fields, OverlayMessage m) {
+        List<HistNode> kids = new ArrayList<>(fields.size());
+        HistElement element = new HistElement(message, seq, FIELDS, null, null, null, kids, null, HistoryNames.BELOW_FIELDS);
+        long s = seq;
+        for (Map.Entry<String, MessageField> e : fields.asMap().entrySet()) {
+            s += STEP;
+            MessageField v = e.getValue();
+            String[] attributes = {e.getKey(), v.type().label()};
+            kids.add(v instanceof MessageField.Bytes b
+                    ? new HistLeaf(element, s, FIELD, FIELD_ATTRIBUTES, attributes, null, b.value(), m)
+                    : new HistLeaf(element, s, FIELD, FIELD_ATTRIBUTES, attributes, fieldText(v), null, m));
+        }
+        return element;
+    }
+
+    /**
+     * A field's text in the history: an integer in decimal, a string as it is, ranges as
+     * {@code "1-5 9-12"} (bytes are base64, made by the leaf when read).
+     */
+    static String fieldText(MessageField v) {
+        return v.text();
     }
 
     /** Element name of the payload inside {@code <Message>}. */

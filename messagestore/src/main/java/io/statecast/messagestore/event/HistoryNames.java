@@ -31,6 +31,8 @@ public final class HistoryNames {
     static final NameSet BELOW_NODE = new NameSet(Set.of("LogicalAddress", "Parent", "Children", "Neighbours"));
     /** Element names that can occur below {@code <Parent>}, {@code <Children>}, {@code <Neighbours>}. */
     static final NameSet BELOW_GROUP = new NameSet(Set.of("LogicalAddress"));
+    /** Element names that can occur below a message's {@code <Fields>}. */
+    static final NameSet BELOW_FIELDS = new NameSet(Set.of(History.FIELD));
     /** No element below (a leaf holds text only). */
     static final NameSet NONE = new NameSet(Set.of());
 
@@ -107,6 +109,8 @@ public final class HistoryNames {
             s.add(a.elementName());
         }
         s.add(History.PAYLOAD);
+        s.add(History.FIELDS);
+        s.add(History.FIELD);
         return Set.copyOf(s);
     }
 
@@ -118,6 +122,7 @@ public final class HistoryNames {
         s.add(HistoryVocabulary.NODE);
         s.add(HistoryVocabulary.NAME_ATTRIBUTE);
         s.add("time");
+        s.add(History.TYPE_ATTRIBUTE);
         return s;
     }
 }

@@ -10,7 +10,8 @@ import java.util.Set;
  * &lt;HistoryOfEvents&gt;
  *   &lt;Event name="payloadmessage" time="…"&gt;
  *     &lt;Message&gt; MessageIdentifier ServiceIdentifier DeliveryMode HopLimit SourceAddress
- *               DestinationAddress PreviousHopAddress RootAddress MessageType Payload &lt;/Message&gt;
+ *               DestinationAddress PreviousHopAddress RootAddress MessageType MessageKind
+ *               Fields/Field[@name][@type]* Payload &lt;/Message&gt;
  *   &lt;/Event&gt;
  *   &lt;Event name="acktimeout" time="…"&gt; &lt;Timer&gt; TimerIdentifier &lt;/Timer&gt; &lt;/Event&gt;
  *   &lt;Node&gt; LogicalAddress  Parent/LogicalAddress  Children/LogicalAddress*
@@ -53,6 +54,8 @@ public final class HistoryVocabulary {
         names.add(TIMER);
         names.add(TIMER_IDENTIFIER);
         names.add("Payload");
+        names.add(History.FIELDS);
+        names.add(History.FIELD);
         for (MessageAttribute a : MessageAttribute.values()) {
             names.add(a.elementName());
         }

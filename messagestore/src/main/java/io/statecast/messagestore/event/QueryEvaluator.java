@@ -15,6 +15,7 @@ import net.sf.saxon.s9api.XdmAtomicValue;
 import net.sf.saxon.s9api.XdmItem;
 import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.s9api.XdmValue;
+import net.sf.saxon.value.BinaryValue;
 
 /**
  * Evaluates a spec's compiled XPath and XQuery against instance histories, reusing one loaded
@@ -156,6 +157,9 @@ public final class QueryEvaluator {
                     && HistoryVocabulary.MESSAGE.equals(e.getLocalPart()) && e.origin() instanceof OverlayMessage m) {
                 return new PathResult.Message(m);
             }
+        } else if (item instanceof XdmAtomicValue a && a.getUnderlyingValue() instanceof BinaryValue b) {
+            // a payload:… function's result: its octets, not their base64 text
+            return new PathResult.Bytes(b.getBinaryValue());
         }
         return new PathResult.Text(item.getStringValue());
     }

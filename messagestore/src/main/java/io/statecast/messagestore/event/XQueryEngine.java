@@ -118,6 +118,7 @@ public final class XQueryEngine implements AutoCloseable {
         // StandardErrorReporter writing to System.err through a new PrintWriter: about 25 KB of
         // buffers per evaluation. Run-time warnings go to the log instead, through one shared reporter.
         c.setErrorReporterFactory(config -> RUNTIME_REPORTER);
+        PayloadFunctions.register(p);
         return p;
     }
 
@@ -174,6 +175,7 @@ public final class XQueryEngine implements AutoCloseable {
     private CompiledQuery compileQueryNow(String text, Set<String> parameterNames) throws QueryException {
         XQueryCompiler compiler = processor.newXQueryCompiler();
         compiler.setLanguageVersion(LANGUAGE_VERSION);
+        compiler.declareNamespace(PayloadFunctions.PREFIX, PayloadFunctions.NAMESPACE);
         List<XmlProcessingError> errors = new ArrayList<>();
         compiler.setErrorList(errors);
         XQueryExecutable executable;
@@ -228,6 +230,7 @@ public final class XQueryEngine implements AutoCloseable {
     private CompiledPath compilePathNow(String text, Set<String> parameterNames) throws QueryException {
         XPathCompiler compiler = processor.newXPathCompiler();
         compiler.setLanguageVersion(LANGUAGE_VERSION);
+        compiler.declareNamespace(PayloadFunctions.PREFIX, PayloadFunctions.NAMESPACE);
         compiler.setWarningHandler(warning -> { });
         for (String p : parameterNames) {
             compiler.declareVariable(new QName(p));

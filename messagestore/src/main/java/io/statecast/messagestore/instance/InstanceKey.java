@@ -7,41 +7,94 @@ import io.statecast.overlay.message.OverlayMessage;
 import java.util.Objects;
 
 /**
- * Identifies a service instance. Message scope (the blueprint's uniqueID): (ServiceID,
- * MessageID). Flow scope: (ServiceID, source address).
+ * Identifies a service instance, as the spec's {@link Scope} says:
+ * <ul>
+ *   <li>{@code message}: (ServiceID, MessageID) — the blueprint's uniqueID;</li>
+ *   <li>{@code message-source}: (ServiceID, source, MessageID);</li>
+ *   <li>{@code flow}: (ServiceID, source);</li>
+ *   <li>{@code flow-destination}: (ServiceID, destination, else the tree's root);</li>
+ *   <li>{@code flow-peer}: (ServiceID, {source, destination}) as an unordered pair, this node
+ *       standing in for a missing destination; the pair is stored ordered by address bits.</li>
+ * </ul>
  *
- * @param serviceId  the ServiceID
- * @param messageId  the MessageID (message scope), else 0
- * @param flowSource the message source (flow scope), else {@code null}
+ * @param scope     the scope the key was made for
+ * @param serviceId the ServiceID
+ * @param messageId the MessageID (message scopes), else 0
+ * @param address   the source (message-source, flow), destination (flow-destination) or the lower
+ *                  end of the pair (flow-peer); {@code null} for message scope
+ * @param peer      the higher end of the pair (flow-peer), else {@code null}
  */
-public record InstanceKey(int serviceId, long messageId, LogicalAddress flowSource) {
+public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAddress address, LogicalAddress peer) {
+
+    /** Checks that the parts fit the scope. */
+    public InstanceKey {
+        Objects.requireNonNull(scope, "scope");
+        if ((address == null) != (scope == Scope.MESSAGE) || (peer == null) != (scope != Scope.FLOW_PEER)
+                || (!scope.perMessage() && messageId != 0)) {
+            throw new IllegalArgumentException("key parts do not fit scope " + scope.label());
+        }
+    }
 
     /** The key of a message-scope instance. */
     public static InstanceKey ofMessage(int serviceId, long messageId) {
-        return new InstanceKey(serviceId, messageId, null);
+        return new InstanceKey(Scope.MESSAGE, serviceId, messageId, null, null);
     }
 
-    /** The key of a flow-scope instance. */
+    /** The key of a flow-scope instance (by source). */
     public static InstanceKey ofFlow(int serviceId, LogicalAddress source) {
-        return new InstanceKey(serviceId, 0, Objects.requireNonNull(source, "source"));
+        return new InstanceKey(Scope.FLOW, serviceId, 0, Objects.requireNonNull(source, "source"), null);
+    }
+
+    /** The key of a conversation between {@code a} and {@code b}, in either order. */
+    public static InstanceKey ofPeers(int serviceId, LogicalAddress a, LogicalAddress b) {
+        boolean aFirst = Long.compareUnsigned(a.toBits(), b.toBits()) <= 0;
+        return new InstanceKey(Scope.FLOW_PEER, serviceId, 0, aFirst ? a : b, aFirst ? b : a);
     }
 
     /**
-     * The key of the instance {@code message} belongs to under {@code scope}.
+     * The key of the instance {@code message} belongs to under {@code scope} on the node
+     * {@code local}.
      *
      * @throws IllegalArgumentException if the message has no FSM extension
      */
-    public static InstanceKey of(Scope scope, OverlayMessage message) {
+    public static InstanceKey of(Scope scope, OverlayMessage message, LogicalAddress local) {
         FsmExtension fsm = message.fsm();
         if (fsm == null) {
             throw new IllegalArgumentException("message has no FSM extension");
         }
-        return scope == Scope.FLOW ? ofFlow(fsm.serviceId(), message.source()) : ofMessage(fsm.serviceId(), fsm.messageId());
+        int service = fsm.serviceId();
+        return switch (scope) {
+            case MESSAGE -> ofMessage(service, fsm.messageId());
+            case MESSAGE_SOURCE -> new InstanceKey(scope, service, fsm.messageId(), message.source(), null);
+            case FLOW -> ofFlow(service, message.source());
+            case FLOW_DESTINATION -> new InstanceKey(scope, service, 0,
+                    message.destination() != null ? message.destination() : message.treeRoot(), null);
+            case FLOW_PEER -> ofPeers(service, message.source(),
+                    message.destination() != null ? message.destination() : Objects.requireNonNull(local, "local"));
+        };
     }
 
-    /** The instance's scope. */
-    public Scope scope() {
-        return flowSource == null ? Scope.MESSAGE : Scope.FLOW;
+    /**
+     * The source of a flow-scope key, else {@code null}: kept for the places that tell a flow
+     * instance by it.
+     */
+    public LogicalAddress flowSource() {
+        return scope == Scope.FLOW ? address : null;
+    }
+
+    /**
+     * The MessageID a tombstone of this key records: the MessageID, mixed with the source for
+     * {@code message-source} keys (so another source's message of that MessageID is not taken
+     * for a late duplicate; 64 bits make a false match as unlikely as two sources drawing one ID).
+     */
+    public long tombstoneId() {
+        return scope == Scope.MESSAGE_SOURCE ? messageId ^ mix(address.toBits()) : messageId;
+    }
+
+    private static long mix(long v) {
+        long h = v * 0x9E3779B97F4A7C15L;
+        h ^= h >>> 32;
+        return h * 0xBF58476D1CE4E5B9L;
     }
 
     /**
@@ -49,7 +102,13 @@ public record InstanceKey(int serviceId, long messageId, LogicalAddress flowSour
      */
     public int spread() {
         long h = serviceId * 0x9E3779B97F4A7C15L;
-        h ^= flowSource == null ? messageId : flowSource.toBits() ^ 0x5851F42D4C957F2DL;
+        h ^= messageId;
+        if (address != null) {
+            h ^= address.toBits() ^ 0x5851F42D4C957F2DL;
+        }
+        if (peer != null) {
+            h ^= mix(peer.toBits());
+        }
         h *= 0xBF58476D1CE4E5B9L;
         h ^= h >>> 31;
         h *= 0x94D049BB133111EBL;
@@ -66,19 +125,25 @@ public record InstanceKey(int serviceId, long messageId, LogicalAddress flowSour
      */
     @Override
     public int hashCode() {
-        int h = 31 * serviceId + (flowSource == null ? 0 : flowSource.hashCode());
+        int h = 31 * serviceId + (address == null ? 0 : address.hashCode());
+        h = 31 * h + (peer == null ? 0 : peer.hashCode());
         return 31 * h + Long.hashCode(messageId);
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof InstanceKey k && k.serviceId == serviceId && k.messageId == messageId
-                && Objects.equals(k.flowSource, flowSource);
+        return o instanceof InstanceKey k && k.serviceId == serviceId && k.messageId == messageId && k.scope == scope
+                && Objects.equals(k.address, address) && Objects.equals(k.peer, peer);
     }
 
     @Override
     public String toString() {
-        return flowSource == null ? "service " + serviceId + " message " + messageId
-                : "service " + serviceId + " flow from " + flowSource;
+        return switch (scope) {
+            case MESSAGE -> "service " + serviceId + " message " + messageId;
+            case MESSAGE_SOURCE -> "service " + serviceId + " message " + messageId + " from " + address;
+            case FLOW -> "service " + serviceId + " flow from " + address;
+            case FLOW_DESTINATION -> "service " + serviceId + " flow to " + address;
+            case FLOW_PEER -> "service " + serviceId + " conversation " + address + " <-> " + peer;
+        };
     }
 }

@@ -207,8 +207,11 @@ public final class InstanceStore {
     static int hash(InstanceKey key) {
         long m = key.messageId();
         long h = (m >>> 3) ^ (key.serviceId() * 0xD6E8FEB86659FD93L);
-        if (key.flowSource() != null) {
-            h ^= key.flowSource().hashCode() * 0x9E3779B97F4A7C15L;
+        if (key.address() != null) {
+            h ^= key.address().hashCode() * 0x9E3779B97F4A7C15L;
+        }
+        if (key.peer() != null) {
+            h ^= key.peer().hashCode() * 0xBF58476D1CE4E5B9L;
         }
         h = (h ^ (h >>> 32)) * 0xD6E8FEB86659FD93L;
         h = (h ^ (h >>> 32)) * 0xD6E8FEB86659FD93L;

@@ -23,6 +23,7 @@ import io.statecast.messagestore.spec.MachineTimers;
 import io.statecast.messagestore.spec.Primitive;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.TimerService;
 import java.util.ArrayList;
@@ -96,6 +97,10 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
     private boolean inFlightCounted;
     /** Whether a timer of this instance fired while it was counted (a congestion signal, sent once). */
     private boolean inFlightTimedOut;
+    /** The source of the message that created the instance: its flow, for sequence numbers. */
+    private LogicalAddress flowSource;
+    /** The sequence number the instance took ({@code sequence="instance"}), or -1 before it takes one. */
+    private long instanceSequence = -1;
 
     /**
      * Creates the instance (not started: call {@link #start()}).
@@ -135,6 +140,9 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
     public void onMessage(OverlayMessage message, List<MessageEventDefinition> matched) {
         if (ended != null) {
             return;
+        }
+        if (flowSource == null) {
+            flowSource = message.source();
         }
         long nowNanos = env.overlay().timers().nanoTime();
         lastMessageNanos = nowNanos;
@@ -433,7 +441,22 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
 
     @Override
     public long defaultMessageId() {
-        return key.flowSource() == null ? key.messageId() : env.overlay().newMessageId();
+        return key.scope().perMessage() ? key.messageId() : env.overlay().newMessageId();
+    }
+
+    @Override
+    public long nextFlowSequence() {
+        LogicalAddress source = key.flowSource() != null ? key.flowSource()
+                : flowSource != null ? flowSource : env.overlay().localAddress();
+        return service.sequences().next(source);
+    }
+
+    @Override
+    public long instanceSequence() {
+        if (instanceSequence < 0) {
+            instanceSequence = nextFlowSequence();
+        }
+        return instanceSequence;
     }
 
     @Override

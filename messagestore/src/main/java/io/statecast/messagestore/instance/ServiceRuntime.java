@@ -48,6 +48,7 @@ public final class ServiceRuntime {
     private final Configuration configuration;
     private final HistoryNames historyNames;
     private final Counters counters = new Counters();
+    private final FlowSequences sequences = new FlowSequences();
     /** Rate limits for the log lines instances of this service write. */
     // Gates for ServiceInstance's problem lines (one line per 10 s each, per service).
     final RateLimitedLog actionLog = RateLimitedLog.onePer(INSTANCE_LOG, Duration.ofSeconds(10));
@@ -68,6 +69,11 @@ public final class ServiceRuntime {
      */
     private volatile int lastHistoryEntries = 4;
     private volatile int lastActionRecords = 4;
+
+    /** The service's per-flow sequence numbers, shared by its instances on every shard. */
+    public FlowSequences sequences() {
+        return sequences;
+    }
 
     /** Prepares {@code spec} for running. */
     public ServiceRuntime(ServiceSpec spec) {

@@ -85,7 +85,7 @@ public final class Tombstones {
      * @throws IllegalArgumentException if {@code key} is a flow-scope key
      */
     public void add(InstanceKey key, long nowNanos) {
-        if (key.flowSource() != null) {
+        if (!key.scope().perMessage()) {
             throw new IllegalArgumentException("only message-scope keys leave a tombstone, got " + key);
         }
         if (capacity == 0) {
@@ -95,7 +95,7 @@ public final class Tombstones {
         // left, instead of the shard thread forgetting ten seconds' worth at once
         purge(nowNanos, 2);
         int serviceId = key.serviceId();
-        long messageId = key.messageId();
+        long messageId = key.tombstoneId();
         int h = hash(serviceId, messageId);
         int bucket = size == 0 ? -1 : find(h, serviceId, messageId);
         if (bucket >= 0) {
@@ -122,10 +122,10 @@ public final class Tombstones {
      * forgotten here. Always false for a flow-scope key.
      */
     public boolean contains(InstanceKey key, long nowNanos) {
-        if (key.flowSource() != null || size == 0) {
+        if (!key.scope().perMessage() || size == 0) {
             return false;
         }
-        int bucket = find(key.serviceId(), key.messageId());
+        int bucket = find(key.serviceId(), key.tombstoneId());
         if (bucket < 0) {
             return false;
         }

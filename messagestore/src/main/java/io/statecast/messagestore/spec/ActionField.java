@@ -28,7 +28,16 @@ public enum ActionField {
     /** Timer duration in milliseconds. */
     TIMER_VALUE("Timer/TimerValue", EnumSet.of(ParameterType.DURATION, ParameterType.INTEGER)),
     /** The history entries {@code forgetEvents} removes: an xpath selecting {@code <Event>}/{@code <Node>} elements. */
-    EVENTS("Events", null);
+    EVENTS("Events", null),
+    /**
+     * One of the message's typed fields, {@code Message/Fields/NAME} (the path stands for all
+     * names; {@link FieldAssignment#name()} says which). Its type is the {@code action:set}'s
+     * {@code type} attribute, {@code integer} by default.
+     */
+    MESSAGE_FIELD("Message/Fields/*", EnumSet.of(ParameterType.INTEGER, ParameterType.STRING));
+
+    /** What a message field's path starts with: {@code Message/Fields/NAME}. */
+    public static final String FIELDS_PREFIX = "Message/Fields/";
 
     private final String path;
     private final Set<ParameterType> parameterTypes;
@@ -83,6 +92,8 @@ public enum ActionField {
                     "TimerValue (milliseconds)");
             case EVENTS -> throw new IllegalArgumentException(
                     "field Events takes an xpath (the history's Event or Node elements to forget), not a literal value");
+            case MESSAGE_FIELD -> throw new IllegalArgumentException(
+                    "a message field's literal is checked against its type attribute (MessageFieldValues.parse)");
             default -> throw new AssertionError(this);
         }
     }

@@ -23,6 +23,20 @@ public record ActionTemplate(Primitive primitive, List<FieldAssignment> assignme
         assignments = List.copyOf(assignments);
     }
 
+    /**
+     * The assignments of message fields ({@code Message/Fields/NAME}), the last one of each name,
+     * in the order the names were first assigned.
+     */
+    public List<FieldAssignment> messageFields() {
+        java.util.LinkedHashMap<String, FieldAssignment> last = new java.util.LinkedHashMap<>();
+        for (FieldAssignment a : assignments) {
+            if (a.field() == ActionField.MESSAGE_FIELD) {
+                last.put(a.name(), a);
+            }
+        }
+        return List.copyOf(last.values());
+    }
+
     /** The value last assigned to {@code field}, or {@code null}. */
     public FieldValue valueOf(ActionField field) {
         FieldValue v = null;

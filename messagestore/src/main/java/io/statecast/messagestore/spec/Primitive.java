@@ -17,12 +17,14 @@ public enum Primitive {
     /** Sends a data message (MessageType 0x80) with the given delivery mode and destination. */
     SEND_DATA_MESSAGE("sendDataMessage",
             EnumSet.of(ActionField.MESSAGE, ActionField.DELIVERY_MODE, ActionField.DESTINATION_ADDRESS,
-                    ActionField.HOP_LIMIT, ActionField.MESSAGE_IDENTIFIER, ActionField.PAYLOAD),
+                    ActionField.HOP_LIMIT, ActionField.MESSAGE_IDENTIFIER, ActionField.PAYLOAD,
+                    ActionField.MESSAGE_FIELD),
             EnumSet.noneOf(ActionField.class)),
     /** Sends a control message (no payload) of the service-defined MessageType. */
     SEND_CONTROL_MESSAGE("sendControlMessage",
             EnumSet.of(ActionField.MESSAGE, ActionField.DELIVERY_MODE, ActionField.DESTINATION_ADDRESS,
-                    ActionField.HOP_LIMIT, ActionField.MESSAGE_IDENTIFIER, ActionField.MESSAGE_TYPE),
+                    ActionField.HOP_LIMIT, ActionField.MESSAGE_IDENTIFIER, ActionField.MESSAGE_TYPE,
+                    ActionField.MESSAGE_FIELD),
             EnumSet.noneOf(ActionField.class)),
     /** Forwards a message not intended for this node (hop limit decremented, previous hop set). */
     FORWARD_MESSAGE("forwardMessage", EnumSet.of(ActionField.MESSAGE), EnumSet.of(ActionField.MESSAGE)),

@@ -1,9 +1,58 @@
 package io.statecast.messagestore.spec;
 
-/** Which messages share a service instance. */
+/**
+ * Which messages share a service instance: the spec's {@code <Scope>}. Every key includes the
+ * ServiceID.
+ */
 public enum Scope {
-    /** One instance per (ServiceID, MessageID): the blueprint's message-oriented delivery. Default. */
-    MESSAGE,
-    /** One instance per (ServiceID, source address): state across the messages of a flow. */
-    FLOW
+    /** One instance per MessageID: the blueprint's message-oriented delivery. Default. */
+    MESSAGE("message"),
+    /**
+     * One instance per (source, MessageID): as {@link #MESSAGE}, but a message of another source
+     * with the same MessageID cannot reach the instance. Replies from other nodes (a child's ACK)
+     * reach it only when they keep the original source.
+     */
+    MESSAGE_SOURCE("message-source"),
+    /** One instance per source address: state across the messages of a flow ({@code flow-source} says the same). */
+    FLOW("flow"),
+    /**
+     * One instance per destination: a unicast's destination, else (multicast, flood) the root of
+     * the tree the message travels on.
+     */
+    FLOW_DESTINATION("flow-destination"),
+    /**
+     * One instance per conversation: the unordered pair {source, destination}, where a message
+     * without a destination (multicast, flood) counts this node as its destination. A message
+     * from A to B and B's reply to A reach the same instance on A, on B and on every node between.
+     */
+    FLOW_PEER("flow-peer");
+
+    private final String label;
+
+    Scope(String label) {
+        this.label = label;
+    }
+
+    /** As written in {@code <Scope>}. */
+    public String label() {
+        return label;
+    }
+
+    /** Whether an instance is one message's ({@link #MESSAGE}, {@link #MESSAGE_SOURCE}): it leaves a tombstone when it ends. */
+    public boolean perMessage() {
+        return this == MESSAGE || this == MESSAGE_SOURCE;
+    }
+
+    /** The scope written {@code text} ({@code flow-source} is {@link #FLOW}), or {@code null}. */
+    public static Scope ofLabel(String text) {
+        if (text.equals("flow-source")) {
+            return FLOW;
+        }
+        for (Scope s : values()) {
+            if (s.label.equals(text)) {
+                return s;
+            }
+        }
+        return null;
+    }
 }

@@ -17,6 +17,8 @@ import io.statecast.messagestore.spec.SpecStructure.StateInfo;
 import io.statecast.messagestore.spec.SpecStructure.StateKind;
 import io.statecast.messagestore.spec.SpecStructure.TransitionInfo;
 import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.MessageField;
+import io.statecast.overlay.message.MessageFields;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -656,7 +658,15 @@ final class SpecValidator {
                             error(c, "delivery mode " + text + " is listed twice");
                         }
                     }
-                    case "Scope" -> scope = text.equals("flow") ? Scope.FLOW : Scope.MESSAGE;
+                    case "Scope" -> {
+                        Scope s = Scope.ofLabel(text);
+                        if (s == null) {
+                            error(c, "unknown scope '" + abbreviate(text) + "' (known: message, message-source, flow,"
+                                    + " flow-source, flow-destination, flow-peer)");
+                        } else {
+                            scope = s;
+                        }
+                    }
                     case "Description" -> description = text;
                     case "InFlight" -> inFlight = inFlightStates(c, text);
                     default -> { }
@@ -975,6 +985,14 @@ final class SpecValidator {
 
         private FieldAssignment compileSet(Element a, OpenAction o) {
             String fieldPath = attr(a, "field");
+            if (fieldPath != null && fieldPath.startsWith(ActionField.FIELDS_PREFIX)) {
+                return compileMessageFieldSet(a, o, fieldPath.substring(ActionField.FIELDS_PREFIX.length()));
+            }
+            if (attr(a, "type") != null || attr(a, "sequence") != null) {
+                error(a, "attributes type and sequence are for message fields (field=\"" + ActionField.FIELDS_PREFIX
+                        + "NAME\") only");
+                return null;
+            }
             ActionField field = ActionField.ofPath(fieldPath);
             if (field != null) {
                 o.attempted.add(field); // a failed set is reported once, not again as a missing field
@@ -1049,6 +1067,137 @@ final class SpecValidator {
                 error(a, "xpath of field " + field.path() + ": " + ex.getMessage());
                 return null;
             }
+        }
+
+        /**
+         * {@code field="Message/Fields/NAME" [type="…"]}: the name and type checked, a literal or
+         * parameter's value checked against the type, and the number of names an action sets
+         * against {@link MessageFields#MAX_FIELDS}.
+         */
+        private FieldAssignment compileMessageFieldSet(Element a, OpenAction o, String name) {
+            ActionField field = ActionField.MESSAGE_FIELD;
+            o.attempted.add(field);
+            if (!o.primitive.fields().contains(field)) {
+                error(a, "message fields (" + ActionField.FIELDS_PREFIX + "NAME) are set only for sendDataMessage and"
+                        + " sendControlMessage, not " + o.primitive.specName());
+                return null;
+            }
+            try {
+                MessageFields.checkName(name);
+            } catch (IllegalArgumentException ex) {
+                error(a, ex.getMessage());
+                return null;
+            }
+            String typeText = attr(a, "type");
+            MessageField.Type type = typeText == null ? MessageField.Type.INTEGER : MessageField.Type.ofLabel(typeText);
+            if (type == null) {
+                error(a, "unknown field type '" + abbreviate(typeText) + "' (known: integer, string, bytes, ranges)");
+                return null;
+            }
+            String value = attr(a, "value");
+            String xpath = attr(a, "xpath");
+            String param = attr(a, "param");
+            String sequence = attr(a, "sequence");
+            int given = (value != null ? 1 : 0) + (xpath != null ? 1 : 0) + (param != null ? 1 : 0)
+                    + (sequence != null ? 1 : 0);
+            if (given != 1) {
+                error(a, "action:set of a message field needs exactly one of value, xpath, param or sequence (got "
+                        + given + ")");
+                return null;
+            }
+            FieldValue.SequenceKind kind = null;
+            if (sequence != null) {
+                kind = FieldValue.SequenceKind.ofLabel(sequence);
+                if (kind == null) {
+                    error(a, "unknown sequence '" + abbreviate(sequence) + "' (known: instance, next)");
+                    return null;
+                }
+                if (type != MessageField.Type.INTEGER) {
+                    error(a, "a sequence number is an integer; field " + ActionField.FIELDS_PREFIX + name + " is "
+                            + type.label());
+                    return null;
+                }
+            }
+            Set<String> names = new LinkedHashSet<>();
+            for (FieldAssignment prev : o.assignments) {
+                if (prev.field() == field) {
+                    names.add(prev.name());
+                    if (prev.name().equals(name)) {
+                        warning(a, "field " + prev.path() + " is set twice (also at line " + prev.line()
+                                + "); the later value wins");
+                    }
+                }
+            }
+            names.add(name);
+            if (names.size() > MessageFields.MAX_FIELDS) {
+                error(a, o.primitive.specName() + " sets " + names.size() + " message fields > MAX_FIELDS="
+                        + MessageFields.MAX_FIELDS);
+                return null;
+            }
+            String path = ActionField.FIELDS_PREFIX + name;
+            int line = pos(a).line();
+            if (kind != null) {
+                return new FieldAssignment(field, new FieldValue.Sequence(kind), line, name, type);
+            }
+            if (value != null) {
+                try {
+                    MessageField v = MessageFieldValues.parse(type, value);
+                    if (!fitsTotal(a, o, name, v)) {
+                        return null;
+                    }
+                    return new FieldAssignment(field, new FieldValue.Literal(value), line, name, type);
+                } catch (IllegalArgumentException ex) {
+                    error(a, "field " + path + " (" + type.label() + "): " + ex.getMessage());
+                    return null;
+                }
+            }
+            if (param != null) {
+                Parameter p = parameters.get(param);
+                if (p == null && brokenParameters.contains(param)) {
+                    return null;
+                }
+                if (p == null) {
+                    error(a, "parameter '" + param + "' is not declared (declared: " + list(parameters.keySet()) + ")");
+                    return null;
+                }
+                try {
+                    if (!fitsTotal(a, o, name, MessageFieldValues.parse(type, p.defaultValue()))) {
+                        return null;
+                    }
+                } catch (IllegalArgumentException ex) {
+                    error(a, "default of parameter " + param + " does not fit field " + path + " (" + type.label()
+                            + "): " + ex.getMessage());
+                    return null;
+                }
+                return new FieldAssignment(field, new FieldValue.ParameterRef(param), line, name, type);
+            }
+            try {
+                CompiledPath compiled = engine.compilePath(xpath, parameters.keySet());
+                reads = reads.union(compiled.reads());
+                return new FieldAssignment(field, new FieldValue.HistoryQuery(compiled), line, name, type);
+            } catch (QueryException ex) {
+                error(a, "xpath of field " + path + ": " + ex.getMessage());
+                return null;
+            }
+        }
+
+        /**
+         * Whether the literal values an action gives its message fields (the last of each name)
+         * fit {@link MessageFields#MAX_TOTAL_BYTES}; XPath values are checked when they are known,
+         * at run time.
+         */
+        private boolean fitsTotal(Element a, OpenAction o, String name, MessageField v) {
+            o.literalFieldBytes.put(name, MessageFields.FIELD_OVERHEAD_BYTES + name.length() + v.encodedLength());
+            int total = 1;
+            for (int n : o.literalFieldBytes.values()) {
+                total += n;
+            }
+            if (total > MessageFields.MAX_TOTAL_BYTES) {
+                error(a, "the literal message fields of " + o.primitive.specName() + " take " + total
+                        + " bytes > MAX_TOTAL_BYTES=" + MessageFields.MAX_TOTAL_BYTES);
+                return false;
+            }
+            return true;
         }
 
         // -------------------------------------------------------------- cross checks
@@ -1312,6 +1461,8 @@ final class SpecValidator {
         final int line;
         final List<FieldAssignment> assignments = new ArrayList<>();
         final Set<ActionField> attempted = EnumSet.noneOf(ActionField.class);
+        /** Encoded bytes of each message field set from a literal or parameter (the last of each name). */
+        final Map<String, Integer> literalFieldBytes = new HashMap<>();
 
         OpenAction(Primitive primitive, int line) {
             this.primitive = primitive;

@@ -6,7 +6,10 @@ import io.statecast.messagestore.support.Messages;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.Extension;
+import io.statecast.overlay.message.FieldsExtension;
 import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.MessageField;
+import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
 import java.io.StringReader;
@@ -45,6 +48,9 @@ class HistoryEquivalenceTest {
         "string-join((//Event)[last()]/descendant::*/name(), ',')", "count(//Event[1]/Message/*[3]/preceding::*)",
         "count(//Node[1]/following::*)", "deep-equal(//Node[1], //Node[1])",
         "string-join(//Event[last()]/descendant-or-self::*/name(), ',')",
+        "string-join(//Field/@name, ',')", "string-join(//Field, '|')", "count(//Fields/Field[@type = 'integer'])",
+        "string-join(for $f in //Field return name($f/following::*[1]), ',')",
+        "string-join(//Event/Message/Fields/Field[@name = 'seq'], ',')", "count(//Field/preceding-sibling::*)",
     };
 
     @BeforeAll
@@ -187,6 +193,25 @@ class HistoryEquivalenceTest {
             byte[] b = new byte[rnd.nextInt(6)];
             rnd.nextBytes(b);
             ext.add(new PayloadExtension(b));
+        }
+        if (rnd.nextBoolean()) {
+            java.util.Map<String, MessageField> fields = new java.util.HashMap<>();
+            String[] names = {"seq", "ack", "_w", "sack", "note", "blob"};
+            for (int i = 0, n = 1 + rnd.nextInt(4); i < n; i++) {
+                String name = names[rnd.nextInt(names.length)];
+                fields.put(name, switch (rnd.nextInt(4)) {
+                    case 0 -> new MessageField.Int(rnd.nextLong());
+                    case 1 -> new MessageField.Text(rnd.nextBoolean() ? "" : "a <&> \u00e9 " + rnd.nextInt(9));
+                    case 2 -> {
+                        byte[] b = new byte[rnd.nextInt(5)];
+                        rnd.nextBytes(b);
+                        yield new MessageField.Bytes(b);
+                    }
+                    default -> MessageField.Ranges.of(List.of(new MessageField.Range(rnd.nextInt(5), 5 + rnd.nextInt(5)),
+                            new MessageField.Range(12, 12 + rnd.nextInt(3))));
+                });
+            }
+            ext.add(new FieldsExtension(MessageFields.of(fields)));
         }
         return new OverlayMessage(mode, rnd.nextInt(256), Messages.a(rnd.nextInt(9)),
                 mode == DeliveryMode.UNICAST ? Messages.a(rnd.nextInt(9)) : null, Messages.a(rnd.nextInt(9)), null, ext);

@@ -16,13 +16,76 @@ class InstanceKeyTest {
     @Test
     void shouldKeyByScope() {
         var m = Messages.payload(5, 77, 3, 4, "x");
-        assertEquals(InstanceKey.ofMessage(5, 77), InstanceKey.of(Scope.MESSAGE, m));
-        assertEquals(InstanceKey.ofFlow(5, a(3)), InstanceKey.of(Scope.FLOW, m));
-        assertEquals(Scope.FLOW, InstanceKey.of(Scope.FLOW, m).scope());
+        assertEquals(InstanceKey.ofMessage(5, 77), InstanceKey.of(Scope.MESSAGE, m, a(9)));
+        assertEquals(InstanceKey.ofFlow(5, a(3)), InstanceKey.of(Scope.FLOW, m, a(9)));
+        assertEquals(Scope.FLOW, InstanceKey.of(Scope.FLOW, m, a(9)).scope());
         assertNotEquals(InstanceKey.ofMessage(5, 77), InstanceKey.ofMessage(6, 77));
         var plain = new io.statecast.overlay.message.OverlayMessage(io.statecast.overlay.message.DeliveryMode.FLOOD, 1,
                 a(1), null, a(1), null, List.of());
-        assertThrows(IllegalArgumentException.class, () -> InstanceKey.of(Scope.MESSAGE, plain));
+        assertThrows(IllegalArgumentException.class, () -> InstanceKey.of(Scope.MESSAGE, plain, a(9)));
+    }
+
+    @Test
+    void shouldKeyByTheSourceTooInMessageSourceScope() {
+        var fromA = Messages.payload(5, 77, 3, 4, "x");
+        var fromB = Messages.payload(5, 77, 8, 4, "x");
+        assertEquals(InstanceKey.of(Scope.MESSAGE, fromA, a(9)), InstanceKey.of(Scope.MESSAGE, fromB, a(9)));
+        InstanceKey a = InstanceKey.of(Scope.MESSAGE_SOURCE, fromA, a(9));
+        assertNotEquals(a, InstanceKey.of(Scope.MESSAGE_SOURCE, fromB, a(9)));
+        assertEquals(77, a.messageId());
+        assertEquals(a, InstanceKey.of(Scope.MESSAGE_SOURCE, Messages.payload(5, 77, 3, 6, "y"), a(9)),
+                "another copy of the same message (other previous hop) is the same instance");
+        assertNotEquals(a.tombstoneId(), InstanceKey.of(Scope.MESSAGE_SOURCE, fromB, a(9)).tombstoneId());
+    }
+
+    @Test
+    void shouldKeyByDestinationElseTheTreesRoot() {
+        var toB = Messages.unicastPayload(5, 1, 3, 8, 3, "x");
+        var toBFromC = Messages.unicastPayload(5, 2, 6, 8, 6, "x");
+        assertEquals(InstanceKey.of(Scope.FLOW_DESTINATION, toB, a(9)), InstanceKey.of(Scope.FLOW_DESTINATION, toBFromC, a(9)));
+        assertEquals(a(8), InstanceKey.of(Scope.FLOW_DESTINATION, toB, a(9)).address());
+        var multicast = Messages.multicastControl(5, 2, 1, 3, 4, 3);
+        assertEquals(a(4), InstanceKey.of(Scope.FLOW_DESTINATION, multicast, a(9)).address());
+    }
+
+    /**
+     * A message from A to B and B's reply to A reach one instance on A, on B and on a node C
+     * between them; a third party's message to B does not; a multicast counts the node itself.
+     */
+    @Test
+    void shouldPutBothDirectionsOfAConversationInOneInstanceOnEveryNode() {
+        long seed = Long.getLong("statecast.seed", System.nanoTime());
+        java.util.Random random = new java.util.Random(seed);
+        for (int i = 0; i < 1000; i++) {
+            long x = random.nextLong();
+            long y = random.nextLong();
+            long third = random.nextLong();
+            if (x == y || third == x || third == y) {
+                continue;
+            }
+            var request = Messages.unicastPayload(5, random.nextLong(), x, y, x, "q");
+            var reply = Messages.control(5, 2, random.nextLong(), y, x, y);
+            for (long node : new long[] {x, y, random.nextLong()}) {
+                InstanceKey k = InstanceKey.of(Scope.FLOW_PEER, request, a(node));
+                assertEquals(k, InstanceKey.of(Scope.FLOW_PEER, reply, a(node)), "seed=" + seed + ", node " + node);
+                assertEquals(k.spread(), InstanceKey.of(Scope.FLOW_PEER, reply, a(node)).spread(), "same shard, seed=" + seed);
+                assertNotEquals(k, InstanceKey.of(Scope.FLOW_PEER, Messages.unicastPayload(5, 1, third, y, third, "q"),
+                        a(node)), "seed=" + seed);
+            }
+            // a multicast from x seen on y is the conversation {x, y}, as y's unicast reply to x
+            var multicast = Messages.payload(5, 1, x, x, "m");
+            assertEquals(InstanceKey.of(Scope.FLOW_PEER, reply, a(y)), InstanceKey.of(Scope.FLOW_PEER, multicast, a(y)),
+                    "seed=" + seed);
+        }
+    }
+
+    @Test
+    void shouldRefuseKeyPartsThatDoNotFitTheScope() {
+        assertThrows(IllegalArgumentException.class, () -> new InstanceKey(Scope.FLOW, 1, 5, a(1), null));
+        assertThrows(IllegalArgumentException.class, () -> new InstanceKey(Scope.MESSAGE, 1, 5, a(1), null));
+        assertThrows(IllegalArgumentException.class, () -> new InstanceKey(Scope.FLOW_PEER, 1, 0, a(1), null));
+        assertEquals(Scope.FLOW, Scope.ofLabel("flow-source"));
+        assertEquals(null, Scope.ofLabel("peer"));
     }
 
     @Test

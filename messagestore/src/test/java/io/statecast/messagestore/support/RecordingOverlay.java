@@ -3,6 +3,7 @@ package io.statecast.messagestore.support;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.TimerService;
@@ -20,12 +21,21 @@ public final class RecordingOverlay implements OverlayContext {
     }
 
     /** sendDataMessage. */
-    public record SendData(int serviceId, long messageId, byte[] payload, Route route) implements Call {
+    public record SendData(int serviceId, long messageId, byte[] payload, Route route, MessageFields fields)
+            implements Call {
+        /** Without fields. */
+        public SendData(int serviceId, long messageId, byte[] payload, Route route) {
+            this(serviceId, messageId, payload, route, MessageFields.EMPTY);
+        }
     }
 
     /** sendControlMessage. */
-    public record SendControl(int serviceId, byte messageType, long messageId, byte[] body, Route route)
-            implements Call {
+    public record SendControl(int serviceId, byte messageType, long messageId, byte[] body, Route route,
+            MessageFields fields) implements Call {
+        /** Without fields. */
+        public SendControl(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
+            this(serviceId, messageType, messageId, body, route, MessageFields.EMPTY);
+        }
     }
 
     /** forwardMessage. */
@@ -110,6 +120,19 @@ public final class RecordingOverlay implements OverlayContext {
     @Override
     public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
         add(new SendControl(serviceId, messageType, messageId, body, route));
+        return 1;
+    }
+
+    @Override
+    public int sendDataMessage(int serviceId, long messageId, MessageFields fields, byte[] payload, Route route) {
+        add(new SendData(serviceId, messageId, payload, route, fields));
+        return 1;
+    }
+
+    @Override
+    public int sendControlMessage(int serviceId, byte messageType, long messageId, MessageFields fields, byte[] body,
+            Route route) {
+        add(new SendControl(serviceId, messageType, messageId, body, route, fields));
         return 1;
     }
 

@@ -4,7 +4,9 @@ import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.Extension;
+import io.statecast.overlay.message.FieldsExtension;
 import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
 import io.statecast.overlay.node.Topology;
@@ -489,6 +491,30 @@ public final class ForwardingEngine {
         public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
             FsmExtension fsm = new FsmExtension(serviceId, messageType, messageId);
             List<Extension> ext = body == null ? List.of(fsm) : List.of(fsm, new PayloadExtension(body));
+            return originate(build(route, ext));
+        }
+
+        @Override
+        public int sendDataMessage(int serviceId, long messageId, MessageFields fields, byte[] payload, Route route) {
+            Objects.requireNonNull(payload, "payload");
+            FsmExtension fsm = new FsmExtension(serviceId, FsmExtension.PAYLOAD_TYPE, messageId);
+            List<Extension> ext = fields.isEmpty() ? List.of(fsm, new PayloadExtension(payload))
+                    : List.of(fsm, new FieldsExtension(fields), new PayloadExtension(payload));
+            return originate(build(route, ext));
+        }
+
+        @Override
+        public int sendControlMessage(int serviceId, byte messageType, long messageId, MessageFields fields,
+                byte[] body, Route route) {
+            FsmExtension fsm = new FsmExtension(serviceId, messageType, messageId);
+            List<Extension> ext = new ArrayList<>(3);
+            ext.add(fsm);
+            if (!fields.isEmpty()) {
+                ext.add(new FieldsExtension(fields));
+            }
+            if (body != null) {
+                ext.add(new PayloadExtension(body));
+            }
             return originate(build(route, ext));
         }
 

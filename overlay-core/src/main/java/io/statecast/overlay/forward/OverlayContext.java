@@ -1,6 +1,7 @@
 package io.statecast.overlay.forward;
 
 import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.TimerService;
@@ -46,6 +47,37 @@ public interface OverlayContext {
      * extension); {@code messageId} names the data message it refers to.
      */
     int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route);
+
+    /**
+     * {@link #sendDataMessage(int, long, byte[], Route)} carrying {@code fields} in a fields
+     * extension (none when empty). The default sends without fields and refuses non-empty ones,
+     * so a context that cannot carry them never drops them silently.
+     *
+     * @throws UnsupportedOperationException if {@code fields} is not empty and this context
+     *                                       cannot carry fields
+     */
+    default int sendDataMessage(int serviceId, long messageId, MessageFields fields, byte[] payload, Route route) {
+        requireNoFields(fields);
+        return sendDataMessage(serviceId, messageId, payload, route);
+    }
+
+    /**
+     * {@link #sendControlMessage(int, byte, long, byte[], Route)} carrying {@code fields}; the
+     * default as for {@link #sendDataMessage(int, long, MessageFields, byte[], Route)}.
+     *
+     * @throws UnsupportedOperationException as there
+     */
+    default int sendControlMessage(int serviceId, byte messageType, long messageId, MessageFields fields, byte[] body,
+            Route route) {
+        requireNoFields(fields);
+        return sendControlMessage(serviceId, messageType, messageId, body, route);
+    }
+
+    private static void requireNoFields(MessageFields fields) {
+        if (!fields.isEmpty()) {
+            throw new UnsupportedOperationException("this overlay context cannot send message fields");
+        }
+    }
 
     /**
      * Forwards a message the store holds (received or its own) to the next hops its header

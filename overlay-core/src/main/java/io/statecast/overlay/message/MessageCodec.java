@@ -3,9 +3,14 @@ package io.statecast.overlay.message;
 import io.netty.buffer.ByteBuf;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.RecentAddresses;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * Encodes {@link WireMessage}s into and decodes them from Netty buffers. Safe to share between
@@ -51,8 +56,29 @@ import java.util.Objects;
  * Mode is the {@link DeliveryMode} code, family the {@link LogicalAddress.Family} code, and every
  * address its {@link LogicalAddress#toBits()} form. Extension type 1 is the payload (body = the
  * data), type 2 the FSM extension (body exactly 13 bytes: service ID int32, message type byte,
- * message ID int64); other types are kept as {@link UnknownExtension}s and re-encoded unchanged.
- * An application frame is at least {@value #MIN_APPLICATION_FRAME_BYTES} bytes.
+ * message ID int64), type 4 the fields extension (below; only beside an FSM extension); other
+ * types are kept as {@link UnknownExtension}s and re-encoded unchanged. An application frame is
+ * at least {@value #MIN_APPLICATION_FRAME_BYTES} bytes.
+ *
+ * <p>The fields extension ({@link FieldsExtension}), body at most
+ * {@value MessageFields#MAX_TOTAL_BYTES} bytes:
+ * <pre>
+ *  +--------+  then count fields, names in strictly ascending (byte) order:
+ *  | count  |  +--------+---- .. ----+--------+--------+--------+---- .. ----+
+ *  | 1..16  |  | name   |   name     |  type  | value length m  |   value    |
+ *  +--------+  | length |  n bytes   |  1..4  |  (uint16)       |  m bytes   |
+ *              | 1..32  | [A-Za-z_]  |        | 0..1024         |            |
+ *              +--------+---- .. ----+--------+--------+--------+---- .. ----+
+ *
+ *  type 1 integer: m = 8, int64          type 3 bytes:  m = 0..1024, raw
+ *  type 2 string:  m = 0..1024, UTF-8    type 4 ranges: m = 16 k, k pairs (first int64, last int64),
+ *                  (well-formed)                        0 &lt;= first &lt;= last, ascending, gaps &gt;= 1
+ * </pre>
+ * The fields end exactly where the extension's body does. Version 1 is unchanged by this
+ * extension: a node that predates it keeps the fields as an unknown extension and forwards them.
+ * The bounds are {@link MessageFields#MAX_FIELDS}, {@link MessageFields#MAX_NAME_BYTES},
+ * {@link MessageFields#MAX_VALUE_BYTES} and {@link MessageFields#MAX_TOTAL_BYTES}; the decoder's
+ * error names the one a frame exceeds.
  *
  * <p>Kind 2, a protocol message ({@link ProtocolMessage}):
  * <pre>
@@ -311,6 +337,8 @@ public final class MessageCodec {
                 out.writeInt(f.serviceId());
                 out.writeByte(f.messageType());
                 out.writeLong(f.messageId());
+            } else if (e instanceof FieldsExtension f) {
+                encodeFields(f.fields(), out);
             } else {
                 out.writeBytes(((UnknownExtension) e).body());
             }
@@ -324,6 +352,9 @@ public final class MessageCodec {
         }
         if (e instanceof FsmExtension) {
             return FsmExtension.BODY_BYTES;
+        }
+        if (e instanceof FieldsExtension f) {
+            return f.fields().encodedLength();
         }
         return ((UnknownExtension) e).body().length;
     }
@@ -367,6 +398,7 @@ public final class MessageCodec {
         List<Extension> extensions = new ArrayList<>(2);
         boolean payloadSeen = false;
         boolean fsmSeen = false;
+        int fieldsAt = -1;
         while (true) {
             if (off >= frame.length) {
                 throw new DecodeException(DecodeException.Reason.BAD_EXTENSION, frame.length,
@@ -388,10 +420,17 @@ public final class MessageCodec {
             if (type == Extension.FSM && fsmSeen) {
                 throw new DecodeException(DecodeException.Reason.BAD_EXTENSION, off, "second FSM extension");
             }
+            if (type == Extension.FIELDS && fieldsAt >= 0) {
+                throw new DecodeException(DecodeException.Reason.BAD_EXTENSION, off, "second fields extension");
+            }
             int bodyLength = frame.lengthField(off + 1, "extension length");
             if (type == Extension.FSM && bodyLength != FsmExtension.BODY_BYTES) {
                 throw new DecodeException(DecodeException.Reason.BAD_EXTENSION, off + 1,
                         "FSM extension body of " + bodyLength + " bytes, must be " + FsmExtension.BODY_BYTES);
+            }
+            if (type == Extension.FIELDS && bodyLength > MessageFields.MAX_TOTAL_BYTES) {
+                throw new DecodeException(DecodeException.Reason.TOO_LARGE, off + 1,
+                        "fields extension body of " + bodyLength + " bytes > MAX_TOTAL_BYTES=" + MessageFields.MAX_TOTAL_BYTES);
             }
             int body = off + EXTENSION_HEADER_BYTES;
             frame.require(body, bodyLength, "extension body");
@@ -403,6 +442,9 @@ public final class MessageCodec {
                 fsmSeen = true;
                 extension = new FsmExtension(frame.i32(body, "service ID"), (byte) frame.u8(body + 4, "message type"),
                         frame.i64(body + 5, "message ID"));
+            } else if (type == Extension.FIELDS) {
+                fieldsAt = off;
+                extension = new FieldsExtension(decodeFields(frame, body, bodyLength));
             } else {
                 extension = new UnknownExtension(type, frame.bytes(body, bodyLength));
             }
@@ -410,12 +452,174 @@ public final class MessageCodec {
             off = body + bodyLength;
         }
         frame.requireEnd(off);
+        if (fieldsAt >= 0 && !fsmSeen) {
+            throw new DecodeException(DecodeException.Reason.BAD_EXTENSION, fieldsAt,
+                    "fields extension without an FSM extension (fields belong to a service's message)");
+        }
         try {
             return new OverlayMessage(mode, hopLimit, source, destination, previousHop, root, extensions);
         } catch (IllegalArgumentException e) {
             // Every invariant of OverlayMessage is checked above with its precise offset; this is
             // the safety net should the record ever gain a rule the codec does not yet know.
             throw new DecodeException(DecodeException.Reason.BAD_FIELD, OFF_MODE, "invalid message: " + e.getMessage());
+        }
+    }
+
+    private static void encodeFields(MessageFields fields, ByteBuf out) {
+        out.writeByte(fields.size());
+        for (var e : fields.asMap().entrySet()) {
+            String name = e.getKey();
+            MessageField v = e.getValue();
+            out.writeByte(name.length());
+            for (int i = 0; i < name.length(); i++) {
+                out.writeByte(name.charAt(i)); // ASCII, checked by MessageFields
+            }
+            out.writeByte(v.type().code());
+            out.writeShort(v.encodedLength());
+            if (v instanceof MessageField.Int i) {
+                out.writeLong(i.value());
+            } else if (v instanceof MessageField.Text t) {
+                out.writeBytes(MessageFields.utf8(t));
+            } else if (v instanceof MessageField.Bytes b) {
+                out.writeBytes(b.value());
+            } else {
+                for (MessageField.Range range : ((MessageField.Ranges) v).ranges()) {
+                    out.writeLong(range.first());
+                    out.writeLong(range.last());
+                }
+            }
+        }
+    }
+
+    /**
+     * Decodes a fields extension's body of {@code length} bytes at {@code body}, which
+     * {@link Frame#require} has checked is inside the frame. Every count and length is checked
+     * against its bound and against the body's end before it is used.
+     */
+    private static MessageFields decodeFields(Frame frame, int body, int length) throws DecodeException {
+        int end = body + length;
+        if (length < 1) {
+            throw new DecodeException(DecodeException.Reason.BAD_EXTENSION, body, "fields extension has no count byte");
+        }
+        int count = frame.u8(body, "field count");
+        if (count == 0) {
+            throw new DecodeException(DecodeException.Reason.BAD_EXTENSION, body,
+                    "fields extension with 0 fields (a message without fields has no fields extension)");
+        }
+        if (count > MessageFields.MAX_FIELDS) {
+            throw new DecodeException(DecodeException.Reason.TOO_LARGE, body,
+                    "field count " + count + " > MAX_FIELDS=" + MessageFields.MAX_FIELDS);
+        }
+        TreeMap<String, MessageField> fields = new TreeMap<>();
+        String previous = null;
+        int off = body + 1;
+        for (int i = 0; i < count; i++) {
+            within(off, 1, end, "field name length");
+            int nameLength = frame.u8(off, "field name length");
+            if (nameLength == 0 || nameLength > MessageFields.MAX_NAME_BYTES) {
+                throw new DecodeException(nameLength == 0 ? DecodeException.Reason.BAD_FIELD : DecodeException.Reason.TOO_LARGE,
+                        off, "field name length " + nameLength + " outside 1..MAX_NAME_BYTES=" + MessageFields.MAX_NAME_BYTES);
+            }
+            within(off + 1, nameLength, end, "field name");
+            byte[] nameBytes = frame.bytes(off + 1, nameLength);
+            String name = new String(nameBytes, StandardCharsets.ISO_8859_1);
+            try {
+                MessageFields.checkName(name);
+            } catch (IllegalArgumentException e) {
+                throw new DecodeException(DecodeException.Reason.BAD_FIELD, off + 1, e.getMessage());
+            }
+            if (previous != null && name.compareTo(previous) <= 0) {
+                throw new DecodeException(DecodeException.Reason.BAD_FIELD, off + 1,
+                        "field names must be strictly ascending: '" + name + "' after '" + previous + "'");
+            }
+            previous = name;
+            off += 1 + nameLength;
+            within(off, 3, end, "field type and value length");
+            int typeCode = frame.u8(off, "field type");
+            MessageField.Type type = MessageField.Type.ofCode(typeCode);
+            if (type == null) {
+                throw new DecodeException(DecodeException.Reason.BAD_FIELD, off,
+                        "field '" + name + "' has unknown type " + typeCode + " (known 1..4)");
+            }
+            int valueLength = (frame.u8(off + 1, "field value length") << 8) | frame.u8(off + 2, "field value length");
+            if (valueLength > MessageFields.MAX_VALUE_BYTES) {
+                throw new DecodeException(DecodeException.Reason.TOO_LARGE, off + 1,
+                        "field '" + name + "' value of " + valueLength + " bytes > MAX_VALUE_BYTES=" + MessageFields.MAX_VALUE_BYTES);
+            }
+            int value = off + 3;
+            within(value, valueLength, end, "value of field '" + name + "'");
+            fields.put(name, decodeValue(frame, name, type, value, valueLength, off + 1));
+            off = value + valueLength;
+        }
+        if (off != end) {
+            throw new DecodeException(DecodeException.Reason.BAD_EXTENSION, off,
+                    (end - off) + " bytes after the last field of the fields extension");
+        }
+        try {
+            return MessageFields.of(fields);
+        } catch (IllegalArgumentException e) {
+            // unreachable: the body bound is MAX_TOTAL_BYTES and every part is checked above
+            throw new DecodeException(DecodeException.Reason.BAD_FIELD, body, e.getMessage());
+        }
+    }
+
+    private static MessageField decodeValue(Frame frame, String name, MessageField.Type type, int value, int length,
+            int lengthOffset) throws DecodeException {
+        switch (type) {
+            case INTEGER -> {
+                if (length != Long.BYTES) {
+                    throw new DecodeException(DecodeException.Reason.BAD_FIELD, lengthOffset,
+                            "integer field '" + name + "' of " + length + " bytes, must be 8");
+                }
+                return new MessageField.Int(frame.i64(value, "integer field"));
+            }
+            case STRING -> {
+                try {
+                    String text = StandardCharsets.UTF_8.newDecoder()
+                            .onMalformedInput(CodingErrorAction.REPORT)
+                            .onUnmappableCharacter(CodingErrorAction.REPORT)
+                            .decode(ByteBuffer.wrap(frame.bytes(value, length))).toString();
+                    return new MessageField.Text(text);
+                } catch (CharacterCodingException e) {
+                    throw new DecodeException(DecodeException.Reason.BAD_FIELD, value,
+                            "string field '" + name + "' is not well-formed UTF-8");
+                }
+            }
+            case BYTES -> {
+                return new MessageField.Bytes(frame.bytes(value, length));
+            }
+            case RANGES -> {
+                if (length % 16 != 0) {
+                    throw new DecodeException(DecodeException.Reason.BAD_FIELD, lengthOffset,
+                            "ranges field '" + name + "' of " + length + " bytes, must be a multiple of 16");
+                }
+                List<MessageField.Range> ranges = new ArrayList<>(length / 16);
+                long previousLast = Long.MIN_VALUE;
+                for (int at = value; at < value + length; at += 16) {
+                    long first = frame.i64(at, "range first");
+                    long last = frame.i64(at + 8, "range last");
+                    if (first < 0 || last < first) {
+                        throw new DecodeException(DecodeException.Reason.BAD_FIELD, at,
+                                "range " + first + "-" + last + " of field '" + name + "' needs 0 <= first <= last");
+                    }
+                    if (!ranges.isEmpty() && (first <= previousLast || first - previousLast < 2)) {
+                        throw new DecodeException(DecodeException.Reason.BAD_FIELD, at, "range " + first + "-" + last
+                                + " of field '" + name + "' must come after " + previousLast + "+1 (ascending, disjoint, not adjacent)");
+                    }
+                    ranges.add(new MessageField.Range(first, last));
+                    previousLast = last;
+                }
+                return new MessageField.Ranges(ranges);
+            }
+            default -> throw new AssertionError(type);
+        }
+    }
+
+    /** Requires {@code n} bytes at {@code off} before the fields extension's {@code end}. */
+    private static void within(int off, int n, int end, String field) throws DecodeException {
+        if (n > end - off) {
+            throw new DecodeException(DecodeException.Reason.BAD_EXTENSION, Math.min(off, end),
+                    field + " needs " + n + " bytes, the fields extension has " + Math.max(0, end - off) + " left");
         }
     }
 

@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param previousHop the node that sent this copy; rewritten at every hop
  * @param root        root of the tree the message travels on, or {@code null} when implied by
  *                    the mode (source for multicast, destination for unicast)
- * @param extensions  the extension chain in wire order (at most one payload and one FSM extension)
+ * @param extensions  the extension chain in wire order (at most one payload, one FSM and one fields
+ *                    extension; fields only beside an FSM extension)
  */
 public record OverlayMessage(
         DeliveryMode mode,
@@ -33,8 +34,8 @@ public record OverlayMessage(
      * Checks the header's consistency.
      *
      * @throws IllegalArgumentException when a field is out of range, a unicast has no
-     *                                  destination, addresses mix families, or an extension
-     *                                  type appears twice
+     *                                  destination, addresses mix families, an extension
+     *                                  type appears twice, or fields come without an FSM extension
      */
     public OverlayMessage {
         Objects.requireNonNull(mode, "mode");
@@ -55,6 +56,7 @@ public record OverlayMessage(
         }
         boolean payload = false;
         boolean fsm = false;
+        boolean fields = false;
         for (Extension e : extensions) {
             if (e instanceof PayloadExtension) {
                 if (payload) {
@@ -66,7 +68,15 @@ public record OverlayMessage(
                     throw new IllegalArgumentException("more than one FSM extension");
                 }
                 fsm = true;
+            } else if (e instanceof FieldsExtension) {
+                if (fields) {
+                    throw new IllegalArgumentException("more than one fields extension");
+                }
+                fields = true;
             }
+        }
+        if (fields && !fsm) {
+            throw new IllegalArgumentException("a fields extension needs an FSM extension");
         }
     }
 
@@ -88,6 +98,16 @@ public record OverlayMessage(
             }
         }
         return null;
+    }
+
+    /** The message's fields: those of its fields extension, else {@link MessageFields#EMPTY}. */
+    public MessageFields fields() {
+        for (Extension e : extensions) {
+            if (e instanceof FieldsExtension f) {
+                return f.fields();
+            }
+        }
+        return MessageFields.EMPTY;
     }
 
     /** The root of the tree this message travels on: explicit root, else source (multicast, flood) or destination (unicast). */

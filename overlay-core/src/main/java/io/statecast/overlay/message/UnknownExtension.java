@@ -7,7 +7,7 @@ import java.util.Objects;
  * An extension of a type this version does not know. Kept intact so that a node forwards messages
  * of newer peers without losing what they carry.
  *
- * @param type wire type code (not {@link Extension#PAYLOAD} or {@link Extension#FSM})
+ * @param type wire type code (not {@link Extension#PAYLOAD}, {@link Extension#FSM} or {@link Extension#FIELDS})
  * @param body the raw body
  */
 public record UnknownExtension(int type, byte[] body) implements Extension {
@@ -15,8 +15,8 @@ public record UnknownExtension(int type, byte[] body) implements Extension {
     /** Checks the type code. */
     public UnknownExtension {
         Objects.requireNonNull(body, "body");
-        if (type <= 0 || type > 255 || type == PAYLOAD || type == FSM) {
-            throw new IllegalArgumentException("unknown-extension type must be 3..255, got " + type);
+        if (type <= 0 || type > 255 || type == PAYLOAD || type == FSM || type == FIELDS) {
+            throw new IllegalArgumentException("unknown-extension type must be 3 or 5..255, got " + type);
         }
     }
 

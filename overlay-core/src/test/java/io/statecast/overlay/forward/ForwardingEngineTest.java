@@ -15,6 +15,8 @@ import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.Extension;
 import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.MessageField;
+import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
 import io.statecast.overlay.substrate.TimerService;
@@ -493,6 +495,22 @@ class ForwardingEngineTest {
         assertEquals(new FsmExtension(SERVICE, FsmExtension.PAYLOAD_TYPE, id), out.fsm());
         assertArrayEquals(DATA, out.payload());
         assertTrue(store.messages.isEmpty());
+    }
+
+    @Test
+    void shouldSendTheStoresFieldsInAFieldsExtensionAndNoneWhenEmpty() {
+        RecordingStore store = new RecordingStore(false, false);
+        engine.installStore(store);
+        MessageFields fields = MessageFields.of(java.util.Map.of("seq", new MessageField.Int(7),
+                "sack", MessageField.Ranges.parse("1-3 5")));
+        assertEquals(1, store.context.sendDataMessage(SERVICE, 1, fields, DATA, Route.unicast(N9)));
+        assertEquals(1, store.context.sendControlMessage(SERVICE, (byte) 2, 1, fields, null, Route.unicast(N9)));
+        assertEquals(1, store.context.sendControlMessage(SERVICE, (byte) 2, 1, MessageFields.EMPTY, null, Route.unicast(N9)));
+        assertEquals(fields, sent.get(0).message().fields());
+        assertArrayEquals(DATA, sent.get(0).message().payload());
+        assertEquals(fields, sent.get(1).message().fields());
+        assertNull(sent.get(1).message().payload());
+        assertEquals(1, sent.get(2).message().extensions().size(), "no fields, no fields extension");
     }
 
     @Test

@@ -85,7 +85,7 @@ class MessageCodecTest {
     void shouldKeepUnknownExtensionsIntactAndInOrder() throws DecodeException {
         OverlayMessage m = new OverlayMessage(DeliveryMode.FLOOD, 255, new DtAddress(-1, Integer.MIN_VALUE), null,
                 new DtAddress(Integer.MAX_VALUE, 0), null,
-                List.of(new UnknownExtension(255, new byte[] {1, 2, 3}), new PayloadExtension(new byte[0]), new UnknownExtension(3, new byte[0])));
+                List.of(new UnknownExtension(255, new byte[] {1, 2, 3}), new PayloadExtension(new byte[0]), new UnknownExtension(5, new byte[0])));
         assertEquals(m, codec.decode(Unpooled.wrappedBuffer(frame(m))));
     }
 
@@ -204,7 +204,7 @@ class MessageCodecTest {
         List<byte[]> parts = new ArrayList<>();
         parts.add(header);
         for (int i = 0; i < MessageCodec.MAX_EXTENSIONS + 1; i++) {
-            parts.add(ext(3, new byte[0]));
+            parts.add(ext(5, new byte[0]));
         }
         parts.add(end());
         assertRefused(concat(parts.toArray(new byte[0][])), Reason.BAD_EXTENSION, CHAIN + 5 * MessageCodec.MAX_EXTENSIONS);
@@ -218,7 +218,7 @@ class MessageCodecTest {
     void shouldAcceptExactlyMaxExtensions() throws DecodeException {
         List<Extension> extensions = new ArrayList<>();
         for (int i = 0; i < MessageCodec.MAX_EXTENSIONS; i++) {
-            extensions.add(new UnknownExtension(3 + i, new byte[] {(byte) i}));
+            extensions.add(new UnknownExtension(5 + i, new byte[] {(byte) i}));
         }
         OverlayMessage m = withExtensions(extensions.toArray(new Extension[0]));
         assertEquals(m, codec.decode(Unpooled.wrappedBuffer(frame(m))));
@@ -259,7 +259,7 @@ class MessageCodecTest {
     void shouldRefuseToEncodeMoreThanMaxExtensionsWithoutWriting() {
         List<Extension> extensions = new ArrayList<>();
         for (int i = 0; i <= MessageCodec.MAX_EXTENSIONS; i++) {
-            extensions.add(new UnknownExtension(3, new byte[0]));
+            extensions.add(new UnknownExtension(5, new byte[0]));
         }
         OverlayMessage m = withExtensions(extensions.toArray(new Extension[0]));
         ByteBuf out = Unpooled.buffer();

@@ -10,8 +10,8 @@ import java.util.Random;
 
 /**
  * Seeded generator of valid {@link WireMessage}s covering every header variant: both kinds, all
- * delivery modes, both address families, optional destination and root, payload, FSM and unknown
- * extensions in any order, boundary values of every numeric field.
+ * delivery modes, both address families, optional destination and root, payload, FSM, fields and
+ * unknown extensions in any order, boundary values of every numeric field.
  */
 final class RandomMessages {
 
@@ -55,12 +55,16 @@ final class RandomMessages {
         }
         if (random.nextBoolean()) {
             extensions.add(new FsmExtension(anInt(), (byte) anInt(), aLong()));
+            if (random.nextBoolean()) {
+                extensions.add(new FieldsExtension(fields()));
+            }
         }
         int unknown = random.nextInt(10) == 0
                 ? MessageCodec.MAX_EXTENSIONS - extensions.size()
                 : random.nextInt(3);
         for (int i = 0; i < unknown; i++) {
-            extensions.add(new UnknownExtension(3 + random.nextInt(253), bytes(random.nextInt(Math.min(65, maxPayloadBytes + 1)))));
+            int unknownType = 3 + random.nextInt(252); // 3 (the flood id) or 5..255: 4 is the fields extension
+            extensions.add(new UnknownExtension(unknownType >= 4 ? unknownType + 1 : unknownType, bytes(random.nextInt(Math.min(65, maxPayloadBytes + 1)))));
         }
         Collections.shuffle(extensions, random);
         return new OverlayMessage(mode, hopLimit, address(family), destination, address(family), root, extensions);
@@ -84,7 +88,13 @@ final class RandomMessages {
             }
         }
         if (others.size() == MessageCodec.MAX_EXTENSIONS) {
-            others.remove(others.size() - 1);
+            // drop an unknown extension (the chain is full of them), never the FSM one fields need
+            for (int i = others.size() - 1; i >= 0; i--) {
+                if (others.get(i) instanceof UnknownExtension) {
+                    others.remove(i);
+                    break;
+                }
+            }
         }
         int index = random.nextInt(others.size() + 1);
         others.add(index, new PayloadExtension(new byte[0]));
@@ -95,6 +105,57 @@ final class RandomMessages {
 
     private static OverlayMessage withExtensions(OverlayMessage o, List<Extension> extensions) {
         return new OverlayMessage(o.mode(), o.hopLimit(), o.source(), o.destination(), o.previousHop(), o.root(), extensions);
+    }
+
+    private static final String NAME_START = "ABCXYZabcxyz_";
+    private static final String NAME_REST = NAME_START + "0189";
+
+    /**
+     * Non-empty fields of every type, with edge values; at most about 400 bytes so frames stay
+     * within small test maxima (sixteen fields come with short names and values).
+     */
+    MessageFields fields() {
+        boolean many = random.nextInt(10) == 0;
+        int count = many ? MessageFields.MAX_FIELDS : 1 + random.nextInt(3);
+        int valueMax = many ? 8 : 16;
+        java.util.Map<String, MessageField> map = new java.util.HashMap<>();
+        while (map.size() < count) {
+            int nameLength = many ? 1 + random.nextInt(4)
+                    : random.nextInt(8) == 0 ? MessageFields.MAX_NAME_BYTES : 1 + random.nextInt(8);
+            StringBuilder name = new StringBuilder().append(NAME_START.charAt(random.nextInt(NAME_START.length())));
+            while (name.length() < nameLength) {
+                name.append(NAME_REST.charAt(random.nextInt(NAME_REST.length())));
+            }
+            map.put(name.toString(), field(valueMax));
+        }
+        return MessageFields.of(map);
+    }
+
+    private MessageField field(int valueMax) {
+        return switch (random.nextInt(4)) {
+            case 0 -> new MessageField.Int(aLong());
+            case 1 -> {
+                StringBuilder t = new StringBuilder();
+                String alphabet = "aZ9 é€\uD83D\uDE00<&";
+                while (t.length() < random.nextInt(valueMax / 2 + 1)) {
+                    t.append(alphabet.charAt(random.nextInt(alphabet.length())));
+                }
+                // never split a surrogate pair
+                String s = t.toString().replace("\uD83D\uDE00", "").replace("\uD83D", "").replace("\uDE00", "");
+                yield new MessageField.Text(s);
+            }
+            case 2 -> new MessageField.Bytes(bytes(random.nextInt(valueMax + 1)));
+            default -> {
+                List<MessageField.Range> ranges = new ArrayList<>();
+                long at = random.nextBoolean() ? 0 : random.nextInt(1000);
+                for (int i = random.nextInt(valueMax / 16 + 2); i > 0; i--) {
+                    long last = at + random.nextInt(5);
+                    ranges.add(new MessageField.Range(at, last));
+                    at = last + 2 + random.nextInt(3);
+                }
+                yield new MessageField.Ranges(ranges);
+            }
+        };
     }
 
     private LogicalAddress address(LogicalAddress.Family family) {

@@ -4,7 +4,6 @@ import io.statecast.messagestore.event.AttributeTest;
 import io.statecast.messagestore.event.FilterPins;
 import io.statecast.messagestore.event.MessageAttribute;
 import io.statecast.messagestore.event.MessageEventDefinition;
-import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.tools.check.AbstractNode.Peer;
 import io.statecast.overlay.address.LogicalAddress;
@@ -103,7 +102,7 @@ final class Alphabet {
             modes.add(declared.contains(DeliveryMode.UNICAST) ? DeliveryMode.UNICAST : declared.first());
         }
         Map<String, OverlayMessage> out = new LinkedHashMap<>();
-        int ids = c.messageId() == null && spec.service().scope() == Scope.FLOW ? FLOW_IDS : 1;
+        int ids = c.messageId() == null && !spec.service().scope().perMessage() ? FLOW_IDS : 1;
         for (int k = 0; k < ids; k++) {
             long id = c.messageId() != null ? c.messageId() : MESSAGE_ID + k;
             String suffix = k == 0 ? "" : " (id first+" + k + ")";
@@ -131,7 +130,7 @@ final class Alphabet {
             }
             for (Peer p : node.peers()) {
                 LogicalAddress source = c.source() != null ? c.source()
-                        : spec.service().scope() == Scope.FLOW ? node.remote() : p.address();
+                        : !spec.service().scope().perMessage() ? node.remote() : p.address();
                 if (mode != DeliveryMode.UNICAST || c.destination() != null) {
                     put(out, p.name() + how, build(c, spec, id, mode, source, c.destination(), p.address()));
                     continue;

@@ -22,7 +22,6 @@ import io.statecast.messagestore.spec.ActionSink;
 import io.statecast.messagestore.spec.ActionTemplate;
 import io.statecast.messagestore.spec.FieldAssignment;
 import io.statecast.messagestore.spec.FieldValue;
-import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.spec.MachineState;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.tools.SpecGraph;
@@ -370,9 +369,26 @@ final class Simulator implements ActionSink, ActionContext {
         return evaluator.evaluatePath(runtime, path, runtime.bindings(), history);
     }
 
+    // The checker explores one instance: its flow's numbers are a local counter.
+    private long nextSequence;
+    private long instanceSequence = -1;
+
+    @Override
+    public long nextFlowSequence() {
+        return nextSequence++;
+    }
+
+    @Override
+    public long instanceSequence() {
+        if (instanceSequence < 0) {
+            instanceSequence = nextFlowSequence();
+        }
+        return instanceSequence;
+    }
+
     @Override
     public long defaultMessageId() {
-        return spec.service().scope() == Scope.FLOW ? overlay.newMessageId() : Alphabet.MESSAGE_ID;
+        return !spec.service().scope().perMessage() ? overlay.newMessageId() : Alphabet.MESSAGE_ID;
     }
 
     @Override

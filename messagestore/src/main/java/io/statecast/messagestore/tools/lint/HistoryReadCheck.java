@@ -60,7 +60,7 @@ final class HistoryReadCheck implements Check {
         for (Map.Entry<ActionSite, Set<String>> e : runsIn.entrySet()) {
             for (FieldAssignment f : e.getKey().action().assignments()) {
                 if (f.value() instanceof FieldValue.HistoryQuery q && done.add(f)) {
-                    String what = "the xpath of " + f.field().path() + " (" + e.getKey().primitive().specName() + ")";
+                    String what = "the xpath of " + f.path() + " (" + e.getKey().primitive().specName() + ")";
                     check(ctx, spec, timers, q.path().reads(), e.getValue(), f.line(), "set", what);
                 }
             }

@@ -1,6 +1,7 @@
 package io.statecast.messagestore.tools.scenario;
 
 import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 
 /**
@@ -13,11 +14,11 @@ sealed interface Effect {
      * One message sent by sendDataMessage; {@code action} is the index of the action record being
      * executed (a destination XPath selecting several addresses sends one message to each).
      */
-    record SendData(long messageId, byte[] payload, Route route, long action) implements Effect {
+    record SendData(long messageId, byte[] payload, Route route, MessageFields fields, long action) implements Effect {
     }
 
     /** One message sent by sendControlMessage; {@code action} as for {@link SendData}. */
-    record SendControl(byte type, long messageId, Route route, long action) implements Effect {
+    record SendControl(byte type, long messageId, Route route, MessageFields fields, long action) implements Effect {
     }
 
     /**

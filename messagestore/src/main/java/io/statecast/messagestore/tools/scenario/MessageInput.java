@@ -2,6 +2,7 @@ package io.statecast.messagestore.tools.scenario;
 
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.MessageFields;
 
 /**
  * One arriving message as a scenario describes it; {@code null} components take their defaults
@@ -18,10 +19,11 @@ import io.statecast.overlay.message.DeliveryMode;
  * @param root        explicit tree root
  * @param hopLimit    hops left; default 250
  * @param payload     payload bytes; default a data message carries an empty payload, a control message none
+ * @param fields      the message's fields; default none
  */
 public record MessageInput(int line, Integer serviceId, Byte type, Long messageId, DeliveryMode mode,
         LogicalAddress source, LogicalAddress destination, LogicalAddress previousHop, LogicalAddress root,
-        Integer hopLimit, byte[] payload) {
+        Integer hopLimit, byte[] payload, MessageFields fields) {
 
     /** This input with every component it leaves open taken from {@code d}. */
     MessageInput over(MessageInput d) {
@@ -32,6 +34,7 @@ public record MessageInput(int line, Integer serviceId, Byte type, Long messageI
                 messageId != null ? messageId : d.messageId, mode != null ? mode : d.mode,
                 source != null ? source : d.source, destination != null ? destination : d.destination,
                 previousHop != null ? previousHop : d.previousHop, root != null ? root : d.root,
-                hopLimit != null ? hopLimit : d.hopLimit, payload != null ? payload : d.payload);
+                hopLimit != null ? hopLimit : d.hopLimit, payload != null ? payload : d.payload,
+                fields != null ? fields : d.fields);
     }
 }

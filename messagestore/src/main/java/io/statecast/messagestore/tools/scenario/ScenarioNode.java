@@ -15,6 +15,7 @@ import io.statecast.messagestore.metrics.CountersSnapshot;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.TimerService;
@@ -80,13 +81,26 @@ final class ScenarioNode implements OverlayContext, InstanceEnvironment {
 
     @Override
     public int sendDataMessage(int serviceId, long messageId, byte[] payload, Route route) {
-        effects.add(new Effect.SendData(messageId, payload, route, actionsRecorded()));
+        effects.add(new Effect.SendData(messageId, payload, route, MessageFields.EMPTY, actionsRecorded()));
         return 1;
     }
 
     @Override
     public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
-        effects.add(new Effect.SendControl(messageType, messageId, route, actionsRecorded()));
+        effects.add(new Effect.SendControl(messageType, messageId, route, MessageFields.EMPTY, actionsRecorded()));
+        return 1;
+    }
+
+    @Override
+    public int sendDataMessage(int serviceId, long messageId, MessageFields fields, byte[] payload, Route route) {
+        effects.add(new Effect.SendData(messageId, payload, route, fields, actionsRecorded()));
+        return 1;
+    }
+
+    @Override
+    public int sendControlMessage(int serviceId, byte messageType, long messageId, MessageFields fields, byte[] body,
+            Route route) {
+        effects.add(new Effect.SendControl(messageType, messageId, route, fields, actionsRecorded()));
         return 1;
     }
 

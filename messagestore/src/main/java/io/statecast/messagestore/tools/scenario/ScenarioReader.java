@@ -10,6 +10,8 @@ import io.statecast.messagestore.spec.SpecStructure;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.MessageField;
+import io.statecast.overlay.message.MessageFields;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
@@ -41,7 +43,9 @@ public final class ScenarioReader {
     private static final Set<String> NODE = ordered("address", "parent", "children", "neighbours", "trees");
     private static final Set<String> TREE = ordered("parent", "children");
     private static final Set<String> MESSAGE = ordered("type", "id", "source", "destination", "previousHop", "root",
-            "mode", "hopLimit", "payload", "payloadBase64", "serviceId");
+            "mode", "hopLimit", "payload", "payloadBase64", "serviceId", "fields");
+    /** The prefix of the parameter a message field is compared under: {@code fields.seq}. */
+    static final String FIELD_PARAM_PREFIX = "fields.";
     private static final Set<String> INPUTS = ordered("receive", "advance", "fire", "topology");
     private static final Set<String> STEP = ordered("note", "receive", "advance", "fire", "topology", "expect",
             "ignore", "state", "terminated", "timers");
@@ -50,12 +54,12 @@ public final class ScenarioReader {
 
     /** The parameters each primitive's calls are described by (besides {@code at} and {@code outcome}). */
     static final Map<String, Set<String>> CALL_PARAMS = Map.of(
-            "sendDataMessage", ordered("id", "mode", "destination", "root", "hopLimit", "payload"),
-            "sendControlMessage", ordered("type", "id", "mode", "destination", "root", "hopLimit"),
+            "sendDataMessage", ordered("id", "mode", "destination", "root", "hopLimit", "payload", "fields"),
+            "sendControlMessage", ordered("type", "id", "mode", "destination", "root", "hopLimit", "fields"),
             "forwardMessage", ordered("type", "id", "mode", "source", "destination", "previousHop", "root",
-                    "hopLimit", "payload"),
+                    "hopLimit", "payload", "fields"),
             "toApplication", ordered("type", "id", "mode", "source", "destination", "previousHop", "root",
-                    "hopLimit", "payload"),
+                    "hopLimit", "payload", "fields"),
             "setTimer", ordered("timer", "delay"),
             "cancelTimer", ordered("timer", "wasSet"),
             "terminate", ordered(),
@@ -275,7 +279,58 @@ public final class ScenarioReader {
                 e.containsKey("mode") ? mode(e.get("mode")) : null,
                 optional(e.get("source")), optional(e.get("destination")),
                 optional(e.get("previousHop")), optional(e.get("root")),
-                e.containsKey("hopLimit") ? (int) number(e.get("hopLimit"), 0, 255) : null, payload);
+                e.containsKey("hopLimit") ? (int) number(e.get("hopLimit"), 0, 255) : null, payload,
+                e.containsKey("fields") ? fields(e.get("fields")) : null);
+    }
+
+    /**
+     * A message's fields: {@code {seq: 42, note: {string: hi}, blob: {bytes: aGk=}, sack: {ranges: "1-3 5"}}}
+     * (a bare number is an integer; bytes are base64), checked against the bounds of {@link MessageFields}.
+     */
+    private static MessageFields fields(DocNode n) throws ScenarioException {
+        if (!(n instanceof DocNode.Mapping m)) {
+            throw n.where().error("fields is a mapping of field names to values, got " + n.kind());
+        }
+        Map<String, MessageField> out = new LinkedHashMap<>();
+        for (Map.Entry<String, DocNode> f : m.entries().entrySet()) {
+            try {
+                MessageFields.checkName(f.getKey());
+            } catch (IllegalArgumentException x) {
+                throw f.getValue().where().error(x.getMessage());
+            }
+            out.put(f.getKey(), fieldValue(f.getValue()));
+        }
+        try {
+            return MessageFields.of(out);
+        } catch (IllegalArgumentException x) {
+            throw n.where().error(x.getMessage());
+        }
+    }
+
+    private static MessageField fieldValue(DocNode v) throws ScenarioException {
+        if (v instanceof DocNode.Scalar) {
+            return new MessageField.Int(number(v, Long.MIN_VALUE, Long.MAX_VALUE));
+        }
+        if (!(v instanceof DocNode.Mapping m) || m.entries().size() != 1) {
+            throw v.where().error("a field value is a number or one of {integer: …}, {string: …}, {bytes: base64},"
+                    + " {ranges: \"1-3 5\"}, got " + v.kind());
+        }
+        Map.Entry<String, DocNode> only = m.entries().entrySet().iterator().next();
+        DocNode x = only.getValue();
+        MessageField.Type type = MessageField.Type.ofLabel(only.getKey());
+        if (type == null) {
+            throw v.where().error("unknown field type '" + only.getKey() + "' (known: integer, string, bytes, ranges)");
+        }
+        try {
+            return switch (type) {
+                case INTEGER -> new MessageField.Int(number(x, Long.MIN_VALUE, Long.MAX_VALUE));
+                case STRING -> new MessageField.Text(text(x));
+                case BYTES -> new MessageField.Bytes(Base64.getDecoder().decode(text(x)));
+                case RANGES -> MessageField.Ranges.parse(text(x));
+            };
+        } catch (IllegalArgumentException e) {
+            throw x.where().error(e.getMessage());
+        }
     }
 
     private ExpectedCall expected(DocNode c) throws ScenarioException {
@@ -299,7 +354,14 @@ public final class ScenarioReader {
             known.add("outcome");
             DocNode.Mapping pm = mapping(params, known);
             for (Map.Entry<String, DocNode> p : pm.entries().entrySet()) {
-                out.put(p.getKey(), callParam(p.getKey(), p.getValue()));
+                if (p.getKey().equals("fields")) {
+                    // only the fields written are compared, each as its own parameter
+                    for (Map.Entry<String, MessageField> f : fields(p.getValue()).asMap().entrySet()) {
+                        out.put(FIELD_PARAM_PREFIX + f.getKey(), f.getValue().text());
+                    }
+                } else {
+                    out.put(p.getKey(), callParam(p.getKey(), p.getValue()));
+                }
             }
         }
         return new ExpectedCall(primitive, out, c.where().line());

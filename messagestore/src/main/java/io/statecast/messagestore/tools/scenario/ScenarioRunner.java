@@ -21,6 +21,9 @@ import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.Extension;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.message.FieldsExtension;
+import io.statecast.overlay.message.MessageField;
+import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.PayloadExtension;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -172,7 +175,7 @@ public final class ScenarioRunner {
                         + spec.service().serviceId() + ": not for this spec");
                 return;
             }
-            InstanceKey key = InstanceKey.of(runtime.scope(), m);
+            InstanceKey key = InstanceKey.of(runtime.scope(), m, node.localAddress());
             if (instance != null && !instance.key().equals(key)) {
                 notes.add(what + " belongs to another instance (" + key + "; this scenario drives " + instance.key()
                         + "): dropped");
@@ -181,7 +184,7 @@ public final class ScenarioRunner {
             if (instance != null && instance.ended() != null) {
                 // message scope: the node's tombstone drops it (for tombstoneTtlMs); flow scope: a
                 // node would start a new instance, which is another scenario
-                notes.add(what + " arrived after the instance ended: dropped" + (key.flowSource() != null
+                notes.add(what + " arrived after the instance ended: dropped" + (!key.scope().perMessage()
                         ? " (a node would start a new flow instance; a scenario drives one)" : ""));
                 return;
             }
@@ -212,8 +215,11 @@ public final class ScenarioRunner {
             int serviceId = in.serviceId() != null ? in.serviceId() : spec.service().serviceId();
             DeliveryMode mode = in.mode() != null ? in.mode()
                     : in.destination() != null ? DeliveryMode.UNICAST : DeliveryMode.MULTICAST;
-            List<Extension> ext = new ArrayList<>(2);
+            List<Extension> ext = new ArrayList<>(3);
             ext.add(new FsmExtension(serviceId, type, id));
+            if (in.fields() != null && !in.fields().isEmpty()) {
+                ext.add(new FieldsExtension(in.fields()));
+            }
             byte[] payload = in.payload();
             if (payload == null && type == FsmExtension.PAYLOAD_TYPE) {
                 payload = new byte[0];
@@ -322,10 +328,12 @@ public final class ScenarioRunner {
                     p.put("id", Long.toString(d.messageId()));
                     route(d.route(), p);
                     p.put("payload", payload(d.payload()));
+                    fields(d.fields(), p);
                 } else if (!used[i] && e instanceof Effect.SendControl c && c.action() == action) {
                     p.put("type", Integer.toString(Byte.toUnsignedInt(c.type())));
                     p.put("id", Long.toString(c.messageId()));
                     route(c.route(), p);
+                    fields(c.fields(), p);
                 } else {
                     continue;
                 }
@@ -425,6 +433,14 @@ public final class ScenarioRunner {
             p.put("hopLimit", Integer.toString(m.hopLimit()));
             if (m.payload() != null) {
                 p.put("payload", payload(m.payload()));
+            }
+            fields(m.fields(), p);
+        }
+
+        /** Each field as a parameter {@code fields.NAME}, its value as {@link MessageField#text()} writes it. */
+        private static void fields(MessageFields fields, Map<String, String> p) {
+            for (Map.Entry<String, MessageField> f : fields.asMap().entrySet()) {
+                p.put(ScenarioReader.FIELD_PARAM_PREFIX + f.getKey(), f.getValue().text());
             }
         }
 

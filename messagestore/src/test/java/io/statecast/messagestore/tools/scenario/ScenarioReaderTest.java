@@ -78,7 +78,7 @@ class ScenarioReaderTest {
     void shouldNameTheFieldAndLineOfEveryMistake() {
         String head = "scenario: x\nsteps:\n";
         assertEquals("s.yaml:3:26: steps[0].receive.tpye: unknown field (known: type, id, source, destination, "
-                + "previousHop, root, mode, hopLimit, payload, payloadBase64, serviceId)",
+                + "previousHop, root, mode, hopLimit, payload, payloadBase64, serviceId, fields)",
                 error(head + "  - receive: {source: 1, tpye: 2}"));
         assertTrue(error(head + "  - expect: [sendMessage]").startsWith(
                 "s.yaml:3:14: steps[0].expect[0]: unknown primitive 'sendMessage' (known: sendDataMessage,"), "primitive");

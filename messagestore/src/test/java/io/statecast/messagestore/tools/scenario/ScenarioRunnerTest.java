@@ -61,6 +61,58 @@ class ScenarioRunnerTest {
         assertTrue(report.endsWith("FAIL 1 of 2 steps failed\n"), report);
     }
 
+    /** A scenario gives messages fields and expects fields of the calls; only the fields written are compared. */
+    @Test
+    void shouldReceiveAndExpectMessageFields() throws Exception {
+        ServiceSpec ack = Specs.parse("""
+                <scxml version="1.0" xmlns="http://www.w3.org/2005/07/scxml"
+                       xmlns:action="http://my.custom-actions.domain/action" initialstate="s">
+                  <datamodel>
+                    <data name="service"><ServiceName>sack</ServiceName><ServiceID>90</ServiceID>
+                      <DeliveryMode>unicast</DeliveryMode><Scope>flow</Scope></data>
+                    <data name="events"><Basic>
+                      <Event name="data"><Message><MessageType>0x80</MessageType></Message></Event>
+                    </Basic></data>
+                  </datamodel>
+                  <state id="s">
+                    <transition event="data">
+                      <action:create name="sendControlMessage"/>
+                      <action:set name="sendControlMessage" field="Message/DeliveryMode" value="unicast"/>
+                      <action:set name="sendControlMessage" field="Message/DestinationAddress" value="1"/>
+                      <action:set name="sendControlMessage" field="Message/MessageType" value="2"/>
+                      <action:set name="sendControlMessage" field="Message/Fields/sack" type="ranges"
+                          xpath="/HistoryOfEvents/Event[@name='data']/Message/Fields/Field[@name='seq']"/>
+                      <action:set name="sendControlMessage" field="Message/Fields/note" type="string"
+                          xpath="/HistoryOfEvents/Event[@name='data'][last()]/Message/Fields/Field[@name='note']"/>
+                      <action:execute name="sendControlMessage"/>
+                    </transition>
+                  </state>
+                </scxml>""");
+        ScenarioResult r = run(ack, """
+                scenario: selective acknowledgements
+                node: {address: 3}
+                defaults: {source: 1, destination: 3}
+                steps:
+                  - receive: {fields: {seq: 4, note: {string: first}}}
+                    expect:
+                      - sendControlMessage: {type: 2, fields: {sack: {ranges: "4"}, note: {string: first}}}
+                  - receive: [{fields: {seq: 6}}, {fields: {seq: 5, note: {string: "a b"}}}]
+                    expect:
+                      - sendControlMessage: {fields: {sack: {ranges: "4 6"}}}
+                      - sendControlMessage: {fields: {sack: {ranges: "4-6"}, note: {string: "a b"}}}
+                """);
+        assertTrue(r.passed(), () -> ScenarioReport.format(r, true));
+        assertEquals("sendControlMessage(type=2, id=1000000, mode=unicast, destination=1, fields.note=first, "
+                + "fields.sack=4-4, at=0)", r.steps().get(0).calls().get(0).toString().replace("1000001", "1000000"));
+        ScenarioException bad = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class, () -> run(ack, """
+                scenario: bad field
+                node: {address: 3}
+                steps:
+                  - receive: {source: 1, destination: 3, fields: {9x: 1}}
+                """));
+        assertTrue(bad.getMessage().contains("s.yaml:4") && bad.getMessage().contains("must be a letter"), bad.getMessage());
+    }
+
     @Test
     void shouldReportEveryMessageOfACallThatSelectsSeveral() throws Exception {
         // one toApplication and one forwardMessage whose XPath selects every held message, newest first
