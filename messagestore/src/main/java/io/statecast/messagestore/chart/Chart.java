@@ -21,6 +21,7 @@ public final class Chart {
     private final Processor processor;
     private final List<String> warnings;
     private final boolean hasData;
+    private final boolean hasEventless;
     private final List<String> standardContent;
 
     Chart(String name, StateNode[] states, Map<String, StateNode> byId, boolean lateBinding, List<QName> variables,
@@ -38,6 +39,11 @@ public final class Chart {
             any |= s.data.length > 0;
         }
         this.hasData = any;
+        boolean eventless = false;
+        for (StateNode s : states) {
+            eventless |= s.eventless != null && s.eventless.length > 0;
+        }
+        this.hasEventless = eventless;
     }
 
     /** The {@code name} attribute of {@code <scxml>}, or empty. */
@@ -76,6 +82,11 @@ public final class Chart {
 
     StateNode[] states() {
         return states;
+    }
+
+    /** Whether any transition is eventless (else the macrostep need not look for them). */
+    boolean hasEventless() {
+        return hasEventless;
     }
 
     /** Whether any state declares {@code <data>}. */

@@ -37,6 +37,8 @@ public final class ChartCompiler {
     public static final String SCXML_NS = "http://www.w3.org/2005/07/scxml";
 
     private static final String LANGUAGE_VERSION = "3.1";
+    /** Most (state, event name) candidate lists a chart keeps; beyond, steps scan the transitions. */
+    private static final int MAX_CANDIDATE_ENTRIES = 1 << 16;
     private static final Set<String> SYSTEM_VARIABLES = Set.of("_event", "_sessionid", "_name", "_ioprocessors", "_x");
 
     private final Processor processor;
@@ -131,9 +133,7 @@ public final class ChartCompiler {
                 fill(s, elements.get(s));
             }
             root.initial = initialOf(root, scxml);
-            for (StateNode s : array) {
-                s.initialList = s.initial == null ? null : List.of(s.initial);
-            }
+            plan(array);
             for (StateNode s : array) {
                 if (s.data.length > 0) {
                     standardContent.add("<data> in " + s.id);
@@ -152,6 +152,61 @@ public final class ChartCompiler {
             }
             return new Chart(scxml.getAttribute("name"), array, byId, binding.equals("late"), variables, processor,
                     warnings, standardContent);
+        }
+
+        /**
+         * Works out, once, what each step needs: every transition's entry plan (where no history
+         * is involved), and per atomic state the candidate transitions of each event name.
+         */
+        void plan(StateNode[] array) {
+            Set<String> names = new LinkedHashSet<>();
+            for (StateNode s : array) {
+                for (Transition t : s.transitions) {
+                    t.plan = Entries.plan(t, array);
+                    if (t.events() != null) {
+                        for (String d : t.events()) {
+                            if (!d.equals("*")) {
+                                names.add(d);
+                            }
+                        }
+                    }
+                }
+                if (s.initial != null) {
+                    s.initial.plan = Entries.plan(s.initial, array);
+                }
+            }
+            int budget = MAX_CANDIDATE_ENTRIES;
+            for (StateNode s : array) {
+                if (!s.isAtomic()) {
+                    continue;
+                }
+                List<Transition> eventless = new ArrayList<>();
+                for (StateNode a = s; a != null; a = a.parent) {
+                    for (Transition t : a.transitions) {
+                        if (t.events() == null) {
+                            eventless.add(t);
+                        }
+                    }
+                }
+                s.eventless = eventless.toArray(new Transition[0]);
+                budget -= names.size();
+                if (budget < 0) {
+                    continue; // a huge chart: its steps scan instead
+                }
+                Map<String, Transition[]> byName = new HashMap<>();
+                for (String name : names) {
+                    List<Transition> matching = new ArrayList<>(2);
+                    for (StateNode a = s; a != null; a = a.parent) {
+                        for (Transition t : a.transitions) {
+                            if (t.matches(name)) {
+                                matching.add(t);
+                            }
+                        }
+                    }
+                    byName.put(name, matching.toArray(new Transition[0]));
+                }
+                s.candidates = Map.copyOf(byName);
+            }
         }
 
         // ---- pass 1: names ---------------------------------------------------------------------

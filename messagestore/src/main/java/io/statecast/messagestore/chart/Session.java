@@ -83,7 +83,7 @@ public final class Session {
         if (entered != null) {
             entered[0] = true;
         }
-        enterStates(root.initialList);
+        microstep(root.initial);
         macrostep();
     }
 
@@ -93,8 +93,8 @@ public final class Session {
             return;
         }
         current = event;
-        List<Transition> enabled = selectTransitions(event);
-        if (!enabled.isEmpty()) {
+        Object enabled = selectTransitions(event);
+        if (enabled != null) {
             microstep(enabled);
         }
         macrostep();
@@ -218,8 +218,8 @@ public final class Session {
     private void macrostep() {
         int steps = 0;
         while (running) {
-            List<Transition> enabled = selectTransitions(null);
-            if (enabled.isEmpty()) {
+            Object enabled = chart.hasEventless() ? selectTransitions(null) : null;
+            if (enabled == null) {
                 ChartEvent e = internal == null ? null : internal.poll();
                 if (e == null) {
                     break;
@@ -227,7 +227,7 @@ public final class Session {
                 current = e;
                 enabled = selectTransitions(e);
             }
-            if (!enabled.isEmpty()) {
+            if (enabled != null) {
                 if (++steps > limits.maxMicrosteps()) {
                     stopReason = "more than " + limits.maxMicrosteps() + " microsteps without waiting for an event";
                     running = false;
@@ -261,28 +261,60 @@ public final class Session {
         external = null;
     }
 
-    /** Eventless transitions when {@code event} is null, else those the event enables. */
-    private List<Transition> selectTransitions(ChartEvent event) {
-        List<Transition> enabled = new ArrayList<>(2);
+    /**
+     * The transitions {@code event} enables (eventless ones when it is {@code null}): a
+     * {@link Transition} when one is (the usual case, no list made), a {@code List<Transition>}
+     * when several are (after conflict resolution), {@code null} when none is.
+     */
+    private Object selectTransitions(ChartEvent event) {
+        Transition first = null;
+        List<Transition> more = null;
         StateNode[] states = chart.states();
         for (StateNode state : states) {
             if (!active[state.index] || !state.isAtomic()) {
                 continue;
             }
-            search:
-            for (StateNode s = state; s != null; s = s.parent) {
-                for (Transition t : s.transitions) {
-                    boolean eventMatches = event == null ? t.events() == null : t.matches(event.name());
-                    if (eventMatches && (t.cond() == null || test(t.cond()))) {
-                        if (!enabled.contains(t)) {
-                            enabled.add(t);
-                        }
-                        break search;
-                    }
+            Transition t = firstEnabled(state, event);
+            if (t == null || t == first || (more != null && more.contains(t))) {
+                continue;
+            }
+            if (first == null) {
+                first = t;
+            } else {
+                if (more == null) {
+                    more = new ArrayList<>(4);
+                    more.add(first);
+                }
+                more.add(t);
+            }
+        }
+        if (more == null) {
+            return first;
+        }
+        List<Transition> filtered = removeConflicting(more);
+        return filtered.size() == 1 ? filtered.get(0) : filtered;
+    }
+
+    /** The first transition on the chain from atomic {@code state} up that {@code event} enables. */
+    private Transition firstEnabled(StateNode state, ChartEvent event) {
+        Transition[] candidates = event == null ? state.eventless : state.candidates(event.name());
+        if (candidates != null) {
+            for (Transition t : candidates) {
+                if (t.cond() == null || test(t.cond())) {
+                    return t;
+                }
+            }
+            return null;
+        }
+        // an event name the chart's descriptors do not spell out: matched by prefix or wildcard
+        for (StateNode s = state; s != null; s = s.parent) {
+            for (Transition t : s.transitions) {
+                if (t.matches(event.name()) && (t.cond() == null || test(t.cond()))) {
+                    return t;
                 }
             }
         }
-        return enabled.size() > 1 ? removeConflicting(enabled) : enabled;
+        return null;
     }
 
     private List<Transition> removeConflicting(List<Transition> enabled) {
@@ -318,19 +350,52 @@ public final class Session {
         return false;
     }
 
-    private void microstep(List<Transition> enabled) {
-        exitStates(enabled);
-        for (Transition t : enabled) {
+    @SuppressWarnings("unchecked")
+    private void microstep(Object enabled) {
+        if (enabled instanceof Transition t && t.plan != null && !t.plan.exitsHistory()) {
+            planned(t, t.plan);
+            return;
+        }
+        List<Transition> list = enabled instanceof Transition t ? List.of(t) : (List<Transition>) enabled;
+        exitStates(list);
+        for (Transition t : list) {
             Action.runBlock(t.body(), this);
         }
-        enterStates(enabled);
+        enterStates(list);
+    }
+
+    /** The step of one transition whose exit and entry sets were worked out at compile time. */
+    private void planned(Transition t, EntryPlan plan) {
+        if (t.targets().length > 0) {
+            StateNode[] states = chart.states();
+            StateNode domain = plan.domain();
+            for (int i = domain.lastDescendant; i > domain.index; i--) {
+                if (active[i]) {
+                    for (Action[] block : states[i].onExit) {
+                        Action.runBlock(block, this);
+                    }
+                    active[i] = false;
+                }
+            }
+        }
+        Action.runBlock(t.body(), this);
+        StateNode[] enter = plan.enter();
+        boolean[] defaults = plan.defaultEntry();
+        for (int k = 0; k < enter.length; k++) {
+            enter(enter[k], defaults[k], null);
+        }
+    }
+
+    private Entries.HistoryLookup historyLookup() {
+        return historyValue == null ? Entries.NONE : historyValue::get;
     }
 
     private boolean[] exitSet(List<Transition> transitions) {
         boolean[] exit = new boolean[active.length];
+        Entries e = new Entries(chart.states()[0], active.length, historyLookup());
         for (Transition t : transitions) {
             if (t.targets().length > 0) {
-                StateNode domain = domain(t);
+                StateNode domain = e.domain(t);
                 for (int i = domain.index + 1; i <= domain.lastDescendant; i++) {
                     if (active[i]) {
                         exit[i] = true;
@@ -373,69 +438,62 @@ public final class Session {
     }
 
     private void enterStates(List<Transition> enabled) {
-        boolean[] toEnter = new boolean[active.length];
-        boolean[] defaultEntry = new boolean[active.length];
-        Map<StateNode, Action[]> historyContent = new HashMap<>();
+        Entries entries = new Entries(chart.states()[0], active.length, historyLookup());
         for (Transition t : enabled) {
-            for (StateNode s : t.targets()) {
-                addDescendants(s, toEnter, defaultEntry, historyContent);
-            }
-            StateNode domain = domain(t);
-            for (StateNode s : effectiveTargets(t)) {
-                addAncestors(s, domain, toEnter, defaultEntry, historyContent);
-            }
+            entries.add(t);
         }
         StateNode[] states = chart.states();
         for (int i = 1; i < states.length; i++) {
-            if (!toEnter[i]) {
-                continue;
+            if (entries.toEnter[i]) {
+                enter(states[i], entries.defaultEntry[i],
+                        entries.historyContent == null ? null : entries.historyContent.get(states[i]));
             }
-            StateNode s = states[i];
-            active[i] = true;
-            if (entered != null && !entered[i]) {
-                entered[i] = true;
-                initData(s);
+        }
+    }
+
+    /** Enters one state of an entry set (in entry order): data, onentry, defaults, done events. */
+    private void enter(StateNode s, boolean defaultEntry, Action[] historyContent) {
+        int i = s.index;
+        active[i] = true;
+        if (entered != null && !entered[i]) {
+            entered[i] = true;
+            initData(s);
+        }
+        for (Action[] block : s.onEntry) {
+            Action.runBlock(block, this);
+        }
+        if (defaultEntry && s.initial != null) {
+            Action.runBlock(s.initial.body(), this);
+        }
+        if (historyContent != null) {
+            Action.runBlock(historyContent, this);
+        }
+        if (s.kind != StateKind.FINAL) {
+            return;
+        }
+        StateNode parent = s.parent;
+        if (parent.kind == StateKind.ROOT) {
+            running = false;
+            finalState = s.id;
+            return;
+        }
+        Element done = null;
+        if (s.doneData != null) {
+            try {
+                done = data().doneData(s.doneData);
+            } catch (ChartError e) {
+                raiseError(e);
             }
-            for (Action[] block : s.onEntry) {
-                Action.runBlock(block, this);
-            }
-            if (defaultEntry[i] && s.initial != null) {
-                Action.runBlock(s.initial.body(), this);
-            }
-            Action[] hc = historyContent.get(s);
-            if (hc != null) {
-                Action.runBlock(hc, this);
-            }
-            if (s.kind == StateKind.FINAL) {
-                StateNode parent = s.parent;
-                if (parent.kind == StateKind.ROOT) {
-                    running = false;
-                    finalState = s.id;
-                } else {
-                    Element done = null;
-                    if (s.doneData != null) {
-                        try {
-                            done = data().doneData(s.doneData);
-                        } catch (ChartError e) {
-                            raiseError(e);
-                        }
-                    }
-                    raiseInternal(ChartEvent.platform("done.state." + parent.id, null, done));
-                    StateNode grandparent = parent.parent;
-                    if (grandparent != null && grandparent.kind == StateKind.PARALLEL) {
-                        boolean all = true;
-                        for (StateNode c : grandparent.children) {
-                            if (!inFinalState(c)) {
-                                all = false;
-                                break;
-                            }
-                        }
-                        if (all) {
-                            raiseInternal(ChartEvent.platform("done.state." + grandparent.id, null, null));
-                        }
-                    }
+        }
+        raiseInternal(ChartEvent.platform("done.state." + parent.id, null, done));
+        StateNode grandparent = parent.parent;
+        if (grandparent != null && grandparent.kind == StateKind.PARALLEL) {
+            for (StateNode c : grandparent.children) {
+                if (!inFinalState(c)) {
+                    return;
                 }
             }
+            raiseInternal(ChartEvent.platform("done.state." + grandparent.id, null, null));
         }
     }
 
@@ -457,126 +515,6 @@ public final class Session {
             return true;
         }
         return false;
-    }
-
-    private void addDescendants(StateNode state, boolean[] toEnter, boolean[] defaultEntry,
-            Map<StateNode, Action[]> historyContent) {
-        if (state.kind.isHistory()) {
-            List<StateNode> remembered = historyValue == null ? null : historyValue.get(state);
-            if (remembered != null) {
-                for (StateNode s : remembered) {
-                    addDescendants(s, toEnter, defaultEntry, historyContent);
-                }
-                for (StateNode s : remembered) {
-                    addAncestors(s, state.parent, toEnter, defaultEntry, historyContent);
-                }
-            } else {
-                historyContent.put(state.parent, state.initial.body());
-                for (StateNode s : state.initial.targets()) {
-                    addDescendants(s, toEnter, defaultEntry, historyContent);
-                }
-                for (StateNode s : state.initial.targets()) {
-                    addAncestors(s, state.parent, toEnter, defaultEntry, historyContent);
-                }
-            }
-            return;
-        }
-        toEnter[state.index] = true;
-        if (state.kind == StateKind.COMPOUND) {
-            defaultEntry[state.index] = true;
-            for (StateNode s : state.initial.targets()) {
-                addDescendants(s, toEnter, defaultEntry, historyContent);
-            }
-            for (StateNode s : state.initial.targets()) {
-                addAncestors(s, state, toEnter, defaultEntry, historyContent);
-            }
-        } else if (state.kind == StateKind.PARALLEL) {
-            for (StateNode child : state.children) {
-                if (!anyDescendantOrSelf(toEnter, child)) {
-                    addDescendants(child, toEnter, defaultEntry, historyContent);
-                }
-            }
-        }
-    }
-
-    private void addAncestors(StateNode state, StateNode ancestor, boolean[] toEnter, boolean[] defaultEntry,
-            Map<StateNode, Action[]> historyContent) {
-        for (StateNode anc = state.parent; anc != null && anc != ancestor; anc = anc.parent) {
-            if (anc.kind == StateKind.ROOT) {
-                break;
-            }
-            toEnter[anc.index] = true;
-            if (anc.kind == StateKind.PARALLEL) {
-                for (StateNode child : anc.children) {
-                    if (!anyDescendantOrSelf(toEnter, child)) {
-                        addDescendants(child, toEnter, defaultEntry, historyContent);
-                    }
-                }
-            }
-        }
-    }
-
-    private static boolean anyDescendantOrSelf(boolean[] set, StateNode s) {
-        for (int i = s.index; i <= s.lastDescendant; i++) {
-            if (set[i]) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private List<StateNode> effectiveTargets(Transition t) {
-        List<StateNode> targets = new ArrayList<>();
-        for (StateNode s : t.targets()) {
-            if (s.kind.isHistory()) {
-                List<StateNode> remembered = historyValue == null ? null : historyValue.get(s);
-                for (StateNode r : remembered != null ? remembered : effectiveTargets(s.initial)) {
-                    if (!targets.contains(r)) {
-                        targets.add(r);
-                    }
-                }
-            } else if (!targets.contains(s)) {
-                targets.add(s);
-            }
-        }
-        return targets;
-    }
-
-    private StateNode domain(Transition t) {
-        List<StateNode> targets = effectiveTargets(t);
-        StateNode source = t.source();
-        if (targets.isEmpty()) {
-            return source;
-        }
-        if (t.internal() && source.isCompoundOrRoot()) {
-            boolean all = true;
-            for (StateNode s : targets) {
-                if (!s.isDescendantOf(source)) {
-                    all = false;
-                    break;
-                }
-            }
-            if (all) {
-                return source;
-            }
-        }
-        // findLCCA: the innermost compound ancestor (or the root) of the source holding every target
-        for (StateNode anc = source.parent; anc != null; anc = anc.parent) {
-            if (!anc.isCompoundOrRoot()) {
-                continue;
-            }
-            boolean all = true;
-            for (StateNode s : targets) {
-                if (!s.isDescendantOf(anc)) {
-                    all = false;
-                    break;
-                }
-            }
-            if (all) {
-                return anc;
-            }
-        }
-        return chart.states()[0];
     }
 
     private void initData(StateNode s) {

@@ -22,13 +22,24 @@ public final class StateNode {
     Transition[] transitions = new Transition[0];
     /** A compound state's default entry, the root's initial transition, a history's default. */
     Transition initial;
-    /** {@code initial} as a one-element list (entering a state allocates no list for it). */
-    List<Transition> initialList;
     Action[][] onEntry = new Action[0][];
     Action[][] onExit = new Action[0][];
     /** Data declared inside this state (initialised on first entry under late binding). */
     DataDecl[] data = new DataDecl[0];
     DoneData doneData;
+    /** Atomic states: the eventless transitions on the chain up, innermost first, in document order. */
+    Transition[] eventless;
+    /**
+     * Atomic states: for each event name the chart's descriptors spell out, the transitions on the
+     * chain up that it matches, innermost first; a name not in the map is matched by scanning.
+     */
+    java.util.Map<String, Transition[]> candidates = java.util.Map.of();
+
+    /** The candidates of {@link #candidates} for {@code event}, or {@code null} to scan. */
+    Transition[] candidates(String event) {
+        return candidates.get(event);
+    }
+
     /** Index of the state's last descendant: {@code d} is a descendant iff index < d.index <= last. */
     int lastDescendant;
 

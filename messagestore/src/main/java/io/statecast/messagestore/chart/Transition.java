@@ -1,19 +1,68 @@
 package io.statecast.messagestore.chart;
 
 /**
- * A compiled transition: its event descriptors, condition, targets and content.
- *
- * @param source   the state it belongs to
- * @param events   event descriptors with any trailing {@code .*} removed ({@code "*"} matches
- *                 every event); {@code null} for an eventless transition
- * @param cond     the guard, or {@code null}
- * @param targets  target states (may be empty: a targetless transition)
- * @param internal {@code type="internal"}
- * @param body     the executable content, one block
- * @param order    position among all transitions in document order
+ * A compiled transition: its event descriptors, condition, targets and content, and - when its
+ * targets involve no history state - the plan of its step worked out once at compile time.
  */
-record Transition(StateNode source, String[] events, Expr cond, StateNode[] targets, boolean internal,
-        Action[] body, int order) {
+final class Transition {
+
+    private final StateNode source;
+    private final String[] events;
+    private final Expr cond;
+    private final StateNode[] targets;
+    private final boolean internal;
+    private final Action[] body;
+    private final int order;
+    /** Set by the compiler before the chart is published; {@code null} when the step depends on history. */
+    EntryPlan plan;
+
+    /**
+     * @param events   event descriptors with any trailing {@code .*} removed ({@code "*"} matches
+     *                 every event); {@code null} for an eventless transition
+     * @param cond     the guard, or {@code null}
+     * @param targets  target states (may be empty: a targetless transition)
+     * @param internal {@code type="internal"}
+     * @param body     the executable content, one block
+     * @param order    position among all transitions in document order
+     */
+    Transition(StateNode source, String[] events, Expr cond, StateNode[] targets, boolean internal, Action[] body,
+            int order) {
+        this.source = source;
+        this.events = events;
+        this.cond = cond;
+        this.targets = targets;
+        this.internal = internal;
+        this.body = body;
+        this.order = order;
+    }
+
+    StateNode source() {
+        return source;
+    }
+
+    String[] events() {
+        return events;
+    }
+
+    Expr cond() {
+        return cond;
+    }
+
+    StateNode[] targets() {
+        return targets;
+    }
+
+    boolean internal() {
+        return internal;
+    }
+
+    Action[] body() {
+        return body;
+    }
+
+    int order() {
+        return order;
+    }
 
     /** Whether one of the descriptors matches {@code name} (token prefix, or {@code *}). */
     boolean matches(String name) {
