@@ -23,22 +23,12 @@ public final class Session {
     private final Chart chart;
     private final ChartHost host;
     private final ChartLimits limits;
-    private String sessionId;
-    /** Made when an expression first runs: most service instances never need one. */
-    private XPathData data;
     /** The configuration: membership by state index. */
     private final boolean[] active;
-    /** States entered at least once (late binding only; else {@code null}). */
-    private final boolean[] entered;
-    // made on first use: a lingering instance keeps only what its chart used
-    private ArrayDeque<ChartEvent> internal;
-    private ArrayDeque<ChartEvent> external;
-    private Map<StateNode, List<StateNode>> historyValue;
-    private Map<String, Object> pendingSends;
+    /** What only some charts use, made on first use: a lingering instance keeps only its configuration. */
+    private Rare rare;
     private boolean running;
     private boolean started;
-    private long sendIds;
-    private String stopReason;
     private String finalState;
     private ChartEvent current;
 
@@ -52,9 +42,33 @@ public final class Session {
         this.chart = Objects.requireNonNull(chart, "chart");
         this.host = Objects.requireNonNull(host, "host");
         this.limits = Objects.requireNonNull(limits, "limits");
-        this.sessionId = sessionId;
         this.active = new boolean[chart.states().length];
-        this.entered = chart.lateBinding() ? new boolean[chart.states().length] : null;
+        if (sessionId != null || chart.lateBinding()) {
+            rare().sessionId = sessionId;
+            rare().entered = chart.lateBinding() ? new boolean[chart.states().length] : null;
+        }
+    }
+
+    /** The state few sessions need, apart so that the rest do not carry its fields. */
+    private static final class Rare {
+        String sessionId;
+        /** Made when an expression first runs. */
+        XPathData data;
+        /** States entered at least once (late binding only). */
+        boolean[] entered;
+        ArrayDeque<ChartEvent> internal;
+        ArrayDeque<ChartEvent> external;
+        Map<StateNode, List<StateNode>> historyValue;
+        Map<String, Object> pendingSends;
+        long sendIds;
+        String stopReason;
+    }
+
+    private Rare rare() {
+        if (rare == null) {
+            rare = new Rare();
+        }
+        return rare;
     }
 
     /** Initialises the datamodel, enters the initial configuration and runs to a stable one. */
@@ -80,8 +94,8 @@ public final class Session {
                 }
             }
         }
-        if (entered != null) {
-            entered[0] = true;
+        if (rare != null && rare.entered != null) {
+            rare.entered[0] = true;
         }
         microstep(root.initial);
         macrostep();
@@ -102,14 +116,14 @@ public final class Session {
 
     /** Processes the events the session queued for itself, in order, until none is left or it ended. */
     public void processExternal() {
-        while (running && external != null && !external.isEmpty()) {
-            process(external.poll());
+        while (running && rare != null && rare.external != null && !rare.external.isEmpty()) {
+            process(rare.external.poll());
         }
     }
 
     /** Whether the session has external events it sent itself waiting. */
     public boolean hasExternal() {
-        return external != null && !external.isEmpty();
+        return rare != null && rare.external != null && !rare.external.isEmpty();
     }
 
     /** Whether the session has started and not reached a top-level final state. */
@@ -119,7 +133,7 @@ public final class Session {
 
     /** Why the session was stopped by a limit, or {@code null}. */
     public String stopReason() {
-        return stopReason;
+        return rare == null ? null : rare.stopReason;
     }
 
     /** The id of the top-level final state the session ended in, or {@code null}. */
@@ -202,10 +216,11 @@ public final class Session {
 
     /** {@code _sessionid}. */
     public String sessionId() {
-        if (sessionId == null) {
-            sessionId = host.sessionId(this);
+        Rare r = rare();
+        if (r.sessionId == null) {
+            r.sessionId = host.sessionId(this);
         }
-        return sessionId;
+        return r.sessionId;
     }
 
     /** The event being processed (bound to {@code _event} when an expression reads it), or {@code null}. */
@@ -220,7 +235,7 @@ public final class Session {
         while (running) {
             Object enabled = chart.hasEventless() ? selectTransitions(null) : null;
             if (enabled == null) {
-                ChartEvent e = internal == null ? null : internal.poll();
+                ChartEvent e = rare == null || rare.internal == null ? null : rare.internal.poll();
                 if (e == null) {
                     break;
                 }
@@ -229,7 +244,7 @@ public final class Session {
             }
             if (enabled != null) {
                 if (++steps > limits.maxMicrosteps()) {
-                    stopReason = "more than " + limits.maxMicrosteps() + " microsteps without waiting for an event";
+                    rare().stopReason = "more than " + limits.maxMicrosteps() + " microsteps without waiting for an event";
                     running = false;
                     break;
                 }
@@ -251,14 +266,16 @@ public final class Session {
                 active[i] = false;
             }
         }
-        if (pendingSends != null) {
-            for (Object handle : pendingSends.values()) {
-                host.cancel(handle);
+        if (rare != null) {
+            if (rare.pendingSends != null) {
+                for (Object handle : rare.pendingSends.values()) {
+                    host.cancel(handle);
+                }
+                rare.pendingSends.clear();
             }
-            pendingSends.clear();
+            rare.internal = null;
+            rare.external = null;
         }
-        internal = null;
-        external = null;
     }
 
     /**
@@ -387,7 +404,7 @@ public final class Session {
     }
 
     private Entries.HistoryLookup historyLookup() {
-        return historyValue == null ? Entries.NONE : historyValue::get;
+        return rare == null || rare.historyValue == null ? Entries.NONE : rare.historyValue::get;
     }
 
     private boolean[] exitSet(List<Transition> transitions) {
@@ -421,10 +438,11 @@ public final class Session {
                         remembered.add(s);
                     }
                 }
-                if (historyValue == null) {
-                    historyValue = new HashMap<>();
+                Rare r = rare();
+                if (r.historyValue == null) {
+                    r.historyValue = new HashMap<>();
                 }
-                historyValue.put(h, remembered);
+                r.historyValue.put(h, remembered);
             }
         }
         for (int i = states.length - 1; i > 0; i--) {
@@ -455,8 +473,8 @@ public final class Session {
     private void enter(StateNode s, boolean defaultEntry, Action[] historyContent) {
         int i = s.index;
         active[i] = true;
-        if (entered != null && !entered[i]) {
-            entered[i] = true;
+        if (rare != null && rare.entered != null && !rare.entered[i]) {
+            rare.entered[i] = true;
             initData(s);
         }
         for (Action[] block : s.onEntry) {
@@ -530,11 +548,12 @@ public final class Session {
     // ---- what executable content calls ------------------------------------------------------
 
     XPathData data() {
-        if (data == null) {
-            data = new XPathData(chart, this, limits);
-            data.initSystem(sessionId(), chart.name());
+        Rare r = rare();
+        if (r.data == null) {
+            r.data = new XPathData(chart, this, limits);
+            r.data.initSystem(sessionId(), chart.name());
         }
-        return data;
+        return r.data;
     }
 
     ChartHost host() {
@@ -553,20 +572,22 @@ public final class Session {
 
     void raiseInternal(ChartEvent e) {
         if (!queueFull()) {
-            if (internal == null) {
-                internal = new ArrayDeque<>(4);
+            Rare r = rare();
+            if (r.internal == null) {
+                r.internal = new ArrayDeque<>(4);
             }
-            internal.add(e);
+            r.internal.add(e);
         }
     }
 
     /** Whether the queues are full; a session that overflows them is stopped. */
     private boolean queueFull() {
-        int queued = (internal == null ? 0 : internal.size()) + (external == null ? 0 : external.size());
+        int queued = rare == null ? 0 : (rare.internal == null ? 0 : rare.internal.size())
+                + (rare.external == null ? 0 : rare.external.size());
         if (queued < limits.maxQueuedEvents()) {
             return false;
         }
-        stopReason = "more than " + limits.maxQueuedEvents() + " events queued";
+        rare().stopReason = "more than " + limits.maxQueuedEvents() + " events queued";
         running = false;
         return true;
     }
@@ -577,7 +598,7 @@ public final class Session {
     }
 
     String newSendId() {
-        return sessionId() + ".send." + (++sendIds);
+        return sessionId() + ".send." + (++rare().sendIds);
     }
 
     /** Queues a sent event now or after {@code delayMillis}. */
@@ -586,9 +607,11 @@ public final class Session {
             enqueue(e, toInternal);
             return;
         }
-        if (pendingSends == null) {
-            pendingSends = new HashMap<>();
+        Rare r = rare();
+        if (r.pendingSends == null) {
+            r.pendingSends = new HashMap<>();
         }
+        Map<String, Object> pendingSends = r.pendingSends;
         if (pendingSends.size() >= limits.maxPendingSends()) {
             throw new ChartError("more than " + limits.maxPendingSends() + " delayed sends outstanding");
         }
@@ -618,15 +641,16 @@ public final class Session {
         if (queueFull()) {
             return;
         }
-        if (external == null) {
-            external = new ArrayDeque<>(4);
+        Rare r = rare();
+        if (r.external == null) {
+            r.external = new ArrayDeque<>(4);
         }
-        external.add(e);
+        r.external.add(e);
         host.externalQueued(this);
     }
 
     void cancelSend(String sendId) {
-        Object handle = pendingSends == null ? null : pendingSends.remove(sendId);
+        Object handle = rare == null || rare.pendingSends == null ? null : rare.pendingSends.remove(sendId);
         if (handle != null) {
             host.cancel(handle);
         }
@@ -634,6 +658,6 @@ public final class Session {
 
     @Override
     public String toString() {
-        return "Session " + sessionId + " of " + chart.name() + " in " + Arrays.toString(activeStates().toArray());
+        return "Session " + (rare == null ? "" : rare.sessionId) + " of " + chart.name() + " in " + Arrays.toString(activeStates().toArray());
     }
 }
