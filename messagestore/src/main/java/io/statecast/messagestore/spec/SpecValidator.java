@@ -930,7 +930,7 @@ final class SpecValidator {
                 String kind = a.getLocalName();
                 Primitive primitive = Primitive.ofSpecName(name);
                 if (primitive == null) {
-                    if (kind.equals("create")) {
+                    if (kind.equals("create") && a.getUserData(BlueprintForms.REFUSED_KEY) == null) {
                         error(a, Primitive.unknownMessage(name));
                     }
                     continue;
