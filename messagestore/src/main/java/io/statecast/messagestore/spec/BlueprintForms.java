@@ -250,8 +250,8 @@ final class BlueprintForms {
         }
         if (type != null) {
             String v = attr(type, "value");
-            return new Decision(Kind.CONTROL, "it sets MessageType " + (v != null ? v.strip() : "(not the payload "
-                    + "type 0x80)"), null, null);
+            return new Decision(Kind.CONTROL, v != null ? "it sets MessageType " + v.strip()
+                    : "it sets Message/MessageType", null, null);
         }
         if (copy != null) {
             String xpath = attr(copy, "xpath");
