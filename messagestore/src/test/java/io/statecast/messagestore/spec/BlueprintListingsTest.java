@@ -141,6 +141,20 @@ class BlueprintListingsTest {
         assertFalse(e.problems().stream().anyMatch(p -> p.message().contains("read as")), "2 is not mapped");
     }
 
+    @Test
+    void shouldRefuseASendMessageSetOrExecuteWithoutACreateRatherThanIgnoreIt() {
+        SpecException e = assertThrows(SpecException.class, () -> Specs.parse(minimalSending("""
+                <action:set name="sendMessage" field="Message/DeliveryMode" value="3"/>
+                <action:execute name="sendMessage"/>""")));
+        List<String> errors = e.problems().stream().filter(Problem::isError)
+                .map(p -> p.line() + ": " + p.message()).toList();
+        assertEquals(List.of(
+                "8: action:set for sendMessage has no action:create before it in the same <transition>, so it cannot "
+                        + "be read as sendDataMessage or sendControlMessage",
+                "9: action:execute for sendMessage has no action:create before it in the same <transition>, so it "
+                        + "cannot be read as sendDataMessage or sendControlMessage"), errors);
+    }
+
     /** A spec with a service section, a data event m and a control event c, whose transition on m holds {@code actions} from line 8. */
     private static String minimalSending(String actions) {
         return """
