@@ -76,7 +76,15 @@ public enum ActionField {
         switch (this) {
             case MESSAGE -> throw new IllegalArgumentException(
                     "field Message takes an xpath (a message from the history), not a literal value");
-            case DELIVERY_MODE -> AttributeValues.deliveryMode(text);
+            case DELIVERY_MODE -> {
+                // 1 and 3 were read as the blueprint's multicast and unicast (BlueprintForms); no other number means anything.
+                if (text.strip().matches("[+-]?[0-9]+")) {
+                    throw new IllegalArgumentException("DeliveryMode " + text.strip() + " has no meaning: the blueprint "
+                            + "numbers only 1 (multicast) and 3 (unicast), and our wire codes differ; write unicast, "
+                            + "multicast or flood");
+                }
+                AttributeValues.deliveryMode(text);
+            }
             case DESTINATION_ADDRESS -> AttributeValues.address(text);
             case HOP_LIMIT -> AttributeValues.longValue(text, 0, 255, "HopLimit");
             case MESSAGE_IDENTIFIER -> AttributeValues.longValue(text, Long.MIN_VALUE, Long.MAX_VALUE,

@@ -11,7 +11,8 @@ import java.util.Set;
  *
  * <p>The blueprint's createMessage and setMessage are not primitives: building a message is what
  * action:create and action:set do. Its examples execute "sendMessage", which Table 5.2 splits
- * into sendDataMessage and sendControlMessage.
+ * into sendDataMessage and sendControlMessage; {@link BlueprintForms} reads a listing's
+ * sendMessage as one of them, with a warning.
  */
 public enum Primitive {
     /** Sends a data message (MessageType 0x80) with the given delivery mode and destination. */
@@ -50,9 +51,8 @@ public enum Primitive {
      */
     FORGET_EVENTS("forgetEvents", EnumSet.of(ActionField.EVENTS), EnumSet.of(ActionField.EVENTS));
 
+    // sendMessage needs no hint: BlueprintForms maps (or refuses) every action:create of it.
     private static final Map<String, String> BLUEPRINT_HINTS = Map.of(
-            "sendMessage", "the blueprint's examples call it sendMessage; use sendDataMessage (payload) or "
-                    + "sendControlMessage (no payload), as its Table 5.2 does",
             "createMessage", "messages are built with action:create and action:set; execute sendDataMessage or "
                     + "sendControlMessage",
             "setMessage", "messages are modified with action:set before the action is executed");

@@ -133,6 +133,8 @@ public final class SpecLoader implements AutoCloseable {
             if (parsed == null) {
                 return null;
             }
+            // The blueprint's printed forms are read as today's before anything checks them.
+            BlueprintForms.apply(parsed.document(), source, problems);
             SpecValidator.Checked checked = validator.check(parsed, deadline, problems);
             if (checked == null || problems.stream().anyMatch(Problem::isError)) {
                 return null;

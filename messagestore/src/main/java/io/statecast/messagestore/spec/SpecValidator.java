@@ -902,6 +902,8 @@ final class SpecValidator {
          */
         private void compileElements(List<Element> list, String blockName, List<ActionTemplate> out) {
             Map<String, OpenAction> open = new LinkedHashMap<>();
+            // Unknown names created here (and reported there): their sets and execute are no new mistake.
+            Set<String> unknownCreated = new HashSet<>();
             for (Element a : list) {
                 if (isScxml(a, "if")) {
                     List<Element> branch = new ArrayList<>();
@@ -931,7 +933,20 @@ final class SpecValidator {
                 Primitive primitive = Primitive.ofSpecName(name);
                 if (primitive == null) {
                     if (kind.equals("create")) {
-                        error(a, Primitive.unknownMessage(name));
+                        if (a.getUserData(BlueprintForms.REFUSED_KEY) == null) {
+                            error(a, Primitive.unknownMessage(name));
+                        }
+                        unknownCreated.add(name);
+                    } else if (kind.equals("set") || kind.equals("execute")) {
+                        if (!unknownCreated.contains(name)) {
+                            // Would otherwise pass silently: nothing runs it, and the author expects something to.
+                            error(a, "action:" + kind + " for " + name + " has no action:create before it in the same <"
+                                    + blockName + ">" + (name.equals(BlueprintForms.SEND_MESSAGE)
+                                    ? ", so it cannot be read as sendDataMessage or sendControlMessage"
+                                    : "; " + Primitive.unknownMessage(name)));
+                        } else if (kind.equals("execute")) {
+                            unknownCreated.remove(name);
+                        }
                     }
                     continue;
                 }
