@@ -24,7 +24,9 @@ public final class Session {
     private final ChartHost host;
     private final ChartLimits limits;
     /** The configuration: membership by state index. */
-    private final boolean[] active;
+    /** The configuration, a bit per state index: states 0..63 here, the rest (large charts only) in {@link #wide}. */
+    private long active;
+    private final long[] wide;
     /** What only some charts use, made on first use: a lingering instance keeps only its configuration. */
     private Rare rare;
     private boolean running;
@@ -42,10 +44,31 @@ public final class Session {
         this.chart = Objects.requireNonNull(chart, "chart");
         this.host = Objects.requireNonNull(host, "host");
         this.limits = Objects.requireNonNull(limits, "limits");
-        this.active = new boolean[chart.states().length];
+        int n = chart.states().length;
+        this.wide = n > 64 ? new long[(n - 1) / 64] : null;
         if (sessionId != null || chart.lateBinding()) {
             rare().sessionId = sessionId;
             rare().entered = chart.lateBinding() ? new boolean[chart.states().length] : null;
+        }
+    }
+
+    private boolean isOn(int i) {
+        return i < 64 ? (active & (1L << i)) != 0 : (wide[(i >> 6) - 1] & (1L << i)) != 0;
+    }
+
+    private void on(int i) {
+        if (i < 64) {
+            active |= 1L << i;
+        } else {
+            wide[(i >> 6) - 1] |= 1L << i;
+        }
+    }
+
+    private void off(int i) {
+        if (i < 64) {
+            active &= ~(1L << i);
+        } else {
+            wide[(i >> 6) - 1] &= ~(1L << i);
         }
     }
 
@@ -145,7 +168,7 @@ public final class Session {
     public List<String> activeStates() {
         List<String> ids = new ArrayList<>();
         for (StateNode s : chart.states()) {
-            if (active[s.index] && s.kind != StateKind.ROOT) {
+            if (isOn(s.index) && s.kind != StateKind.ROOT) {
                 ids.add(s.id);
             }
         }
@@ -162,7 +185,7 @@ public final class Session {
         }
         List<String> ids = new ArrayList<>(2);
         for (StateNode s : chart.states()) {
-            if (active[s.index] && s.isAtomic()) {
+            if (isOn(s.index) && s.isAtomic()) {
                 ids.add(s.id);
             }
         }
@@ -171,8 +194,8 @@ public final class Session {
 
     /** Whether any active state has {@code mask[index]} set (a mask over the chart's states). */
     public boolean anyActive(boolean[] mask) {
-        for (int i = 0; i < active.length; i++) {
-            if (active[i] && mask[i]) {
+        for (int i = 0; i < chart.states().length; i++) {
+            if (isOn(i) && mask[i]) {
                 return true;
             }
         }
@@ -203,7 +226,7 @@ public final class Session {
                 return;
             }
             for (StateNode a = s; a.parent != null; a = a.parent) {
-                active[a.index] = true;
+                on(a.index);
             }
         }
     }
@@ -211,7 +234,7 @@ public final class Session {
     /** Whether the state with this id is active (the {@code In()} predicate). */
     public boolean isActive(String stateId) {
         StateNode s = chart.state(stateId);
-        return s != null && active[s.index];
+        return s != null && isOn(s.index);
     }
 
     /** {@code _sessionid}. */
@@ -259,11 +282,11 @@ public final class Session {
     private void exitInterpreter() {
         StateNode[] states = chart.states();
         for (int i = states.length - 1; i > 0; i--) {
-            if (active[i]) {
+            if (isOn(i)) {
                 for (Action[] block : states[i].onExit) {
                     Action.runBlock(block, this);
                 }
-                active[i] = false;
+                off(i);
             }
         }
         if (rare != null) {
@@ -288,7 +311,7 @@ public final class Session {
         List<Transition> more = null;
         StateNode[] states = chart.states();
         for (StateNode state : states) {
-            if (!active[state.index] || !state.isAtomic()) {
+            if (!isOn(state.index) || !state.isAtomic()) {
                 continue;
             }
             Transition t = firstEnabled(state, event);
@@ -387,11 +410,11 @@ public final class Session {
             StateNode[] states = chart.states();
             StateNode domain = plan.domain();
             for (int i = domain.lastDescendant; i > domain.index; i--) {
-                if (active[i]) {
+                if (isOn(i)) {
                     for (Action[] block : states[i].onExit) {
                         Action.runBlock(block, this);
                     }
-                    active[i] = false;
+                    off(i);
                 }
             }
         }
@@ -408,13 +431,13 @@ public final class Session {
     }
 
     private boolean[] exitSet(List<Transition> transitions) {
-        boolean[] exit = new boolean[active.length];
-        Entries e = new Entries(chart.states()[0], active.length, historyLookup());
+        boolean[] exit = new boolean[chart.states().length];
+        Entries e = new Entries(chart.states()[0], chart.states().length, historyLookup());
         for (Transition t : transitions) {
             if (t.targets().length > 0) {
                 StateNode domain = e.domain(t);
                 for (int i = domain.index + 1; i <= domain.lastDescendant; i++) {
-                    if (active[i]) {
+                    if (isOn(i)) {
                         exit[i] = true;
                     }
                 }
@@ -434,7 +457,7 @@ public final class Session {
                 List<StateNode> remembered = new ArrayList<>();
                 for (int j = i + 1; j <= states[i].lastDescendant; j++) {
                     StateNode s = states[j];
-                    if (active[j] && (h.kind == StateKind.DEEP_HISTORY ? s.isAtomic() : s.parent == states[i])) {
+                    if (isOn(j) && (h.kind == StateKind.DEEP_HISTORY ? s.isAtomic() : s.parent == states[i])) {
                         remembered.add(s);
                     }
                 }
@@ -450,13 +473,13 @@ public final class Session {
                 for (Action[] block : states[i].onExit) {
                     Action.runBlock(block, this);
                 }
-                active[i] = false;
+                off(i);
             }
         }
     }
 
     private void enterStates(List<Transition> enabled) {
-        Entries entries = new Entries(chart.states()[0], active.length, historyLookup());
+        Entries entries = new Entries(chart.states()[0], chart.states().length, historyLookup());
         for (Transition t : enabled) {
             entries.add(t);
         }
@@ -472,7 +495,7 @@ public final class Session {
     /** Enters one state of an entry set (in entry order): data, onentry, defaults, done events. */
     private void enter(StateNode s, boolean defaultEntry, Action[] historyContent) {
         int i = s.index;
-        active[i] = true;
+        on(i);
         if (rare != null && rare.entered != null && !rare.entered[i]) {
             rare.entered[i] = true;
             initData(s);
@@ -518,7 +541,7 @@ public final class Session {
     private boolean inFinalState(StateNode s) {
         if (s.kind == StateKind.COMPOUND) {
             for (StateNode c : s.children) {
-                if (c.kind == StateKind.FINAL && active[c.index]) {
+                if (c.kind == StateKind.FINAL && isOn(c.index)) {
                     return true;
                 }
             }

@@ -181,4 +181,25 @@ class SessionTest {
         s.process(ChartEvent.external("count"));
         assertEquals(List.of("kept"), s.activeStates(), "the last assignment within the bound is kept");
     }
+
+    @Test
+    void shouldKeepTheConfigurationOfAChartWithMoreStatesThanOneWordHolds() throws Exception {
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 70; i++) {
+            body.append("<state id=\"p").append(i).append("\" initial=\"c").append(i).append("\">")
+                    .append("<state id=\"c").append(i).append("\"><transition event=\"next\" target=\"")
+                    .append(i == 69 ? "end" : "p" + (i + 1)).append("\"/></state></state>");
+        }
+        body.append("<final id=\"end\"/>");
+        Chart c = Charts.lenient(Charts.scxml("", body.toString()));
+        Session s = started(c, new Charts.Host());
+        for (int i = 0; i < 69; i++) {
+            assertEquals(List.of("p" + i, "c" + i), s.activeStates(), "before event " + i);
+            s.process(ChartEvent.external("next"));
+        }
+        assertEquals(List.of("p69", "c69"), s.activeStates());
+        assertTrue(s.isActive("c69") && !s.isActive("c0"));
+        s.process(ChartEvent.external("next"));
+        assertEquals("end", s.finalState());
+    }
 }
