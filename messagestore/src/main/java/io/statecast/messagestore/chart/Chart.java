@@ -106,4 +106,9 @@ public final class Chart {
     Processor processor() {
         return processor;
     }
+
+    /** The Saxon configuration that compiled the chart's expressions (their nodes must share it). */
+    public net.sf.saxon.Configuration configuration() {
+        return processor.getUnderlyingConfiguration();
+    }
 }

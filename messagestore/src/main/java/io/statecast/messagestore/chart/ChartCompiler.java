@@ -44,6 +44,8 @@ public final class ChartCompiler {
     private final Processor processor;
     /** Applies the spec sandbox to every expression; {@code null} applies none (trusted test input). */
     private final XQueryEngine sandbox;
+    /** Compiles each expression once more, unoptimised, for the sandbox's inspection. */
+    private final Processor unoptimised;
 
     /**
      * A compiler with its own sandboxed processor (no external resources), without the spec
@@ -58,12 +60,18 @@ public final class ChartCompiler {
      * functions, bounded ranges), as the XQuery of specs does.
      */
     public ChartCompiler(XQueryEngine sandbox) {
-        this.processor = XQueryEngine.sandboxedProcessor();
-        // Unoptimised, the sandbox inspects the expression as written: an optimiser folds
-        // exists(doc('file:…')) into true() before the check could see the call.
-        this.processor.setConfigurationProperty(net.sf.saxon.lib.Feature.OPTIMIZATION_LEVEL, "0");
+        // with a sandbox, its processor: expressions may then read the history's nodes ($_x),
+        // which Saxon allows only to expressions compiled by the configuration that built them
+        this.processor = sandbox != null ? sandbox.processor() : XQueryEngine.sandboxedProcessor();
         this.processor.registerExtensionFunction(new InFunction());
         this.sandbox = sandbox;
+        // The sandbox inspects each expression as written, compiled again without optimisation:
+        // an optimiser folds exists(doc('file:…')) into true() before the check could see the call.
+        this.unoptimised = sandbox == null ? null : XQueryEngine.sandboxedProcessor();
+        if (unoptimised != null) {
+            unoptimised.setConfigurationProperty(net.sf.saxon.lib.Feature.OPTIMIZATION_LEVEL, "0");
+            unoptimised.registerExtensionFunction(new InFunction());
+        }
     }
 
     /**
@@ -92,6 +100,7 @@ public final class ChartCompiler {
         final Map<StateNode, Element> elements = new HashMap<>();
         final Set<String> variableNames = new LinkedHashSet<>();
         XPathCompiler xpath;
+        XPathCompiler checker;
         int transitions;
         /** Why the chart is more than states, events and custom content (for tools that model only that). */
         final List<String> standardContent = new ArrayList<>();
@@ -117,11 +126,19 @@ public final class ChartCompiler {
             collectVariables(scxml);
             xpath = processor.newXPathCompiler();
             xpath.setLanguageVersion(LANGUAGE_VERSION);
+            checker = unoptimised == null ? null : unoptimised.newXPathCompiler();
+            if (checker != null) {
+                checker.setLanguageVersion(LANGUAGE_VERSION);
+                checker.setWarningHandler(w -> { });
+            }
             xpath.setWarningHandler(w -> { });
             List<QName> variables = new ArrayList<>();
             for (String v : variableNames) {
                 QName q = new QName(v);
                 xpath.declareVariable(q);
+                if (checker != null) {
+                    checker.declareVariable(q);
+                }
                 variables.add(q);
             }
             StateNode root = new StateNode(0, "_scxml", StateKind.ROOT, null);
@@ -674,7 +691,7 @@ public final class ChartCompiler {
                 }
                 XPathExecutable exe = xpath.compile(text);
                 if (sandbox != null) {
-                    sandbox.checkCompiled(exe);
+                    sandbox.checkCompiled(checker.compile(text));
                 }
                 return new Expr(text, exe, null, where);
             } catch (SaxonApiException ex) {

@@ -32,6 +32,16 @@ public interface ChartHost {
     }
 
     /**
+     * The value of {@code $_x}, the Recommendation's place for a platform's own system variables:
+     * an XPath map (for example {@code $_x?history}, {@code $_x?address}), asked for each time an
+     * expression that names {@code $_x} is evaluated. Its nodes must come from the configuration
+     * that compiled the chart. Empty by default.
+     */
+    default net.sf.saxon.s9api.XdmValue platform(Session session) {
+        return net.sf.saxon.s9api.XdmEmptySequence.getInstance();
+    }
+
+    /**
      * The session's {@code _sessionid}, asked for once, when the session first needs it (a
      * session whose chart never reads it costs nothing for it).
      */

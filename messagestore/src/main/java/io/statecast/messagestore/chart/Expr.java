@@ -13,4 +13,9 @@ import net.sf.saxon.s9api.XPathExecutable;
  * @param where      where it stands in the document ({@code line N, <element attr>}), for errors
  */
 record Expr(String text, XPathExecutable executable, String error, String where) {
+
+    /** Whether the expression names {@code $_x} (its value is asked of the host only then). */
+    boolean readsPlatform() {
+        return text.contains("_x");
+    }
 }

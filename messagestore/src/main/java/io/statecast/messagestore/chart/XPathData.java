@@ -228,7 +228,9 @@ final class XPathData {
         XPathSelector sel = e.executable().load();
         try {
             for (QName q : chart.variables()) {
-                sel.setVariable(q, valueOf(q));
+                sel.setVariable(q, q.getLocalName().equals("_x")
+                        ? (e.readsPlatform() ? session.host().platform(session) : XdmEmptySequence.getInstance())
+                        : valueOf(q));
             }
         } catch (SaxonApiException | RuntimeException ex) {
             throw new ChartError("variables cannot be bound for '" + e.text() + "': " + ex.getMessage());

@@ -19,7 +19,7 @@ import io.statecast.messagestore.event.TimerEventDefinition;
 import io.statecast.messagestore.spec.ActionSink;
 import io.statecast.messagestore.spec.ActionTemplate;
 import io.statecast.messagestore.spec.MachineState;
-import io.statecast.messagestore.spec.MachineTimers;
+import io.statecast.messagestore.spec.MachineContext;
 import io.statecast.messagestore.spec.Primitive;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.overlay.forward.OverlayContext;
@@ -60,7 +60,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Confined to its shard's thread: no method is thread-safe.
  */
-public final class ServiceInstance implements ActionSink, ActionContext, MachineTimers {
+public final class ServiceInstance implements ActionSink, ActionContext, MachineContext {
 
     /** Timer ids of delayed {@code <send>}s count down from here; the spec's timers are positive. */
     private static final int FIRST_SEND_TIMER = -1;
@@ -500,6 +500,21 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         if (handle instanceof Integer id && sendTasks != null && sendTasks.remove(id) != null) {
             cancelTimer(id);
         }
+    }
+
+    @Override
+    public net.sf.saxon.s9api.XdmValue platform() {
+        java.util.Map<String, net.sf.saxon.s9api.XdmValue> m = new java.util.LinkedHashMap<>();
+        net.sf.saxon.s9api.XdmNode doc = history.queryable() ? history.document() : null;
+        m.put("history", doc == null ? net.sf.saxon.s9api.XdmEmptySequence.getInstance() : doc);
+        m.put("address", new net.sf.saxon.s9api.XdmAtomicValue(String.valueOf(env.overlay().localAddress())));
+        m.put("time", new net.sf.saxon.s9api.XdmAtomicValue(nowMillis()));
+        List<net.sf.saxon.s9api.XdmAtomicValue> neighbours = new ArrayList<>();
+        for (Object n : env.overlay().topology().neighbours()) {
+            neighbours.add(new net.sf.saxon.s9api.XdmAtomicValue(String.valueOf(n)));
+        }
+        m.put("neighbours", new net.sf.saxon.s9api.XdmValue(neighbours));
+        return net.sf.saxon.s9api.XdmMap.makeMap(m);
     }
 
     /** A delayed {@code <send>} fell due: the machine takes its event, then its actions run. */

@@ -96,6 +96,10 @@ public final class ServiceRuntime {
                 }
             }
         }
+        if (config == null && !spec.chart().standardContent().isEmpty()) {
+            // the datamodel's expressions may read the history ($_x): its tree needs their configuration
+            config = spec.chart().configuration();
+        }
         this.fastPaths = fast;
         this.resolvedFields = indexes;
         this.configuration = config;

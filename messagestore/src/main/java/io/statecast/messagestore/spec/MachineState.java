@@ -19,10 +19,10 @@ public final class MachineState implements ChartHost {
 
     private final ServiceSpec spec;
     private final ActionSink sink;
-    private final MachineTimers timers;
+    private final MachineContext timers;
     private final Session session;
 
-    MachineState(ServiceSpec spec, ActionSink sink, MachineTimers timers) {
+    MachineState(ServiceSpec spec, ActionSink sink, MachineContext timers) {
         this.spec = spec;
         this.sink = sink;
         this.timers = timers;
@@ -44,7 +44,7 @@ public final class MachineState implements ChartHost {
     }
 
     /**
-     * Runs a task of {@link MachineTimers#schedule} that fell due (it queues a delayed event),
+     * Runs a task of {@link MachineContext#schedule} that fell due (it queues a delayed event),
      * then processes what it queued; its actions reach the sink.
      */
     public void runDelayed(Runnable task) {
@@ -102,6 +102,11 @@ public final class MachineState implements ChartHost {
     @Override
     public void cancel(Object handle) {
         timers.cancel(handle);
+    }
+
+    @Override
+    public net.sf.saxon.s9api.XdmValue platform(Session s) {
+        return timers.platform();
     }
 
     @Override

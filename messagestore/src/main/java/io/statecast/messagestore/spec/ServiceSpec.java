@@ -328,11 +328,11 @@ public final class ServiceSpec {
      * {@code sink}.
      */
     public MachineState newMachine(ActionSink sink) {
-        return newMachine(sink, MachineTimers.NONE);
+        return newMachine(sink, MachineContext.NONE);
     }
 
     /** A new machine whose delayed {@code <send>}s run on {@code timers}. */
-    public MachineState newMachine(ActionSink sink, MachineTimers timers) {
+    public MachineState newMachine(ActionSink sink, MachineContext timers) {
         return new MachineState(this, Objects.requireNonNull(sink, "sink"), Objects.requireNonNull(timers, "timers"));
     }
 

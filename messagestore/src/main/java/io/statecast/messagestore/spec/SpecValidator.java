@@ -81,6 +81,10 @@ final class SpecValidator {
         return Map.copyOf(m);
     }
 
+    /** The attributes of SCXML elements that hold an XPath expression of the datamodel. */
+    private static final Set<String> EXPRESSION_ATTRIBUTES = Set.of("cond", "expr", "location", "array",
+            "eventexpr", "targetexpr", "typeexpr", "delayexpr", "sendidexpr", "idlocation");
+
     /** SCXML executable content a block may hold, with the attributes each takes. */
     private static final Map<String, Set<String>> EXECUTABLE = Map.of(
             "raise", Set.of("event"),
@@ -208,6 +212,10 @@ final class SpecValidator {
             crossCheck();
             if (problems.stream().anyMatch(Problem::isError)) {
                 return null;
+            }
+            if (readsPlatform(root)) {
+                // an expression reads $_x?history: every event keeps its XML form
+                reads = HistoryReads.ALL;
             }
             List<MessageEventDefinition> msgs = new ArrayList<>();
             for (MessageEventDefinition d : messageEvents) {
@@ -1290,6 +1298,26 @@ final class SpecValidator {
             }
             checkTimers();
             checkReachability();
+        }
+
+        /** Whether an expression of the datamodel names {@code $_x} (which holds the history). */
+        private boolean readsPlatform(Element e) {
+            if (isScxml(e)) {
+                NamedNodeMap attrs = e.getAttributes();
+                for (int i = 0; i < attrs.getLength(); i++) {
+                    Node a = attrs.item(i);
+                    if (EXPRESSION_ATTRIBUTES.contains(a.getLocalName() == null ? a.getNodeName() : a.getLocalName())
+                            && a.getNodeValue().contains("_x")) {
+                        return true;
+                    }
+                }
+            }
+            for (Element c : elements(e)) {
+                if (readsPlatform(c)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** Marks the declared events a descriptor matches as used. */
