@@ -59,7 +59,7 @@ import org.openjdk.jmh.annotations.TearDown;
  *       sender's instance, whose composite event (the blueprint's XQuery over the history: every
  *       child acknowledged) fires and moves it to done (two cancelTimer, one setTimer). Both
  *       instances are then disposed. Three events, two instances, one Saxon evaluation, 13
- *       primitives; the action XPaths take the fast path.</li>
+ *       primitives; the action XPaths are compiled to Java.</li>
  *   <li>{@code event}: one message into a live instance (state done, an ACK request: re-ACK).</li>
  *   <li>{@code newInstance}: create, start (entry action setTimer) and dispose an instance.</li>
  *   <li>{@code relayedThroughStores}: as relayedMessage, but through two whole
@@ -86,7 +86,7 @@ public class MessageStoreBenchmark {
     /**
      * The hop-to-hop spec: the blueprint's reconstructed listing (its composite query builds
      * {@code <out>} elements, evaluated by Saxon) or the shipped {@code h2h-ack} (whose query the
-     * runtime answers in Java, {@code AckQueryFastPath}).
+     * runtime compiles to Java, {@code CompiledExpression}).
      */
     @Param({"blueprint-h2h.scxml", "h2h-ack.scxml"})
     public String spec;

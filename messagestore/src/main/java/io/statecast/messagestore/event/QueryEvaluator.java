@@ -17,7 +17,9 @@ import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.s9api.XdmValue;
 
 /**
- * Evaluates a spec's compiled XPath and XQuery against instance histories, reusing one loaded
+ * Evaluates a spec's compiled XPath and XQuery against instance histories: those of the subset
+ * compiled to Java ({@link CompiledExpression}) directly over the history's entries, the others
+ * by Saxon on the history document, reusing one loaded
  * evaluator per expression and spec (ENGINE-NOTES: loading an evaluator per evaluation costs
  * more than the evaluation). Parameters are bound once, when the evaluator is loaded.
  *
@@ -47,6 +49,19 @@ public final class QueryEvaluator {
      */
     public PathResult evaluatePath(Object owner, CompiledPath path, QueryBindings bindings, History history)
             throws EvaluationException {
+        CompiledExpression compiled = path.compiled();
+        if (compiled != null) {
+            if (!history.queryable()) {
+                return null;
+            }
+            // answered over the entries: the document need not exist
+            guard.begin(owner, false);
+            try {
+                return compiled.select(history, bindings);
+            } finally {
+                guard.end();
+            }
+        }
         XdmValue value = evaluate(owner, path, bindings, history);
         if (value == null || value.size() == 0) {
             return null;
@@ -170,9 +185,15 @@ public final class QueryEvaluator {
         if (!history.queryable()) {
             return false;
         }
-        if (query.fastPath() != null) {
+        CompiledExpression compiled = query.compiled();
+        if (compiled != null) {
             // answered over the entries: the document need not exist
-            return query.fastPath().evaluate(history);
+            guard.begin(owner, false);
+            try {
+                return compiled.isTrue(history, bindings);
+            } finally {
+                guard.end();
+            }
         }
         XdmNode doc = history.document();
         Map<Object, Object> cache = loaded.computeIfAbsent(owner, k -> new IdentityHashMap<>());
@@ -211,7 +232,7 @@ public final class QueryEvaluator {
         loaded.remove(owner);
     }
 
-    /** How many Saxon evaluations ran (fast paths excluded). */
+    /** How many Saxon evaluations ran (expressions compiled to Java excluded). */
     public long evaluations() {
         return evaluations;
     }

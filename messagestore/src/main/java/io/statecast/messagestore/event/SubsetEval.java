@@ -1,0 +1,985 @@
+package io.statecast.messagestore.event;
+
+import io.statecast.overlay.address.LogicalAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The evaluator objects a compiled subset expression is made of ({@link SubsetParser} builds the
+ * tree, {@link CompiledExpression} runs it). A value is a sequence, a {@code List<Object>} whose
+ * items are {@link HistoryItem} nodes, {@code String} ({@code xs:string}), {@code Long}
+ * ({@code xs:integer}) or {@code Boolean}. Node values are untyped atomic, as in the history
+ * document. Semantics follow XPath 3.1 (general comparisons, effective boolean value,
+ * predicates, document order); a test compares every construct with Saxon on random histories.
+ */
+final class SubsetEval {
+
+    private SubsetEval() {
+    }
+
+    /** A dynamic error (XPath's err:XPTY0004, FORG0001, FORG0006, XPDY0002, …): the evaluation fails as Saxon's would. */
+    static final class DynamicError extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        DynamicError(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** The state of one evaluation: the history, variable slots and the focus. */
+    static final class Ctx {
+        final History history;
+        final QueryBindings bindings;
+        final Object[] vars;
+        Object item;
+        int position;
+        int last;
+
+        Ctx(History history, QueryBindings bindings, int slots) {
+            this.history = history;
+            this.bindings = bindings;
+            this.vars = new Object[slots];
+            this.item = HistoryItem.DOCUMENT_NODE;
+            this.position = 1;
+            this.last = 1;
+        }
+    }
+
+    /** An expression. */
+    abstract static class Ev {
+        abstract List<Object> eval(Ctx c) throws DynamicError;
+
+        /** The effective boolean value. */
+        boolean ebv(Ctx c) throws DynamicError {
+            return SubsetEval.ebv(eval(c));
+        }
+
+        /** Whether the value is always one boolean (a predicate of it is never positional). */
+        boolean isBoolean() {
+            return false;
+        }
+    }
+
+    // ------------------------------------------------------------------ primaries
+
+    /** A string or integer literal. */
+    static final class Literal extends Ev {
+        final Object value;
+        private final List<Object> list;
+
+        Literal(Object value) {
+            this.value = value;
+            this.list = List.of(value);
+        }
+
+        @Override
+        List<Object> eval(Ctx c) {
+            return list;
+        }
+    }
+
+    /** {@code ()}. */
+    static final class EmptySeq extends Ev {
+        @Override
+        List<Object> eval(Ctx c) {
+            return List.of();
+        }
+    }
+
+    /** {@code (a, b, …)}. */
+    static final class Concat extends Ev {
+        final Ev[] parts;
+
+        Concat(Ev[] parts) {
+            this.parts = parts;
+        }
+
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            List<Object> out = null;
+            List<Object> only = List.of();
+            for (Ev p : parts) {
+                List<Object> v = p.eval(c);
+                if (v.isEmpty()) {
+                    continue;
+                }
+                if (out == null && only.isEmpty()) {
+                    only = v;
+                    continue;
+                }
+                if (out == null) {
+                    out = new ArrayList<>(only);
+                }
+                out.addAll(v);
+            }
+            return out == null ? only : out;
+        }
+    }
+
+    /** A let- or quantifier-bound variable. */
+    static final class VarRef extends Ev {
+        final int slot;
+
+        VarRef(int slot) {
+            this.slot = slot;
+        }
+
+        @SuppressWarnings("unchecked")
+        @Override
+        List<Object> eval(Ctx c) {
+            return (List<Object>) c.vars[slot];
+        }
+    }
+
+    /** A spec parameter ({@code declare variable $p external} in a query; every parameter in an XPath). */
+    static final class ParamRef extends Ev {
+        final String name;
+
+        ParamRef(String name) {
+            this.name = name;
+        }
+
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            Object v = c.bindings.javaValue(name);
+            if (v == null) {
+                throw new DynamicError("no value for parameter $" + name);
+            }
+            return List.of(v);
+        }
+    }
+
+    /** {@code .}. */
+    static final class ContextItem extends Ev {
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            if (c.item == null) {
+                throw new DynamicError("the context item is absent");
+            }
+            return List.of(c.item);
+        }
+    }
+
+    /** {@code /}: the document node. */
+    static final class Root extends Ev {
+        private static final List<Object> DOCUMENT = List.of(HistoryItem.DOCUMENT_NODE);
+
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            if (!(c.item instanceof HistoryItem)) {
+                throw new DynamicError("'/' needs a node as context item");
+            }
+            return DOCUMENT;
+        }
+    }
+
+    // ------------------------------------------------------------------ control
+
+    /** {@code let $v := value return body} (one binding; several nest). */
+    static final class Let extends Ev {
+        final int slot;
+        final Ev value;
+        final Ev body;
+
+        Let(int slot, Ev value, Ev body) {
+            this.slot = slot;
+            this.value = value;
+            this.body = body;
+        }
+
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            c.vars[slot] = value.eval(c);
+            return body.eval(c);
+        }
+
+        @Override
+        boolean ebv(Ctx c) throws DynamicError {
+            c.vars[slot] = value.eval(c);
+            return body.ebv(c);
+        }
+
+        @Override
+        boolean isBoolean() {
+            return body.isBoolean();
+        }
+    }
+
+    /** {@code if (cond) then a else b}. */
+    static final class If extends Ev {
+        final Ev cond;
+        final Ev then;
+        final Ev otherwise;
+
+        If(Ev cond, Ev then, Ev otherwise) {
+            this.cond = cond;
+            this.then = then;
+            this.otherwise = otherwise;
+        }
+
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            return cond.ebv(c) ? then.eval(c) : otherwise.eval(c);
+        }
+
+        @Override
+        boolean ebv(Ctx c) throws DynamicError {
+            return cond.ebv(c) ? then.ebv(c) : otherwise.ebv(c);
+        }
+
+        @Override
+        boolean isBoolean() {
+            return then.isBoolean() && otherwise.isBoolean();
+        }
+    }
+
+    /** {@code some|every $v in domain satisfies test} (one binding; several nest). */
+    static final class Quantified extends Ev {
+        final boolean every;
+        final int slot;
+        final Ev domain;
+        final Ev test;
+
+        Quantified(boolean every, int slot, Ev domain, Ev test) {
+            this.every = every;
+            this.slot = slot;
+            this.domain = domain;
+            this.test = test;
+        }
+
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            return List.of(ebv(c));
+        }
+
+        @Override
+        boolean ebv(Ctx c) throws DynamicError {
+            List<Object> d = domain.eval(c);
+            for (int i = 0, n = d.size(); i < n; i++) {
+                c.vars[slot] = List.of(d.get(i));
+                if (test.ebv(c) != every) {
+                    return !every;
+                }
+            }
+            return every;
+        }
+
+        @Override
+        boolean isBoolean() {
+            return true;
+        }
+    }
+
+    /** {@code a and b}, {@code a or b}. */
+    static final class Logic extends Ev {
+        final boolean and;
+        final Ev left;
+        final Ev right;
+
+        Logic(boolean and, Ev left, Ev right) {
+            this.and = and;
+            this.left = left;
+            this.right = right;
+        }
+
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            return List.of(ebv(c));
+        }
+
+        @Override
+        boolean ebv(Ctx c) throws DynamicError {
+            return and ? left.ebv(c) && right.ebv(c) : left.ebv(c) || right.ebv(c);
+        }
+
+        @Override
+        boolean isBoolean() {
+            return true;
+        }
+    }
+
+    // ------------------------------------------------------------------ functions
+
+    /** The built-in functions of the subset. */
+    enum Function {
+        EXISTS, EMPTY, NOT, BOOLEAN, COUNT, LAST, POSITION, TRUE, FALSE
+    }
+
+    /** A call of a built-in function. */
+    static final class Call extends Ev {
+        final Function function;
+        final Ev arg;
+
+        Call(Function function, Ev arg) {
+            this.function = function;
+            this.arg = arg;
+        }
+
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            return switch (function) {
+                case COUNT -> List.of((long) arg.eval(c).size());
+                case LAST -> List.of((long) focus(c).last);
+                case POSITION -> List.of((long) focus(c).position);
+                default -> List.of(ebv(c));
+            };
+        }
+
+        private static Ctx focus(Ctx c) throws DynamicError {
+            if (c.item == null) {
+                throw new DynamicError("the focus is absent");
+            }
+            return c;
+        }
+
+        @Override
+        boolean ebv(Ctx c) throws DynamicError {
+            return switch (function) {
+                case EXISTS -> !arg.eval(c).isEmpty();
+                case EMPTY -> arg.eval(c).isEmpty();
+                case NOT -> !arg.ebv(c);
+                case BOOLEAN -> arg.ebv(c);
+                case TRUE -> true;
+                case FALSE -> false;
+                default -> SubsetEval.ebv(eval(c));
+            };
+        }
+
+        @Override
+        boolean isBoolean() {
+            return function != Function.COUNT && function != Function.LAST && function != Function.POSITION;
+        }
+    }
+
+    // ------------------------------------------------------------------ comparisons
+
+    /** General comparison operators. */
+    enum Op {
+        EQ, NE, LT, LE, GT, GE
+    }
+
+    /** A general comparison: true when some pair of atomized items compares true. */
+    static final class Compare extends Ev {
+        final Op op;
+        final Ev left;
+        final Ev right;
+
+        Compare(Op op, Ev left, Ev right) {
+            this.op = op;
+            this.left = left;
+            this.right = right;
+        }
+
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            return List.of(ebv(c));
+        }
+
+        @Override
+        boolean ebv(Ctx c) throws DynamicError {
+            List<Object> a = left.eval(c);
+            if (a.isEmpty()) {
+                return false;
+            }
+            List<Object> b = right.eval(c);
+            for (int i = 0, n = a.size(); i < n; i++) {
+                Object x = a.get(i);
+                for (int j = 0, m = b.size(); j < m; j++) {
+                    if (compare(c.history, op, x, b.get(j))) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        @Override
+        boolean isBoolean() {
+            return true;
+        }
+    }
+
+    /**
+     * A value comparison ({@code eq}, {@code lt}, …): each operand atomizes to at most one item
+     * (else an error), an empty operand gives the empty sequence, an untyped value is compared as
+     * a string.
+     */
+    static final class ValueCompare extends Ev {
+        final Op op;
+        final Ev left;
+        final Ev right;
+
+        ValueCompare(Op op, Ev left, Ev right) {
+            this.op = op;
+            this.left = left;
+            this.right = right;
+        }
+
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            Object a = single(c, left);
+            if (a == null) {
+                return List.of();
+            }
+            Object b = single(c, right);
+            if (b == null) {
+                return List.of();
+            }
+            return List.of(compare(c.history, op, a, b));
+        }
+
+        @Override
+        boolean ebv(Ctx c) throws DynamicError {
+            List<Object> v = eval(c);
+            return !v.isEmpty() && (Boolean) v.get(0);
+        }
+
+        /** The operand's one atomized item (an untyped value becomes its string), or null when empty. */
+        private static Object single(Ctx c, Ev e) throws DynamicError {
+            List<Object> v = e.eval(c);
+            if (v.size() > 1) {
+                throw new DynamicError("a value comparison needs at most one item, got " + v.size());
+            }
+            if (v.isEmpty()) {
+                return null;
+            }
+            Object x = v.get(0);
+            return x instanceof HistoryItem h ? h.stringValue(c.history) : x;
+        }
+    }
+
+    /** {@code a | b}: the nodes of both in document order, without duplicates. */
+    static final class Union extends Ev {
+        final Ev left;
+        final Ev right;
+
+        Union(Ev left, Ev right) {
+            this.left = left;
+            this.right = right;
+        }
+
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            List<Object> a = left.eval(c);
+            List<Object> b = right.eval(c);
+            List<Object> out = new ArrayList<>(a.size() + b.size());
+            out.addAll(a);
+            out.addAll(b);
+            for (Object x : out) {
+                if (!(x instanceof HistoryItem)) {
+                    throw new DynamicError("a union needs nodes, got an atomic value");
+                }
+            }
+            sortAndDeduplicate(out);
+            return out;
+        }
+    }
+
+    /**
+     * {@code @name = 'a' or @name = "b" …}, recognised in the tree (any spelling compiles to the
+     * same comparisons): tested on the entry without making attribute nodes.
+     */
+    static final class NameIn extends Ev {
+        final Set<String> names;
+
+        NameIn(Set<String> names) {
+            this.names = Set.copyOf(names);
+        }
+
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            return List.of(ebv(c));
+        }
+
+        @Override
+        boolean ebv(Ctx c) throws DynamicError {
+            if (!(c.item instanceof HistoryItem h)) {
+                throw new DynamicError("an attribute step needs a node as context item");
+            }
+            return h.kind == HistoryItem.EVENT && matches(h.entry);
+        }
+
+        boolean matches(HistoryEntry e) {
+            String n = HistoryItem.eventName(e);
+            return n != null && names.contains(n);
+        }
+
+        @Override
+        boolean isBoolean() {
+            return true;
+        }
+    }
+
+    static boolean compare(History h, Op op, Object x, Object y) throws DynamicError {
+        if (x instanceof HistoryItem a && y instanceof HistoryItem b) {
+            if (op == Op.EQ || op == Op.NE) {
+                // address texts are equal exactly when the addresses are: no text is made
+                LogicalAddress la = a.address();
+                LogicalAddress lb = la == null ? null : b.address();
+                if (lb != null) {
+                    return la.equals(lb) == (op == Op.EQ);
+                }
+            }
+            return compareStrings(op, a.stringValue(h), b.stringValue(h));
+        }
+        if (x instanceof HistoryItem a) {
+            return compareUntyped(h, op, a.stringValue(h), y, false);
+        }
+        if (y instanceof HistoryItem b) {
+            return compareUntyped(h, op, b.stringValue(h), x, true);
+        }
+        if (x instanceof String s && y instanceof String t) {
+            return compareStrings(op, s, t);
+        }
+        if (x instanceof Boolean p && y instanceof Boolean q) {
+            return result(op, Boolean.compare(p, q));
+        }
+        if (isNumeric(x) && isNumeric(y)) {
+            return compareNumbers(op, x, y);
+        }
+        throw new DynamicError("cannot compare " + typeName(x) + " with " + typeName(y));
+    }
+
+    /** An untyped value {@code u} against typed {@code other}; {@code swapped}: {@code other} is on the left. */
+    private static boolean compareUntyped(History h, Op op, String u, Object other, boolean swapped)
+            throws DynamicError {
+        if (other instanceof String s) {
+            return swapped ? compareStrings(op, s, u) : compareStrings(op, u, s);
+        }
+        if (isNumeric(other)) {
+            Double d = parseDouble(u);
+            if (d == null) {
+                throw new DynamicError("'" + u + "' is not a number");
+            }
+            return swapped ? compareNumbers(op, other, d) : compareNumbers(op, d, other);
+        }
+        Boolean b = parseBoolean(u);
+        if (b == null) {
+            throw new DynamicError("'" + u + "' is not a boolean");
+        }
+        boolean o = (Boolean) other;
+        return result(op, swapped ? Boolean.compare(o, b) : Boolean.compare(b, o));
+    }
+
+    private static boolean compareStrings(Op op, String a, String b) {
+        if (op == Op.EQ) {
+            return a.equals(b);
+        }
+        if (op == Op.NE) {
+            return !a.equals(b);
+        }
+        return result(op, codepointCompare(a, b));
+    }
+
+    private static int codepointCompare(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int x = a.codePointAt(i);
+            int y = b.codePointAt(j);
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+            i += Character.charCount(x);
+            j += Character.charCount(y);
+        }
+        return Boolean.compare(i < a.length(), j < b.length());
+    }
+
+    private static boolean compareNumbers(Op op, Object x, Object y) {
+        if (x instanceof Long a && y instanceof Long b) {
+            return result(op, Long.compare(a, b));
+        }
+        double a = ((Number) x).doubleValue();
+        double b = ((Number) y).doubleValue();
+        if (Double.isNaN(a) || Double.isNaN(b)) {
+            return op == Op.NE;
+        }
+        return result(op, a < b ? -1 : a > b ? 1 : 0);
+    }
+
+    private static boolean result(Op op, int cmp) {
+        return switch (op) {
+            case EQ -> cmp == 0;
+            case NE -> cmp != 0;
+            case LT -> cmp < 0;
+            case LE -> cmp <= 0;
+            case GT -> cmp > 0;
+            case GE -> cmp >= 0;
+        };
+    }
+
+    private static boolean isNumeric(Object o) {
+        return o instanceof Long || o instanceof Double;
+    }
+
+    private static String typeName(Object o) {
+        return o instanceof String ? "xs:string" : o instanceof Boolean ? "xs:boolean" : "a number";
+    }
+
+    /** The xs:double an untyped value casts to, or {@code null} when it does not. */
+    static Double parseDouble(String text) {
+        String t = text.strip();
+        switch (t) {
+            case "INF", "+INF":
+                return Double.POSITIVE_INFINITY;
+            case "-INF":
+                return Double.NEGATIVE_INFINITY;
+            case "NaN":
+                return Double.NaN;
+            default:
+                break;
+        }
+        // the xs:double lexical form: sign? (digits ('.' digits?)? | '.' digits) (('e'|'E') sign? digits)?
+        int i = 0;
+        int n = t.length();
+        if (i < n && (t.charAt(i) == '+' || t.charAt(i) == '-')) {
+            i++;
+        }
+        int digits = 0;
+        while (i < n && Character.isDigit(t.charAt(i)) && t.charAt(i) < 128) {
+            i++;
+            digits++;
+        }
+        if (i < n && t.charAt(i) == '.') {
+            i++;
+            while (i < n && t.charAt(i) >= '0' && t.charAt(i) <= '9') {
+                i++;
+                digits++;
+            }
+        }
+        if (digits == 0) {
+            return null;
+        }
+        if (i < n && (t.charAt(i) == 'e' || t.charAt(i) == 'E')) {
+            i++;
+            if (i < n && (t.charAt(i) == '+' || t.charAt(i) == '-')) {
+                i++;
+            }
+            int exp = 0;
+            while (i < n && t.charAt(i) >= '0' && t.charAt(i) <= '9') {
+                i++;
+                exp++;
+            }
+            if (exp == 0) {
+                return null;
+            }
+        }
+        return i == n ? Double.parseDouble(t) : null;
+    }
+
+    private static Boolean parseBoolean(String text) {
+        return switch (text.strip()) {
+            case "true", "1" -> Boolean.TRUE;
+            case "false", "0" -> Boolean.FALSE;
+            default -> null;
+        };
+    }
+
+    /** XPath's effective boolean value of a sequence. */
+    static boolean ebv(List<Object> v) throws DynamicError {
+        if (v.isEmpty()) {
+            return false;
+        }
+        Object first = v.get(0);
+        if (first instanceof HistoryItem) {
+            return true;
+        }
+        if (v.size() > 1) {
+            throw new DynamicError("effective boolean value of a sequence of " + v.size() + " atomic values");
+        }
+        if (first instanceof Boolean b) {
+            return b;
+        }
+        if (first instanceof String s) {
+            return !s.isEmpty();
+        }
+        double d = ((Number) first).doubleValue();
+        return d != 0 && !Double.isNaN(d);
+    }
+
+    // ------------------------------------------------------------------ paths and predicates
+
+    /** Axes of a step. */
+    enum Axis {
+        /** {@code name}: children. */
+        CHILD,
+        /** {@code //name}: children of the context node and of each of its descendants. */
+        DESCENDANT_CHILD,
+        /** {@code @name}. */
+        ATTRIBUTE
+    }
+
+    /**
+     * An axis step with a name test ({@code null} for {@code *}) and predicates, applied to each
+     * node of its input.
+     */
+    static final class Step {
+        final Axis axis;
+        final String name;
+        final Ev[] predicates;
+
+        Step(Axis axis, String name, Ev[] predicates) {
+            this.axis = axis;
+            this.name = name;
+            this.predicates = predicates;
+        }
+
+        /** Appends what the step selects from {@code node} (in document order for one node, except DESCENDANT_CHILD). */
+        void apply(Ctx c, HistoryItem node, List<Object> out) throws DynamicError {
+            switch (axis) {
+                case ATTRIBUTE -> {
+                    List<Object> sel = new ArrayList<>(2);
+                    for (HistoryItem a : node.attributes()) {
+                        if (name == null || name.equals(a.name())) {
+                            sel.add(a);
+                        }
+                    }
+                    out.addAll(filter(c, sel, predicates));
+                }
+                case CHILD -> children(c, node, out);
+                default -> descend(c, node, out);
+            }
+        }
+
+        private void descend(Ctx c, HistoryItem node, List<Object> out) throws DynamicError {
+            if (name == null || mayBeChild(node.kind, name)) {
+                children(c, node, out);
+            }
+            if (node.kind == HistoryItem.ROOT && name != null && !HistoryVocabulary.EVENT_CONTENT_NAMES.contains(name)
+                    && !HistoryVocabulary.NODE_NAMES.contains(name)) {
+                return; // nothing below the events and nodes can match
+            }
+            if (name == null || mayBeBelow(node.kind, name)) {
+                for (HistoryItem ch : node.children(c.history)) {
+                    descend(c, ch, out);
+                }
+            }
+        }
+
+        private void children(Ctx c, HistoryItem node, List<Object> out) throws DynamicError {
+            if (node.kind == HistoryItem.ROOT) {
+                rootChildren(c, out);
+                return;
+            }
+            List<HistoryItem> all = node.children(c.history);
+            List<Object> sel = new ArrayList<>(all.size());
+            for (HistoryItem ch : all) {
+                if (name == null || name.equals(ch.name())) {
+                    sel.add(ch);
+                }
+            }
+            out.addAll(filter(c, sel, predicates));
+        }
+
+        /**
+         * The children of {@code <HistoryOfEvents>} read straight from the entries: a leading
+         * {@link NameIn} predicate is tested on the entry, and a following {@code [last()]} or
+         * {@code [k]} stops the scan at the one it selects. Only the selected entries get an item.
+         */
+        private void rootChildren(Ctx c, List<Object> out) throws DynamicError {
+            History h = c.history;
+            List<HistoryEntry> entries = h.entries();
+            int want = name == null ? -1 : name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
+                    : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
+            if (want == -2) {
+                return;
+            }
+            int p = 0;
+            NameIn names = null;
+            if (predicates.length > 0 && predicates[0] instanceof NameIn ni) {
+                names = ni;
+                p = 1;
+            }
+            if (p < predicates.length && (isLast(predicates[p]) || predicates[p] instanceof Literal l
+                    && l.value instanceof Long)) {
+                boolean last = isLast(predicates[p]);
+                long k = last ? 1 : (Long) ((Literal) predicates[p]).value;
+                HistoryItem found = null;
+                int n = entries.size();
+                long seen = 0;
+                for (int j = 0; j < n && k >= 1; j++) {
+                    int i = last ? n - 1 - j : j;
+                    HistoryEntry e = entries.get(i);
+                    if (acceptsRoot(h, i, e, want, names) && ++seen == k) {
+                        found = HistoryItem.top(e, i);
+                        break;
+                    }
+                }
+                if (found != null) {
+                    out.addAll(filter(c, List.of(found), Arrays.copyOfRange(predicates, p + 1, predicates.length)));
+                }
+                return;
+            }
+            List<Object> sel = new ArrayList<>();
+            for (int i = 0, n = entries.size(); i < n; i++) {
+                HistoryEntry e = entries.get(i);
+                if (acceptsRoot(h, i, e, want, names)) {
+                    sel.add(HistoryItem.top(e, i));
+                }
+            }
+            out.addAll(p == predicates.length ? sel : filter(c, sel, Arrays.copyOfRange(predicates, p, predicates.length)));
+        }
+
+        private static boolean acceptsRoot(History h, int i, HistoryEntry e, int want, NameIn names) {
+            if (!h.hasXml(i)) {
+                return false;
+            }
+            boolean node = e instanceof HistoryEntry.NodeRecord;
+            if (want >= 0 && (want == HistoryItem.NODE) != node) {
+                return false;
+            }
+            return names == null || !node && names.matches(e);
+        }
+    }
+
+    static boolean isLast(Ev e) {
+        return e instanceof Call call && call.function == Function.LAST;
+    }
+
+    /** Whether an element named {@code name} can be a child of a node of {@code kind}. */
+    static boolean mayBeChild(int kind, String name) {
+        return switch (kind) {
+            case HistoryItem.DOCUMENT -> name.equals(HistoryVocabulary.HISTORY);
+            case HistoryItem.ROOT -> name.equals(HistoryVocabulary.EVENT) || name.equals(HistoryVocabulary.NODE);
+            case HistoryItem.EVENT -> name.equals(HistoryVocabulary.MESSAGE) || name.equals(HistoryVocabulary.TIMER);
+            case HistoryItem.MESSAGE -> HistoryItem.fieldOf(name) >= 0;
+            case HistoryItem.TIMER -> name.equals(HistoryVocabulary.TIMER_IDENTIFIER);
+            case HistoryItem.NODE -> HistoryVocabulary.NODE_NAMES.contains(name) && !name.equals(HistoryVocabulary.NODE);
+            case HistoryItem.GROUP -> name.equals("LogicalAddress");
+            default -> false;
+        };
+    }
+
+    /** Whether an element named {@code name} can be a descendant (below a child) of a node of {@code kind}. */
+    static boolean mayBeBelow(int kind, String name) {
+        return switch (kind) {
+            case HistoryItem.DOCUMENT, HistoryItem.ROOT -> true;
+            case HistoryItem.EVENT -> HistoryVocabulary.EVENT_CONTENT_NAMES.contains(name);
+            case HistoryItem.NODE -> name.equals("LogicalAddress");
+            default -> false;
+        };
+    }
+
+    /** A path: a start expression, then steps. */
+    static final class Path extends Ev {
+        final Ev start;
+        final Step[] steps;
+
+        Path(Ev start, Step[] steps) {
+            this.start = start;
+            this.steps = steps;
+        }
+
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            List<Object> current = start.eval(c);
+            for (Step s : steps) {
+                int n = current.size();
+                if (n == 0) {
+                    return current;
+                }
+                List<Object> next = new ArrayList<>(n == 1 ? 4 : n * 2);
+                for (int i = 0; i < n; i++) {
+                    if (!(current.get(i) instanceof HistoryItem node)) {
+                        throw new DynamicError("a path step needs nodes, got an atomic value");
+                    }
+                    s.apply(c, node, next);
+                }
+                if (n > 1 || s.axis == Axis.DESCENDANT_CHILD) {
+                    sortAndDeduplicate(next);
+                }
+                current = next;
+            }
+            return current;
+        }
+    }
+
+    /** A filter expression: {@code primary[p1][p2]…}. */
+    static final class Filter extends Ev {
+        final Ev base;
+        final Ev[] predicates;
+
+        Filter(Ev base, Ev[] predicates) {
+            this.base = base;
+            this.predicates = predicates;
+        }
+
+        @Override
+        List<Object> eval(Ctx c) throws DynamicError {
+            return filter(c, base.eval(c), predicates);
+        }
+    }
+
+    /** Applies predicates in turn; a numeric predicate value selects by position. */
+    static List<Object> filter(Ctx c, List<Object> items, Ev[] predicates) throws DynamicError {
+        for (Ev p : predicates) {
+            int n = items.size();
+            if (n == 0) {
+                return items;
+            }
+            if (p instanceof Literal l && l.value instanceof Long k) {
+                items = k >= 1 && k <= n ? List.of(items.get((int) (k - 1))) : List.of();
+                continue;
+            }
+            if (isLast(p)) {
+                items = List.of(items.get(n - 1));
+                continue;
+            }
+            Object item = c.item;
+            int position = c.position;
+            int last = c.last;
+            List<Object> out = new ArrayList<>(n);
+            try {
+                c.last = n;
+                for (int i = 0; i < n; i++) {
+                    Object x = items.get(i);
+                    c.item = x;
+                    c.position = i + 1;
+                    boolean keep;
+                    if (p.isBoolean()) {
+                        keep = p.ebv(c);
+                    } else {
+                        List<Object> v = p.eval(c);
+                        if (v.size() == 1 && isNumeric(v.get(0))) {
+                            keep = ((Number) v.get(0)).doubleValue() == i + 1;
+                        } else {
+                            keep = ebv(v);
+                        }
+                    }
+                    if (keep) {
+                        out.add(x);
+                    }
+                }
+            } finally {
+                c.item = item;
+                c.position = position;
+                c.last = last;
+            }
+            items = out;
+        }
+        return items;
+    }
+
+    /** Sorts nodes into document order and drops duplicates (the list holds nodes only). */
+    static void sortAndDeduplicate(List<Object> nodes) {
+        int n = nodes.size();
+        boolean sorted = true;
+        for (int i = 1; i < n && sorted; i++) {
+            sorted = ((HistoryItem) nodes.get(i - 1)).compareOrder((HistoryItem) nodes.get(i)) < 0;
+        }
+        if (sorted) {
+            return;
+        }
+        nodes.sort((a, b) -> ((HistoryItem) a).compareOrder((HistoryItem) b));
+        int w = 1;
+        for (int i = 1; i < n; i++) {
+            if (!nodes.get(i).equals(nodes.get(w - 1))) {
+                nodes.set(w++, nodes.get(i));
+            }
+        }
+        nodes.subList(w, n).clear();
+    }
+}
