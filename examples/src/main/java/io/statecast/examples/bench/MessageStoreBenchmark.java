@@ -59,8 +59,9 @@ import org.openjdk.jmh.annotations.TearDown;
  *       (ACK to the sender, toApplication, updateNodeInfo, two timers), and the ACK reaches the
  *       sender's instance, whose composite event (the blueprint's XQuery over the history: every
  *       child acknowledged) fires and moves it to done (two cancelTimer, one setTimer). Both
- *       instances are then disposed. Three events, two instances, one Saxon evaluation, 13
- *       primitives; the action XPaths are compiled to Java.</li>
+ *       instances are then disposed. Three events, two instances, one composite evaluation
+ *       (Saxon for the blueprint's listing, compiled Java for h2h-ack and its variant), 13
+ *       primitives.</li>
  *   <li>{@code event}: one message into a live instance (state done, an ACK request: re-ACK).</li>
  *   <li>{@code newInstance}: create, start (entry action setTimer) and dispose an instance.</li>
  *   <li>{@code relayedThroughStores}: as relayedMessage, but through two whole

@@ -61,6 +61,7 @@ final class HistoryItem {
 
     static final HistoryItem DOCUMENT_NODE = new HistoryItem(null, -1, DOCUMENT, 0);
     static final HistoryItem ROOT_ELEMENT = new HistoryItem(null, -1, ROOT, 0);
+    private static final List<HistoryItem> ROOT_ONLY = List.of(ROOT_ELEMENT);
 
     @Override
     public boolean equals(Object o) {
@@ -219,7 +220,7 @@ final class HistoryItem {
     List<HistoryItem> children(History history) {
         switch (kind) {
             case DOCUMENT:
-                return List.of(ROOT_ELEMENT);
+                return ROOT_ONLY;
             case ROOT: {
                 List<HistoryEntry> entries = history.entries();
                 List<HistoryItem> out = new ArrayList<>(entries.size());

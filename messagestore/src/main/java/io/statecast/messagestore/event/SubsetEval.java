@@ -721,10 +721,17 @@ final class SubsetEval {
         final String name;
         final Ev[] predicates;
 
+        /** The predicates after a leading {@link NameIn}, and after that and a positional one (used by rootChildren). */
+        private final Ev[] afterNames;
+        private final Ev[] afterPosition;
+
         Step(Axis axis, String name, Ev[] predicates) {
             this.axis = axis;
             this.name = name;
             this.predicates = predicates;
+            int p = predicates.length > 0 && predicates[0] instanceof NameIn ? 1 : 0;
+            this.afterNames = Arrays.copyOfRange(predicates, p, predicates.length);
+            this.afterPosition = Arrays.copyOfRange(predicates, Math.min(p + 1, predicates.length), predicates.length);
         }
 
         /** Appends what the step selects from {@code node} (in document order for one node, except DESCENDANT_CHILD). */
@@ -809,7 +816,7 @@ final class SubsetEval {
                     }
                 }
                 if (found != null) {
-                    out.addAll(filter(c, List.of(found), Arrays.copyOfRange(predicates, p + 1, predicates.length)));
+                    out.addAll(afterPosition.length == 0 ? List.of(found) : filter(c, List.of(found), afterPosition));
                 }
                 return;
             }
@@ -820,7 +827,7 @@ final class SubsetEval {
                     sel.add(HistoryItem.top(e, i));
                 }
             }
-            out.addAll(p == predicates.length ? sel : filter(c, sel, Arrays.copyOfRange(predicates, p, predicates.length)));
+            out.addAll(p == predicates.length ? sel : filter(c, sel, afterNames));
         }
 
         private static boolean acceptsRoot(History h, int i, HistoryEntry e, int want, NameIn names) {
