@@ -86,7 +86,7 @@ public class MessageStoreBenchmark {
     private static final InstanceLimits UNTHROTTLED = InstanceLimits.DEFAULTS.withPrimitiveRate(1_000_000, 1e12);
 
     /** {@link #spec} for the shipped h2h-ack respelled by {@link SpecVariant}. */
-    public static final String H2H_VARIANT = "h2h-ack-variant";
+    public static final String H2H_VARIANT = "h2h-ack-variant.scxml";
 
     /**
      * The hop-to-hop spec: the blueprint's reconstructed listing (its composite query builds

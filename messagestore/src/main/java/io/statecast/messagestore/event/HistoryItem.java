@@ -1,6 +1,7 @@
 package io.statecast.messagestore.event;
 
 import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
 import java.util.ArrayList;
@@ -45,6 +46,17 @@ final class HistoryItem {
     private static final String[] GROUP_NAMES = {"Parent", "Children", "Neighbours"};
     private static final int GROUP_SHIFT = 20;
     private static final MessageAttribute[] ATTRIBUTES = MessageAttribute.values();
+    /** {@link AttributeValues#name} of each delivery mode, made once rather than per comparison. */
+    private static final String[] MODE_NAMES = modeNames();
+
+    private static String[] modeNames() {
+        DeliveryMode[] modes = DeliveryMode.values();
+        String[] out = new String[modes.length];
+        for (DeliveryMode d : modes) {
+            out[d.ordinal()] = AttributeValues.name(d);
+        }
+        return out;
+    }
 
     final HistoryEntry entry;
     /** Index in {@link History#entries()}; -1 for the document and the root element. */
@@ -222,11 +234,11 @@ final class HistoryItem {
             case DOCUMENT:
                 return ROOT_ONLY;
             case ROOT: {
-                List<HistoryEntry> entries = history.entries();
-                List<HistoryItem> out = new ArrayList<>(entries.size());
-                for (int i = 0, n = entries.size(); i < n; i++) {
+                int n = history.size();
+                List<HistoryItem> out = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
                     if (history.hasXml(i)) {
-                        out.add(top(entries.get(i), i));
+                        out.add(top(history.entryAt(i), i));
                     }
                 }
                 return out;
@@ -261,6 +273,98 @@ final class HistoryItem {
         }
     }
 
+    /**
+     * The one element child named {@code name}, or {@code null}; for a node whose children of
+     * that name may be several ({@link #ROOT}, {@link #GROUP}) use {@link #children(History, String, List)}.
+     */
+    HistoryItem child(String name) {
+        switch (kind) {
+            case DOCUMENT:
+                return name.equals(HistoryVocabulary.HISTORY) ? ROOT_ELEMENT : null;
+            case EVENT: {
+                boolean message = entry instanceof HistoryEntry.MessageEvent;
+                return name.equals(message ? HistoryVocabulary.MESSAGE : HistoryVocabulary.TIMER)
+                        ? new HistoryItem(entry, index, message ? MESSAGE : TIMER, 0) : null;
+            }
+            case MESSAGE: {
+                int f = fieldOf(name);
+                return f >= 0 && hasField(message(), f) ? new HistoryItem(entry, index, FIELD, f) : null;
+            }
+            case TIMER:
+                return name.equals(HistoryVocabulary.TIMER_IDENTIFIER) ? new HistoryItem(entry, index, TIMER_IDENTIFIER, 0)
+                        : null;
+            case NODE:
+                if (name.equals("LogicalAddress")) {
+                    return new HistoryItem(entry, index, SELF_ADDRESS, 0);
+                }
+                for (int g = 0; g < GROUP_NAMES.length; g++) {
+                    if (GROUP_NAMES[g].equals(name)) {
+                        return new HistoryItem(entry, index, GROUP, g);
+                    }
+                }
+                return null;
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * Appends the element children named {@code name} ({@code null}: all) in document order,
+     * making only those. Not for {@link #ROOT} (the entries are scanned by the caller).
+     */
+    void children(History history, String name, List<Object> out) {
+        if (name == null) {
+            out.addAll(children(history));
+            return;
+        }
+        switch (kind) {
+            case DOCUMENT -> {
+                if (name.equals(HistoryVocabulary.HISTORY)) {
+                    out.add(ROOT_ELEMENT);
+                }
+            }
+            case EVENT -> {
+                boolean message = entry instanceof HistoryEntry.MessageEvent;
+                if (name.equals(message ? HistoryVocabulary.MESSAGE : HistoryVocabulary.TIMER)) {
+                    out.add(new HistoryItem(entry, index, message ? MESSAGE : TIMER, 0));
+                }
+            }
+            case MESSAGE -> {
+                int f = fieldOf(name);
+                if (f >= 0 && hasField(message(), f)) {
+                    out.add(new HistoryItem(entry, index, FIELD, f));
+                }
+            }
+            case TIMER -> {
+                if (name.equals(HistoryVocabulary.TIMER_IDENTIFIER)) {
+                    out.add(new HistoryItem(entry, index, TIMER_IDENTIFIER, 0));
+                }
+            }
+            case NODE -> {
+                if (name.equals("LogicalAddress")) {
+                    out.add(new HistoryItem(entry, index, SELF_ADDRESS, 0));
+                } else {
+                    for (int g = 0; g < GROUP_NAMES.length; g++) {
+                        if (GROUP_NAMES[g].equals(name)) {
+                            out.add(new HistoryItem(entry, index, GROUP, g));
+                        }
+                    }
+                }
+            }
+            case GROUP -> {
+                if (name.equals("LogicalAddress")) {
+                    int k = addresses(((HistoryEntry.NodeRecord) entry).node(), sub).size();
+                    for (int i = 0; i < k; i++) {
+                        out.add(new HistoryItem(entry, index, GROUP_ADDRESS, (sub << GROUP_SHIFT) | i));
+                    }
+                }
+            }
+            default -> {
+                // ROOT is scanned by the caller; leaves and attributes have no element children
+            }
+        }
+    }
+
     /** The attributes in document order. */
     List<HistoryItem> attributes() {
         if (kind == EVENT) {
@@ -285,12 +389,16 @@ final class HistoryItem {
         return e instanceof HistoryEntry.TimerEvent t ? t.name() : null;
     }
 
-    /** Whether {@code <Message>} of {@code m} has child {@code field}. */
+    /** Whether {@code <Message>} of {@code m} has child {@code field} (without making its text). */
     static boolean hasField(OverlayMessage m, int field) {
         if (field == PAYLOAD_FIELD) {
             return m.payload() != null;
         }
-        return fieldText(m, ATTRIBUTES[field]) != null;
+        return switch (ATTRIBUTES[field]) {
+            case MESSAGE_IDENTIFIER, SERVICE_IDENTIFIER, MESSAGE_TYPE -> m.fsm() != null;
+            case DESTINATION_ADDRESS -> m.destination() != null;
+            default -> true;
+        };
     }
 
     /** The text of an attribute as the history document writes it, or {@code null} when absent. */
@@ -299,7 +407,7 @@ final class HistoryItem {
         return switch (a) {
             case MESSAGE_IDENTIFIER -> fsm == null ? null : Long.toString(fsm.messageId());
             case SERVICE_IDENTIFIER -> fsm == null ? null : Integer.toString(fsm.serviceId());
-            case DELIVERY_MODE -> AttributeValues.name(m.mode());
+            case DELIVERY_MODE -> MODE_NAMES[m.mode().ordinal()];
             case HOP_LIMIT -> Integer.toString(m.hopLimit());
             case SOURCE_ADDRESS -> AttributeValues.text(m.source());
             case DESTINATION_ADDRESS -> m.destination() == null ? null : AttributeValues.text(m.destination());
@@ -315,8 +423,12 @@ final class HistoryItem {
         if (History.PAYLOAD.equals(name)) {
             return PAYLOAD_FIELD;
         }
-        MessageAttribute a = MessageAttribute.ofElementName(name);
-        return a == null ? -1 : a.ordinal();
+        for (MessageAttribute a : ATTRIBUTES) {
+            if (a.elementName().equals(name)) {
+                return a.ordinal();
+            }
+        }
+        return -1;
     }
 
     @Override

@@ -55,6 +55,9 @@ public final class QueryEvaluator {
                 return null;
             }
             // answered over the entries: the document need not exist
+            if (!compiled.watched()) {
+                return compiled.select(history, bindings);
+            }
             guard.begin(owner, false);
             try {
                 return compiled.select(history, bindings);
@@ -188,6 +191,9 @@ public final class QueryEvaluator {
         CompiledExpression compiled = query.compiled();
         if (compiled != null) {
             // answered over the entries: the document need not exist
+            if (!compiled.watched()) {
+                return compiled.isTrue(history, bindings);
+            }
             guard.begin(owner, false);
             try {
                 return compiled.isTrue(history, bindings);

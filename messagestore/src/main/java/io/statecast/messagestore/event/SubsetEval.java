@@ -28,6 +28,8 @@ final class SubsetEval {
         }
     }
 
+    private static final Object[] NO_VARS = new Object[0];
+
     /** The state of one evaluation: the history, variable slots and the focus. */
     static final class Ctx {
         final History history;
@@ -40,7 +42,7 @@ final class SubsetEval {
         Ctx(History history, QueryBindings bindings, int slots) {
             this.history = history;
             this.bindings = bindings;
-            this.vars = new Object[slots];
+            this.vars = slots == 0 ? NO_VARS : new Object[slots];
             this.item = HistoryItem.DOCUMENT_NODE;
             this.position = 1;
             this.last = 1;
@@ -734,6 +736,56 @@ final class SubsetEval {
             this.afterPosition = Arrays.copyOfRange(predicates, Math.min(p + 1, predicates.length), predicates.length);
         }
 
+        /**
+         * What the step selects from {@code node} when that is at most one node without
+         * evaluating predicates in a focus: the node, {@code null} for none, or {@link #MANY}
+         * when the general {@link #apply} must run. Lets the common chain
+         * {@code /HistoryOfEvents/Event[@name=…][last()]/Message/Child} run without lists.
+         */
+        Object single(Ctx c, HistoryItem node) {
+            if (axis != Axis.CHILD || name == null) {
+                return MANY;
+            }
+            if (node.kind == HistoryItem.ROOT) {
+                int p = afterNames.length < predicates.length ? 1 : 0;
+                if (p < predicates.length && afterPosition.length == 0 && positional(predicates[p])) {
+                    return rootScan(c, p);
+                }
+                return MANY;
+            }
+            if (predicates.length > 0 || node.kind == HistoryItem.GROUP) {
+                return MANY;
+            }
+            return node.child(name);
+        }
+
+        private static boolean positional(Ev e) {
+            return isLast(e) || e instanceof Literal l && l.value instanceof Long;
+        }
+
+        /** The entry {@code predicates[p]} (last() or k) selects among those the name test and a leading NameIn accept. */
+        private HistoryItem rootScan(Ctx c, int p) {
+            History h = c.history;
+            int want = name == null ? -1 : name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
+                    : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
+            if (want == -2) {
+                return null;
+            }
+            NameIn names = p == 1 ? (NameIn) predicates[0] : null;
+            boolean last = isLast(predicates[p]);
+            long k = last ? 1 : (Long) ((Literal) predicates[p]).value;
+            int n = h.size();
+            long seen = 0;
+            for (int j = 0; j < n && k >= 1; j++) {
+                int i = last ? n - 1 - j : j;
+                HistoryEntry e = h.entryAt(i);
+                if (acceptsRoot(h, i, e, want, names) && ++seen == k) {
+                    return HistoryItem.top(e, i);
+                }
+            }
+            return null;
+        }
+
         /** Appends what the step selects from {@code node} (in document order for one node, except DESCENDANT_CHILD). */
         void apply(Ctx c, HistoryItem node, List<Object> out) throws DynamicError {
             switch (axis) {
@@ -744,7 +796,7 @@ final class SubsetEval {
                             sel.add(a);
                         }
                     }
-                    out.addAll(filter(c, sel, predicates));
+                    addAll(out, filter(c, sel, predicates));
                 }
                 case CHILD -> children(c, node, out);
                 default -> descend(c, node, out);
@@ -771,14 +823,13 @@ final class SubsetEval {
                 rootChildren(c, out);
                 return;
             }
-            List<HistoryItem> all = node.children(c.history);
-            List<Object> sel = new ArrayList<>(all.size());
-            for (HistoryItem ch : all) {
-                if (name == null || name.equals(ch.name())) {
-                    sel.add(ch);
-                }
+            if (predicates.length == 0) {
+                node.children(c.history, name, out);
+                return;
             }
-            out.addAll(filter(c, sel, predicates));
+            List<Object> sel = new ArrayList<>(4);
+            node.children(c.history, name, sel);
+            addAll(out, filter(c, sel, predicates));
         }
 
         /**
@@ -788,7 +839,6 @@ final class SubsetEval {
          */
         private void rootChildren(Ctx c, List<Object> out) throws DynamicError {
             History h = c.history;
-            List<HistoryEntry> entries = h.entries();
             int want = name == null ? -1 : name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
                     : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
             if (want == -2) {
@@ -800,34 +850,27 @@ final class SubsetEval {
                 names = ni;
                 p = 1;
             }
-            if (p < predicates.length && (isLast(predicates[p]) || predicates[p] instanceof Literal l
-                    && l.value instanceof Long)) {
-                boolean last = isLast(predicates[p]);
-                long k = last ? 1 : (Long) ((Literal) predicates[p]).value;
-                HistoryItem found = null;
-                int n = entries.size();
-                long seen = 0;
-                for (int j = 0; j < n && k >= 1; j++) {
-                    int i = last ? n - 1 - j : j;
-                    HistoryEntry e = entries.get(i);
-                    if (acceptsRoot(h, i, e, want, names) && ++seen == k) {
-                        found = HistoryItem.top(e, i);
-                        break;
-                    }
-                }
+            if (p < predicates.length && positional(predicates[p])) {
+                HistoryItem found = rootScan(c, p);
                 if (found != null) {
-                    out.addAll(afterPosition.length == 0 ? List.of(found) : filter(c, List.of(found), afterPosition));
+                    if (afterPosition.length == 0) {
+                        out.add(found);
+                    } else {
+                        addAll(out, filter(c, List.of(found), afterPosition));
+                    }
                 }
                 return;
             }
-            List<Object> sel = new ArrayList<>();
-            for (int i = 0, n = entries.size(); i < n; i++) {
-                HistoryEntry e = entries.get(i);
+            List<Object> sel = p == predicates.length ? out : new ArrayList<>();
+            for (int i = 0, n = h.size(); i < n; i++) {
+                HistoryEntry e = h.entryAt(i);
                 if (acceptsRoot(h, i, e, want, names)) {
                     sel.add(HistoryItem.top(e, i));
                 }
             }
-            out.addAll(p == predicates.length ? sel : filter(c, sel, afterNames));
+            if (sel != out) {
+                addAll(out, filter(c, sel, afterNames));
+            }
         }
 
         private static boolean acceptsRoot(History h, int i, HistoryEntry e, int want, NameIn names) {
@@ -841,6 +884,16 @@ final class SubsetEval {
             return names == null || !node && names.matches(e);
         }
     }
+
+    /** Appends without {@code addAll}'s copy of the source into an array. */
+    private static void addAll(List<Object> out, List<Object> items) {
+        for (int i = 0, n = items.size(); i < n; i++) {
+            out.add(items.get(i));
+        }
+    }
+
+    /** {@link Step#single}'s answer when the step may select several nodes. */
+    static final Object MANY = new Object();
 
     static boolean isLast(Ev e) {
         return e instanceof Call call && call.function == Function.LAST;
@@ -882,25 +935,45 @@ final class SubsetEval {
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
-            List<Object> current = start.eval(c);
+            List<Object> list = start.eval(c);
+            // while the value is one node, a step that selects at most one node makes no list
+            HistoryItem single = list.size() == 1 && list.get(0) instanceof HistoryItem h ? h : null;
+            boolean changed = false;
             for (Step s : steps) {
-                int n = current.size();
-                if (n == 0) {
-                    return current;
-                }
-                List<Object> next = new ArrayList<>(n == 1 ? 4 : n * 2);
-                for (int i = 0; i < n; i++) {
-                    if (!(current.get(i) instanceof HistoryItem node)) {
-                        throw new DynamicError("a path step needs nodes, got an atomic value");
+                if (single != null) {
+                    Object r = s.single(c, single);
+                    if (r == null) {
+                        return List.of();
                     }
-                    s.apply(c, node, next);
-                }
-                if (n > 1 || s.axis == Axis.DESCENDANT_CHILD) {
+                    if (r != MANY) {
+                        single = (HistoryItem) r;
+                        changed = true;
+                        continue;
+                    }
+                    list = new ArrayList<>(4);
+                    s.apply(c, single, list);
+                    if (s.axis == Axis.DESCENDANT_CHILD) {
+                        sortAndDeduplicate(list);
+                    }
+                } else {
+                    int n = list.size();
+                    if (n == 0) {
+                        return list;
+                    }
+                    List<Object> next = new ArrayList<>(n * 2);
+                    for (int i = 0; i < n; i++) {
+                        if (!(list.get(i) instanceof HistoryItem node)) {
+                            throw new DynamicError("a path step needs nodes, got an atomic value");
+                        }
+                        s.apply(c, node, next);
+                    }
                     sortAndDeduplicate(next);
+                    list = next;
                 }
-                current = next;
+                changed = false;
+                single = list.size() == 1 ? (HistoryItem) list.get(0) : null;
             }
-            return current;
+            return changed ? List.of(single) : list;
         }
     }
 

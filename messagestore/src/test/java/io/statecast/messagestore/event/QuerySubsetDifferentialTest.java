@@ -114,6 +114,8 @@ class QuerySubsetDifferentialTest {
             } catch (SaxonApiException ex) {
                 expected = null;
                 saxonError = ex.getMessage();
+            } catch (RuntimeException ex) {
+                return false; // an internal error of Saxon's (seen: a ClassCastException in its ValueComparison)
             }
             compare(h, mine, expected, saxonError);
             if (saxonError == null) {
@@ -139,6 +141,8 @@ class QuerySubsetDifferentialTest {
             } catch (SaxonApiException ex) {
                 expected = null;
                 saxonError = ex.getMessage();
+            } catch (RuntimeException ex) {
+                return false; // an internal error of Saxon's (seen: a ClassCastException in its ValueComparison)
             }
             compare(h, mine, expected, saxonError);
             if (saxonError == null) {
