@@ -126,6 +126,16 @@ final class HistoryItem {
         };
     }
 
+    /** For a group element: how many addresses it holds. */
+    int groupSize() {
+        return addresses(((HistoryEntry.NodeRecord) entry).node(), sub).size();
+    }
+
+    /** For a group element: its {@code i}th address element. */
+    HistoryItem groupAddress(int i) {
+        return new HistoryItem(entry, index, GROUP_ADDRESS, (sub << GROUP_SHIFT) | i);
+    }
+
     /** For a group address: which group ({@link #PARENT}, …). */
     int group() {
         return sub >>> GROUP_SHIFT;
@@ -134,11 +144,6 @@ final class HistoryItem {
     /** For a group address: its index in the group. */
     int indexInGroup() {
         return sub & ((1 << GROUP_SHIFT) - 1);
-    }
-
-    /** Whether this is an element (not the document, not an attribute). */
-    boolean isElement() {
-        return kind != DOCUMENT && kind != NAME_ATTRIBUTE && kind != TIME_ATTRIBUTE;
     }
 
     /** The element's or attribute's local name ({@code ""} for the document). */

@@ -751,12 +751,37 @@ final class SubsetEval {
                 if (p < predicates.length && afterPosition.length == 0 && positional(predicates[p])) {
                     return rootScan(c, p);
                 }
+                return p == predicates.length ? onlyRootChild(c, p == 1 ? (NameIn) predicates[0] : null) : MANY;
+            }
+            if (predicates.length > 0) {
                 return MANY;
             }
-            if (predicates.length > 0 || node.kind == HistoryItem.GROUP) {
-                return MANY;
+            if (node.kind == HistoryItem.GROUP) {
+                // Parent holds at most one address, and a leaf's Children none
+                int k = node.groupSize();
+                return k == 0 || !name.equals("LogicalAddress") ? null : k == 1 ? node.groupAddress(0) : MANY;
             }
             return node.child(name);
+        }
+
+        /** The one entry the name test and {@code names} accept, null for none, {@link #MANY} for several. */
+        private Object onlyRootChild(Ctx c, NameIn names) {
+            History h = c.history;
+            int want = name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
+                    : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
+            if (want == -2) {
+                return null;
+            }
+            int found = -1;
+            for (int i = 0, n = h.size(); i < n; i++) {
+                if (acceptsRoot(h, i, h.entryAt(i), want, names)) {
+                    if (found >= 0) {
+                        return MANY;
+                    }
+                    found = i;
+                }
+            }
+            return found < 0 ? null : HistoryItem.top(h.entryAt(found), found);
         }
 
         private static boolean positional(Ev e) {

@@ -359,7 +359,7 @@ final class SubsetParser {
         if (peek().is("/")) {
             next();
             start = new SubsetEval.Root();
-            if (!startsStep()) {
+            if (!startsAxisStep()) {
                 return start;
             }
             steps.add(step(Axis.CHILD));
@@ -388,10 +388,6 @@ final class SubsetParser {
             steps.add(step(axis));
         }
         return steps.isEmpty() ? start : new SubsetEval.Path(start, steps.toArray(SubsetEval.Step[]::new));
-    }
-
-    private boolean startsStep() {
-        return startsAxisStep();
     }
 
     /** A name test, {@code *} or {@code @}: not a function call, not a keyword starting an expression. */
