@@ -51,14 +51,12 @@ public final class CompiledExpression {
     private final SubsetEval.Ev root;
     private final int slots;
     private final Set<String> parameters;
-    private final boolean watched;
 
     private CompiledExpression(String text, SubsetParser.Parsed parsed) {
         this.text = text;
         this.root = parsed.root();
         this.slots = parsed.slots();
         this.parameters = parsed.parameters();
-        this.watched = parsed.watched();
     }
 
     /**
@@ -95,17 +93,6 @@ public final class CompiledExpression {
         return text;
     }
 
-    /**
-     * Whether its evaluation is bracketed for the watchdog ({@link EvaluationGuard}), as Saxon's
-     * are: it nests iterations (a quantifier, a predicate other than an event-name test or a
-     * position, a comparison of two sequences), so its cost may grow faster than the history.
-     * The rest (paths with name tests and positions: most action XPaths) costs at most one pass
-     * over the history, bounded by {@code historyEntries}, and skips the bracket's clock reads.
-     */
-    public boolean watched() {
-        return watched;
-    }
-
     /** The spec parameters it reads. */
     public Set<String> parameters() {
         return parameters;
@@ -121,7 +108,7 @@ public final class CompiledExpression {
             try {
                 return root.ebv(new SubsetEval.Ctx(history, bindings, slots));
             } catch (SubsetEval.DynamicError e) {
-                throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), false, e);
+                throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);
             } catch (StackOverflowError e) {
                 throw new EvaluationException("'" + text + "' overflowed the stack", true, e);
             }
@@ -216,7 +203,7 @@ public final class CompiledExpression {
         try {
             return root.eval(new SubsetEval.Ctx(history, bindings, slots));
         } catch (SubsetEval.DynamicError e) {
-            throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), false, e);
+            throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);
         } catch (StackOverflowError e) {
             throw new EvaluationException("'" + text + "' overflowed the stack", true, e);
         }

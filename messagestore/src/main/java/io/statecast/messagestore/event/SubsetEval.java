@@ -22,15 +22,22 @@ final class SubsetEval {
     /** A dynamic error (XPath's err:XPTY0004, FORG0001, FORG0006, XPDY0002, …): the evaluation fails as Saxon's would. */
     static final class DynamicError extends Exception {
         private static final long serialVersionUID = 1L;
+        /** The evaluation ran out of steps ({@link Ctx#tick}): the expression must not run again. */
+        final boolean fatal;
 
         DynamicError(String message) {
+            this(message, false);
+        }
+
+        DynamicError(String message, boolean fatal) {
             super(message, null, false, false);
+            this.fatal = fatal;
         }
     }
 
     private static final Object[] NO_VARS = new Object[0];
 
-    /** The state of one evaluation: the history, variable slots and the focus. */
+    /** The state of one evaluation: the history, variable slots, the focus and the steps left. */
     static final class Ctx {
         final History history;
         final QueryBindings bindings;
@@ -38,6 +45,7 @@ final class SubsetEval {
         Object item;
         int position;
         int last;
+        private long stepsLeft;
 
         Ctx(History history, QueryBindings bindings, int slots) {
             this.history = history;
@@ -46,8 +54,47 @@ final class SubsetEval {
             this.item = HistoryItem.DOCUMENT_NODE;
             this.position = 1;
             this.last = 1;
+            this.stepsLeft = MAX_STEPS;
+        }
+
+        /**
+         * Counts one step of a loop that can nest (a quantifier's item, a comparison's pair, a
+         * predicate's item, a node a path step starts from or a descendant walk visits). A
+         * single pass over the history takes at most a few steps per entry; only nesting
+         * multiplies them, so running out means a runaway expression, stopped here — unlike
+         * Saxon, which the watchdog can only abandon.
+         */
+        void tick() throws DynamicError {
+            if (--stepsLeft < 0) {
+                throw new DynamicError("evaluation took more than " + MAX_STEPS + " steps", true);
+            }
+        }
+
+        /** Counts {@code n} steps at once. */
+        void charge(long n) throws DynamicError {
+            stepsLeft -= n;
+            tick();
+        }
+
+        /** The string value of {@code n}, counting a step per node it spans (the root's span the whole history). */
+        String stringValue(HistoryItem n) throws DynamicError {
+            if (n.kind == HistoryItem.DOCUMENT || n.kind == HistoryItem.ROOT) {
+                stepsLeft -= history.size() * NODES_PER_ENTRY;
+                tick();
+            }
+            return n.stringValue(history);
         }
     }
+
+    /**
+     * Steps one evaluation may take. A million: 30–80 ms warm, up to 250 ms in a cold JVM, on the
+     * reference machine (2 shared vCPUs; measured with cubic and whole-document-text expressions
+     * over 400 entries) — the order of the run-time limit of Saxon's evaluations
+     * ({@code QueryLimits}); a walk over every node of a 1,000-entry history takes about 12,000.
+     */
+    static final long MAX_STEPS = 1_000_000;
+    /** Nodes of an entry's subtree, about: an event with its message and fields, or a node record. */
+    private static final long NODES_PER_ENTRY = 12;
 
     /** An expression. */
     abstract static class Ev {
@@ -260,6 +307,7 @@ final class SubsetEval {
         boolean ebv(Ctx c) throws DynamicError {
             List<Object> d = domain.eval(c);
             for (int i = 0, n = d.size(); i < n; i++) {
+                c.tick();
                 c.vars[slot] = List.of(d.get(i));
                 if (test.ebv(c) != every) {
                     return !every;
@@ -389,7 +437,8 @@ final class SubsetEval {
             for (int i = 0, n = a.size(); i < n; i++) {
                 Object x = a.get(i);
                 for (int j = 0, m = b.size(); j < m; j++) {
-                    if (compare(c.history, op, x, b.get(j))) {
+                    c.tick();
+                    if (compare(c, op, x, b.get(j))) {
                         return true;
                     }
                 }
@@ -429,7 +478,7 @@ final class SubsetEval {
             if (b == null) {
                 return List.of();
             }
-            return List.of(compare(c.history, op, a, b));
+            return List.of(compare(c, op, a, b));
         }
 
         @Override
@@ -448,7 +497,7 @@ final class SubsetEval {
                 return null;
             }
             Object x = v.get(0);
-            return x instanceof HistoryItem h ? h.stringValue(c.history) : x;
+            return x instanceof HistoryItem h ? c.stringValue(h) : x;
         }
     }
 
@@ -474,6 +523,7 @@ final class SubsetEval {
                     throw new DynamicError("a union needs nodes, got an atomic value");
                 }
             }
+            c.charge(out.size());
             sortAndDeduplicate(out);
             return out;
         }
@@ -514,7 +564,7 @@ final class SubsetEval {
         }
     }
 
-    static boolean compare(History h, Op op, Object x, Object y) throws DynamicError {
+    static boolean compare(Ctx c, Op op, Object x, Object y) throws DynamicError {
         if (x instanceof HistoryItem a && y instanceof HistoryItem b) {
             if (op == Op.EQ || op == Op.NE) {
                 // address texts are equal exactly when the addresses are: no text is made
@@ -524,13 +574,13 @@ final class SubsetEval {
                     return la.equals(lb) == (op == Op.EQ);
                 }
             }
-            return compareStrings(op, a.stringValue(h), b.stringValue(h));
+            return compareStrings(op, c.stringValue(a), c.stringValue(b));
         }
         if (x instanceof HistoryItem a) {
-            return compareUntyped(h, op, a.stringValue(h), y, false);
+            return compareUntyped(op, c.stringValue(a), y, false);
         }
         if (y instanceof HistoryItem b) {
-            return compareUntyped(h, op, b.stringValue(h), x, true);
+            return compareUntyped(op, c.stringValue(b), x, true);
         }
         if (x instanceof String s && y instanceof String t) {
             return compareStrings(op, s, t);
@@ -545,7 +595,7 @@ final class SubsetEval {
     }
 
     /** An untyped value {@code u} against typed {@code other}; {@code swapped}: {@code other} is on the left. */
-    private static boolean compareUntyped(History h, Op op, String u, Object other, boolean swapped)
+    private static boolean compareUntyped(Op op, String u, Object other, boolean swapped)
             throws DynamicError {
         if (other instanceof String s) {
             return swapped ? compareStrings(op, s, u) : compareStrings(op, u, s);
@@ -742,7 +792,7 @@ final class SubsetEval {
          * when the general {@link #apply} must run. Lets the common chain
          * {@code /HistoryOfEvents/Event[@name=…][last()]/Message/Child} run without lists.
          */
-        Object single(Ctx c, HistoryItem node) {
+        Object single(Ctx c, HistoryItem node) throws DynamicError {
             if (axis != Axis.CHILD || name == null) {
                 return MANY;
             }
@@ -765,7 +815,7 @@ final class SubsetEval {
         }
 
         /** The one entry the name test and {@code names} accept, null for none, {@link #MANY} for several. */
-        private Object onlyRootChild(Ctx c, NameIn names) {
+        private Object onlyRootChild(Ctx c, NameIn names) throws DynamicError {
             History h = c.history;
             int want = name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
                     : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
@@ -774,6 +824,7 @@ final class SubsetEval {
             }
             int found = -1;
             for (int i = 0, n = h.size(); i < n; i++) {
+                c.tick();
                 if (acceptsRoot(h, i, h.entryAt(i), want, names)) {
                     if (found >= 0) {
                         return MANY;
@@ -789,7 +840,7 @@ final class SubsetEval {
         }
 
         /** The entry {@code predicates[p]} (last() or k) selects among those the name test and a leading NameIn accept. */
-        private HistoryItem rootScan(Ctx c, int p) {
+        private HistoryItem rootScan(Ctx c, int p) throws DynamicError {
             History h = c.history;
             int want = name == null ? -1 : name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
                     : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
@@ -803,6 +854,7 @@ final class SubsetEval {
             long seen = 0;
             for (int j = 0; j < n && k >= 1; j++) {
                 int i = last ? n - 1 - j : j;
+                c.tick();
                 HistoryEntry e = h.entryAt(i);
                 if (acceptsRoot(h, i, e, want, names) && ++seen == k) {
                     return HistoryItem.top(e, i);
@@ -828,18 +880,33 @@ final class SubsetEval {
             }
         }
 
+        /**
+         * Appends, in document order, the children of {@code node} and of each of its descendants
+         * that the step selects: each selected child just before its own subtree (so no sort is
+         * needed), walking only into subtrees that can hold the name.
+         */
         private void descend(Ctx c, HistoryItem node, List<Object> out) throws DynamicError {
-            if (name == null || mayBeChild(node.kind, name)) {
-                children(c, node, out);
-            }
-            if (node.kind == HistoryItem.ROOT && name != null && !HistoryVocabulary.EVENT_CONTENT_NAMES.contains(name)
-                    && !HistoryVocabulary.NODE_NAMES.contains(name)) {
-                return; // nothing below the events and nodes can match
-            }
-            if (name == null || mayBeBelow(node.kind, name)) {
-                for (HistoryItem ch : node.children(c.history)) {
-                    descend(c, ch, out);
+            c.tick();
+            boolean asChild = name == null || mayBeChild(node.kind, name);
+            boolean below = name == null || mayBeBelow(node.kind, name) && (node.kind != HistoryItem.ROOT
+                    || HistoryVocabulary.EVENT_CONTENT_NAMES.contains(name) || HistoryVocabulary.NODE_NAMES.contains(name));
+            if (!below) {
+                if (asChild) {
+                    children(c, node, out);
                 }
+                return;
+            }
+            List<Object> selected = new ArrayList<>();
+            if (asChild) {
+                children(c, node, selected);
+            }
+            int next = 0;
+            for (HistoryItem ch : node.children(c.history)) {
+                if (next < selected.size() && selected.get(next).equals(ch)) {
+                    out.add(ch);
+                    next++;
+                }
+                descend(c, ch, out);
             }
         }
 
@@ -888,6 +955,7 @@ final class SubsetEval {
             }
             List<Object> sel = p == predicates.length ? out : new ArrayList<>();
             for (int i = 0, n = h.size(); i < n; i++) {
+                c.tick();
                 HistoryEntry e = h.entryAt(i);
                 if (acceptsRoot(h, i, e, want, names)) {
                     sel.add(HistoryItem.top(e, i));
@@ -987,11 +1055,13 @@ final class SubsetEval {
                     }
                     List<Object> next = new ArrayList<>(n * 2);
                     for (int i = 0; i < n; i++) {
+                        c.tick();
                         if (!(list.get(i) instanceof HistoryItem node)) {
                             throw new DynamicError("a path step needs nodes, got an atomic value");
                         }
                         s.apply(c, node, next);
                     }
+                    c.charge(next.size()); // the sort below
                     sortAndDeduplicate(next);
                     list = next;
                 }
@@ -1040,6 +1110,7 @@ final class SubsetEval {
             try {
                 c.last = n;
                 for (int i = 0; i < n; i++) {
+                    c.tick();
                     Object x = items.get(i);
                     c.item = x;
                     c.position = i + 1;

@@ -42,8 +42,6 @@ final class SubsetParser {
     private final Set<String> usedParameters = new HashSet<>();
     private int at;
     private int slots;
-    /** Whether the expression nests iterations (its cost may grow faster than the history): then it is watched. */
-    private boolean watched;
 
     private SubsetParser(List<Token> tokens, boolean xquery, Set<String> parameters) {
         this.tokens = tokens;
@@ -57,12 +55,8 @@ final class SubsetParser {
      * @param root       its evaluator
      * @param slots      the variable slots it needs
      * @param parameters the spec parameters it reads
-     * @param watched    whether it nests iterations (a quantifier, a predicate other than an
-     *                   event-name test or a position, a comparison of two sequences), so that
-     *                   its cost may grow faster than the history: the runtime then brackets its
-     *                   evaluation for the watchdog as it does Saxon's
      */
-    record Parsed(Ev root, int slots, Set<String> parameters, boolean watched) {
+    record Parsed(Ev root, int slots, Set<String> parameters) {
     }
 
     /**
@@ -79,7 +73,7 @@ final class SubsetParser {
         }
         Ev root = p.expr();
         p.expect(Kind.END, "");
-        return new Parsed(root, p.slots, Set.copyOf(p.usedParameters), p.watched);
+        return new Parsed(root, p.slots, Set.copyOf(p.usedParameters));
     }
 
     // ------------------------------------------------------------------ token helpers
@@ -235,7 +229,6 @@ final class SubsetParser {
         } while (accept(","));
         expect(Kind.NAME, "satisfies");
         Ev test = exprSingle();
-        watched = true;
         scope.subList(depth, scope.size()).clear();
         for (int i = domains.size() - 1; i >= 0; i--) {
             test = new SubsetEval.Quantified(every, slotList.get(i), domains.get(i), test);
@@ -308,10 +301,6 @@ final class SubsetParser {
             if (n != null) {
                 return new SubsetEval.NameIn(Set.of(n));
             }
-        }
-        if (!(left instanceof SubsetEval.Literal || left instanceof SubsetEval.ParamRef
-                || right instanceof SubsetEval.Literal || right instanceof SubsetEval.ParamRef)) {
-            watched = true;
         }
         return new SubsetEval.Compare(op, left, right);
     }
@@ -425,12 +414,7 @@ final class SubsetParser {
     private Ev[] predicates() throws Unsupported {
         List<Ev> out = new ArrayList<>();
         while (accept("[")) {
-            Ev p = expr();
-            if (!(p instanceof SubsetEval.NameIn || SubsetEval.isLast(p)
-                    || p instanceof SubsetEval.Literal l && l.value instanceof Long)) {
-                watched = true;
-            }
-            out.add(p);
+            out.add(expr());
             expect(Kind.SYMBOL, "]");
         }
         return out.toArray(Ev[]::new);

@@ -1,6 +1,7 @@
 package io.statecast.messagestore.event;
 
 import static io.statecast.messagestore.support.Messages.a;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -150,6 +151,26 @@ class CompiledExpressionTest {
         assertThrows(EvaluationException.class,
                 () -> CompiledExpression.compile("if (('a', 'b')) then 1 else 2", true, Set.of()).isTrue(h,
                         QueryBindings.NONE), "effective boolean value of two strings");
+    }
+
+    @Test
+    void shouldStopARunawayEvaluationAsFatal() {
+        History h = new History(400, HistoryNames.of(engine.processor().getUnderlyingConfiguration()));
+        for (int i = 0; i < 400; i++) {
+            h.addMessageEvent("e", Messages.payload(1, i, 1, 1, "x"), i, true);
+        }
+        // cubic in the history's nodes: far beyond the step budget, stopped instead of running for hours
+        CompiledExpression cubic = CompiledExpression.compile(
+                "some $a in //*, $b in //*, $c in //* satisfies false()", true, Set.of());
+        EvaluationException e = assertThrows(EvaluationException.class, () -> cubic.isTrue(h, QueryBindings.NONE));
+        assertTrue(e.fatal(), "a runaway expression quarantines its service: " + e.getMessage());
+        // comparing the whole document's text with itself costs a pass per comparison
+        CompiledExpression texts = CompiledExpression.compile(
+                "every $a in //*, $b in //* satisfies ($a = $b or /HistoryOfEvents != $b)", true, Set.of());
+        assertTrue(assertThrows(EvaluationException.class, () -> texts.isTrue(h, QueryBindings.NONE)).fatal());
+        // one pass over the same history is nowhere near it
+        CompiledExpression linear = CompiledExpression.compile("count(//Event[@name='e']/Message) = 400", true, Set.of());
+        assertDoesNotThrow(() -> assertTrue(linear.isTrue(h, QueryBindings.NONE)));
     }
 
     @Test
