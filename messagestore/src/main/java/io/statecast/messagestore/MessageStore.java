@@ -247,10 +247,11 @@ public final class MessageStore implements MessageStorePort {
         if (scratch) {
             LOG.debug("scratch twin: loaded {}", runtime);
         } else {
-            LOG.info("loaded {} from {} ({}{}; {} of its action XPaths and {} of its {} composite queries on the fast path)",
+            LOG.info("loaded {} from {} ({}{}; {} of its {} action XPaths and {} of its {} composite queries compiled to Java,"
+                    + " the rest on Saxon)",
                     runtime, spec.source(), spec.service().scope().label() + " scope",
-                    old == null ? "" : ", replacing " + old.spec().source(), runtime.fastPathCount(),
-                    runtime.compositeFastPathCount(), spec.compositeEvents().size());
+                    old == null ? "" : ", replacing " + old.spec().source(), runtime.compiledPathCount(),
+                    runtime.actionPathCount(), runtime.compiledQueryCount(), spec.compositeEvents().size());
         }
         for (PendingMessages.Held h : pending.release(id)) {
             if (!accept(runtime, h.message(), h.arrival())) {

@@ -15,7 +15,8 @@ import java.util.Locale;
  *     io.statecast.examples.bench.MessageStoreCpuTime [SPEC.scxml...] [relayedMessage event newInstance relayedThroughStores]
  * </pre>
  *
- * SPEC is one of the benchmark's specs ({@code h2h-ack.scxml}, the default, or {@code blueprint-h2h.scxml}).
+ * SPEC is one of the benchmark's specs ({@code h2h-ack.scxml}, the default, {@code blueprint-h2h.scxml}, or
+ * {@code h2h-ack-variant.scxml}: h2h-ack respelled by {@link SpecVariant}).
  *
  * Each operation runs 10 rounds of 20,000 (the first rounds warm the JIT); each round prints one
  * line, and the last line per operation is the median of the last five rounds.

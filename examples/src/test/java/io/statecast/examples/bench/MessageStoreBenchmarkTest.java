@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MessageStoreBenchmarkTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"blueprint-h2h.scxml", "h2h-ack.scxml"})
+    @ValueSource(strings = {"blueprint-h2h.scxml", "h2h-ack.scxml", MessageStoreBenchmark.H2H_VARIANT})
     void everyBenchmarkShouldRunForEverySpec(String spec) throws Exception {
         MessageStoreBenchmark b = new MessageStoreBenchmark();
         b.spec = spec;

@@ -12,10 +12,12 @@ import net.sf.saxon.s9api.XPathExecutable;
  * @param text       the expression as written in the spec
  * @param executable the compiled expression
  * @param reads      which events' XML forms it may read
+ * @param compiled   the expression compiled to Java ({@link CompiledExpression}, the documented
+ *                   subset), or {@code null} when Saxon evaluates it
  */
-public record CompiledPath(String text, XPathExecutable executable, HistoryReads reads) {
+public record CompiledPath(String text, XPathExecutable executable, HistoryReads reads, CompiledExpression compiled) {
 
-    /** Requires every component. */
+    /** Requires every component but the compiled form. */
     public CompiledPath {
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(executable, "executable");

@@ -18,13 +18,13 @@ import net.sf.saxon.s9api.XdmValue;
  * @param executable the compiled query
  * @param reads      which events' XML forms the query may read
  * @param parameters the spec parameters the query declares as external variables
- * @param fastPath   the Java evaluation of the query, or {@code null} when Saxon evaluates it
- *                   ({@link AckQueryFastPath})
+ * @param compiled   the query compiled to Java ({@link CompiledExpression}, the documented
+ *                   subset), or {@code null} when Saxon evaluates it
  */
 public record CompiledQuery(String text, XQueryExecutable executable, HistoryReads reads, Set<String> parameters,
-        AckQueryFastPath fastPath) {
+        CompiledExpression compiled) {
 
-    /** Requires every component but the fast path. */
+    /** Requires every component but the compiled form. */
     public CompiledQuery {
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(executable, "executable");
@@ -32,9 +32,9 @@ public record CompiledQuery(String text, XQueryExecutable executable, HistoryRea
         parameters = Set.copyOf(parameters);
     }
 
-    /** A compiled query with the fast path its text has, if any. */
+    /** A compiled query, compiled to Java too when it is in the subset. */
     public CompiledQuery(String text, XQueryExecutable executable, HistoryReads reads, Set<String> parameters) {
-        this(text, executable, reads, parameters, AckQueryFastPath.of(text));
+        this(text, executable, reads, parameters, CompiledExpression.compile(text, true, parameters));
     }
 
     /**

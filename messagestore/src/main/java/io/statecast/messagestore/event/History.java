@@ -210,6 +210,11 @@ public final class History {
         return Collections.unmodifiableList(entries);
     }
 
+    /** Entry {@code index} of {@link #entries()}, without a read-only view per call (compiled queries scan often). */
+    HistoryEntry entryAt(int index) {
+        return entries.get(index);
+    }
+
     /** Whether entry {@code index} of {@link #entries()} has an XML form (queries can see it). */
     public boolean hasXml(int index) {
         return built == null ? xmlWanted[Objects.checkIndex(index, entries.size())] != 0

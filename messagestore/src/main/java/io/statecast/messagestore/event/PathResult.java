@@ -51,7 +51,8 @@ public sealed interface PathResult {
 
     /**
      * An address element ({@code SourceAddress}, {@code PreviousHopAddress}, …) answered by a
-     * {@link FastPath}: the address itself, so it need not be written as text and parsed back.
+     * compiled expression ({@link CompiledExpression}): the address itself, so it need not be written
+     * as text and parsed back.
      */
     record Address(LogicalAddress address) implements PathResult {
         /** Requires the address. */

@@ -14,12 +14,15 @@ import net.sf.saxon.s9api.XdmAtomicValue;
 public final class QueryBindings {
 
     /** No parameters. */
-    public static final QueryBindings NONE = new QueryBindings(Map.of());
+    public static final QueryBindings NONE = new QueryBindings(Map.of(), Map.of());
 
     private final Map<QName, XdmAtomicValue> values;
+    /** The same values as Java objects (Long, Boolean, String), by parameter name, for compiled expressions. */
+    private final Map<String, Object> javaValues;
 
-    private QueryBindings(Map<QName, XdmAtomicValue> values) {
+    private QueryBindings(Map<QName, XdmAtomicValue> values, Map<String, Object> javaValues) {
         this.values = values;
+        this.javaValues = javaValues;
     }
 
     /**
@@ -27,6 +30,7 @@ public final class QueryBindings {
      */
     public static QueryBindings of(Map<String, Object> typed) {
         Map<QName, XdmAtomicValue> v = new LinkedHashMap<>();
+        Map<String, Object> java = new LinkedHashMap<>();
         for (Map.Entry<String, Object> e : typed.entrySet()) {
             Object o = Objects.requireNonNull(e.getValue(), e.getKey());
             XdmAtomicValue x;
@@ -36,15 +40,22 @@ public final class QueryBindings {
                 x = new XdmAtomicValue(b);
             } else {
                 x = new XdmAtomicValue(o.toString());
+                o = o.toString();
             }
+            java.put(e.getKey(), o);
             v.put(new QName(e.getKey()), x);
         }
-        return new QueryBindings(Map.copyOf(v));
+        return new QueryBindings(Map.copyOf(v), Map.copyOf(java));
     }
 
     /** Every binding. */
     public Map<QName, XdmAtomicValue> values() {
         return values;
+    }
+
+    /** The value of parameter {@code name} as a Long, Boolean or String, or {@code null}. */
+    public Object javaValue(String name) {
+        return javaValues.get(name);
     }
 
     /** The value of parameter {@code name}, or {@code null}. */

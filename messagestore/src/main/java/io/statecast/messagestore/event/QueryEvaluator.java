@@ -18,7 +18,9 @@ import net.sf.saxon.s9api.XdmValue;
 import net.sf.saxon.value.BinaryValue;
 
 /**
- * Evaluates a spec's compiled XPath and XQuery against instance histories, reusing one loaded
+ * Evaluates a spec's compiled XPath and XQuery against instance histories: those of the subset
+ * compiled to Java ({@link CompiledExpression}) directly over the history's entries, the others
+ * by Saxon on the history document, reusing one loaded
  * evaluator per expression and spec (ENGINE-NOTES: loading an evaluator per evaluation costs
  * more than the evaluation). Parameters are bound once, when the evaluator is loaded.
  *
@@ -48,6 +50,16 @@ public final class QueryEvaluator {
      */
     public PathResult evaluatePath(Object owner, CompiledPath path, QueryBindings bindings, History history)
             throws EvaluationException {
+        CompiledExpression compiled = path.compiled();
+        if (compiled != null) {
+            if (!history.queryable()) {
+                return null;
+            }
+            // answered over the entries (the document need not exist); not bracketed by the
+            // guard, whose clock reads cost more than most such evaluations: a compiled
+            // expression bounds its own steps and fails as fatal when it runs away
+            return compiled.select(history, bindings);
+        }
         XdmValue value = evaluate(owner, path, bindings, history);
         if (value == null || value.size() == 0) {
             return null;
@@ -174,9 +186,12 @@ public final class QueryEvaluator {
         if (!history.queryable()) {
             return false;
         }
-        if (query.fastPath() != null) {
-            // answered over the entries: the document need not exist
-            return query.fastPath().evaluate(history);
+        CompiledExpression compiled = query.compiled();
+        if (compiled != null) {
+            // answered over the entries (the document need not exist); not bracketed by the
+            // guard, whose clock reads cost more than most such evaluations: a compiled
+            // expression bounds its own steps and fails as fatal when it runs away
+            return compiled.isTrue(history, bindings);
         }
         XdmNode doc = history.document();
         Map<Object, Object> cache = loaded.computeIfAbsent(owner, k -> new IdentityHashMap<>());
@@ -215,7 +230,7 @@ public final class QueryEvaluator {
         loaded.remove(owner);
     }
 
-    /** How many Saxon evaluations ran (fast paths excluded). */
+    /** How many Saxon evaluations ran (expressions compiled to Java excluded). */
     public long evaluations() {
         return evaluations;
     }

@@ -243,7 +243,8 @@ public final class XQueryEngine implements AutoCloseable {
         }
         Expression tree = executable.getUnderlyingExpression().getInternalExpression();
         inspector.checkSandbox(tree, Map.of(), List.of());
-        return new CompiledPath(text, executable, QueryInspector.reads(tree, List.of(), List.of()));
+        return new CompiledPath(text, executable, QueryInspector.reads(tree, List.of(), List.of()),
+                CompiledExpression.compile(text, false, parameterNames));
     }
 
     /**

@@ -10,7 +10,6 @@ import io.statecast.messagestore.action.TokenBucket;
 import io.statecast.messagestore.event.CompiledPath;
 import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.EvaluationException;
-import io.statecast.messagestore.event.FastPath;
 import io.statecast.messagestore.event.History;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.NodeSnapshot;
@@ -429,11 +428,7 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
 
     @Override
     public PathResult evaluate(CompiledPath path) throws EvaluationException {
-        FastPath fast = service.fastPath(path);
-        if (fast != null) {
-            return fast.evaluate(history);
-        }
-        if (service.quarantined()) {
+        if (path.compiled() == null && service.quarantined()) {
             throw new EvaluationException("service is quarantined", false, null);
         }
         return env.evaluator().evaluatePath(service, path, service.bindings(), history);

@@ -3,7 +3,6 @@ package io.statecast.messagestore.instance;
 import io.statecast.messagestore.action.ResolvedFields;
 import io.statecast.messagestore.event.CompiledPath;
 import io.statecast.messagestore.event.CompositeEventDefinition;
-import io.statecast.messagestore.event.FastPath;
 import io.statecast.messagestore.event.HistoryNames;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.NodeSnapshot;
@@ -29,7 +28,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A loaded spec as the runtime uses it: the {@link ServiceSpec} plus what is worth computing once
- * rather than per event — the fast paths of action XPaths, the
+ * rather than per event — the resolved action fields, the
  * parameters as query variables, the Saxon configuration of its expressions — and the service's
  * counters and quarantine flag. Shared by every instance of the service on every shard.
  *
@@ -42,7 +41,6 @@ public final class ServiceRuntime {
     private static final int MAX_EXPECTED = 16;
 
     private final ServiceSpec spec;
-    private final Map<CompiledPath, FastPath> fastPaths;
     private final Map<ActionTemplate, ResolvedFields> resolvedFields;
     private final QueryBindings bindings;
     private final Configuration configuration;
@@ -82,17 +80,12 @@ public final class ServiceRuntime {
         for (CompositeEventDefinition c : spec.compositeEvents()) {
             config = c.query().executable().getUnderlyingCompiledQuery().getConfiguration();
         }
-        Map<CompiledPath, FastPath> fast = new IdentityHashMap<>();
         Map<ActionTemplate, ResolvedFields> indexes = new IdentityHashMap<>();
         for (ActionTemplate a : spec.actions()) {
             indexes.put(a, ResolvedFields.of(a, spec.parameters()));
             for (FieldAssignment f : a.assignments()) {
                 if (f.value() instanceof FieldValue.HistoryQuery q) {
                     config = q.path().executable().getUnderlyingStaticContext().getConfiguration();
-                    FastPath p = FastPath.of(q.path().text());
-                    if (p != null) {
-                        fast.put(q.path(), p);
-                    }
                 }
             }
         }
@@ -100,7 +93,6 @@ public final class ServiceRuntime {
             // the datamodel's expressions may read the history ($_x): its tree needs their configuration
             config = spec.chart().configuration();
         }
-        this.fastPaths = fast;
         this.resolvedFields = indexes;
         this.configuration = config;
         this.historyNames = config == null ? null : HistoryNames.of(config);
@@ -136,27 +128,49 @@ public final class ServiceRuntime {
         return spec.service().scope();
     }
 
-    /** The fast path of an action XPath, or {@code null}. */
-    FastPath fastPath(CompiledPath path) {
-        return fastPaths.get(path);
-    }
-
     /** The last value of each field of {@code action} resolved once for this deployment ({@link ResolvedFields}). */
     ResolvedFields fields(ActionTemplate action) {
         ResolvedFields f = resolvedFields.get(action);
         return f != null ? f : ResolvedFields.of(action, spec.parameters());
     }
 
-    /** How many of the spec's action XPaths are answered without Saxon. */
-    public int fastPathCount() {
-        return fastPaths.size();
+    /**
+     * How many of the spec's action XPaths are compiled to Java ({@code CompiledExpression});
+     * {@link #actionPathCount()} less this many run on Saxon.
+     */
+    public int compiledPathCount() {
+        int n = 0;
+        for (CompiledPath p : actionPaths()) {
+            if (p.compiled() != null) {
+                n++;
+            }
+        }
+        return n;
     }
 
-    /** How many of the spec's composite-event queries are answered without Saxon ({@code AckQueryFastPath}). */
-    public int compositeFastPathCount() {
+    /** How many distinct action XPaths the spec has. */
+    public int actionPathCount() {
+        return actionPaths().size();
+    }
+
+    private List<CompiledPath> actionPaths() {
+        List<CompiledPath> out = new ArrayList<>();
+        java.util.Set<CompiledPath> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (ActionTemplate a : spec.actions()) {
+            for (FieldAssignment f : a.assignments()) {
+                if (f.value() instanceof FieldValue.HistoryQuery q && seen.add(q.path())) {
+                    out.add(q.path());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** How many of the spec's composite-event queries are compiled to Java ({@code CompiledExpression}). */
+    public int compiledQueryCount() {
         int n = 0;
         for (CompositeEventDefinition c : spec.compositeEvents()) {
-            if (c.query().fastPath() != null) {
+            if (c.query().compiled() != null) {
                 n++;
             }
         }

@@ -8,7 +8,6 @@ import io.statecast.messagestore.event.CompiledPath;
 import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.EvaluationException;
 import io.statecast.messagestore.event.EvaluationGuard;
-import io.statecast.messagestore.event.FastPath;
 import io.statecast.messagestore.event.History;
 import io.statecast.messagestore.event.HistoryEntry;
 import io.statecast.messagestore.event.MessageEventDefinition;
@@ -20,8 +19,6 @@ import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.spec.ActionSink;
 import io.statecast.messagestore.spec.ActionTemplate;
-import io.statecast.messagestore.spec.FieldAssignment;
-import io.statecast.messagestore.spec.FieldValue;
 import io.statecast.messagestore.spec.MachineState;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.tools.SpecGraph;
@@ -61,7 +58,6 @@ final class Simulator implements ActionSink, ActionContext {
     /** The machine of the run being stepped: a new one per start or restored snapshot. */
     private MachineState machine;
     private final ArrayDeque<ActionTemplate> pending = new ArrayDeque<>();
-    private final Map<CompiledPath, FastPath> fastPaths = new IdentityHashMap<>();
     private final Map<ActionTemplate, ResolvedFields> resolvedFields = new IdentityHashMap<>();
 
     private History history;
@@ -83,14 +79,6 @@ final class Simulator implements ActionSink, ActionContext {
         this.overlay = new VirtualOverlay(node);
         for (ActionTemplate a : spec.actions()) {
             resolvedFields.put(a, ResolvedFields.of(a, spec.parameters()));
-            for (FieldAssignment f : a.assignments()) {
-                if (f.value() instanceof FieldValue.HistoryQuery q) {
-                    FastPath p = FastPath.of(q.path().text());
-                    if (p != null) {
-                        fastPaths.put(q.path(), p);
-                    }
-                }
-            }
         }
     }
 
@@ -362,10 +350,6 @@ final class Simulator implements ActionSink, ActionContext {
 
     @Override
     public PathResult evaluate(CompiledPath path) throws EvaluationException {
-        FastPath fast = fastPaths.get(path);
-        if (fast != null) {
-            return fast.evaluate(history);
-        }
         return evaluator.evaluatePath(runtime, path, runtime.bindings(), history);
     }
 

@@ -1,0 +1,187 @@
+package io.statecast.messagestore.event;
+
+import static io.statecast.messagestore.support.Messages.a;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.statecast.messagestore.support.Messages;
+import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.OverlayMessage;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The compiled subset: which texts compile, what they answer, and what is left to Saxon. */
+class CompiledExpressionTest {
+
+    /** h2h-ack's composite query as shipped. */
+    private static final String H2H = """
+            let $node := /HistoryOfEvents/Node[last()],
+                $payload := /HistoryOfEvents/Event[@name = 'payloadmessage'][1]/Message,
+                $expected := if ($payload/DeliveryMode = 'unicast') then $node/Parent/LogicalAddress
+                             else $node/Children/LogicalAddress,
+                $acked := /HistoryOfEvents/Event[@name = 'h2hackmessage']/Message/SourceAddress
+            return exists($node) and (every $c in $expected satisfies $c = $acked)
+            """;
+
+    /** The same query renamed, commented and spaced otherwise. */
+    private static final String H2H_RESPELLED = """
+            (: who still owes us an acknowledgement? :)
+            let $ here:=/HistoryOfEvents/Node[ last( ) ] , $first:=/ HistoryOfEvents / Event[ "data" = @name ][1] / Message,
+            $waitingFor := if ($first/DeliveryMode="unicast")then$here/Parent/LogicalAddress else $here/Children/LogicalAddress
+            , $answered := //Event[@name="ack" (: any spelling :)]/Message/SourceAddress
+            return exists ($here)
+               and (every $child in $waitingFor satisfies $child = $answered)""";
+
+    /** h2h-ack's "who has not acknowledged" action XPath, respelled. */
+    private static final String SILENT_RESPELLED = "let $n := //Node[last()], $p := //Event[@name='data'][1]/Message,"
+            + " $e := if ($p/DeliveryMode = \"unicast\") then $n/Parent/LogicalAddress else $n/Children/LogicalAddress,"
+            + " $a := //Event[@name='ack']/Message/SourceAddress return $e[not(. = $a)]";
+
+    private static XQueryEngine engine;
+
+    @BeforeAll
+    static void start() {
+        engine = new XQueryEngine();
+    }
+
+    @AfterAll
+    static void stop() {
+        engine.close();
+    }
+
+    private static History history() {
+        return new History(64, HistoryNames.of(engine.processor().getUnderlyingConfiguration()));
+    }
+
+    @Test
+    void shouldCompileARespelledAcknowledgementQueryAndAnswerLikeTheShippedOne() throws Exception {
+        CompiledQuery shipped = engine.compileQuery(H2H, Set.of());
+        CompiledQuery respelled = engine.compileQuery(H2H_RESPELLED, Set.of());
+        assertNotNull(shipped.compiled(), CompiledExpression.outsideSubset(H2H, true, Set.of()));
+        assertNotNull(respelled.compiled(), CompiledExpression.outsideSubset(H2H_RESPELLED, true, Set.of()));
+        CompiledPath silent = engine.compilePath(SILENT_RESPELLED, Set.of("TimeoutACK"));
+        assertNotNull(silent.compiled());
+
+        OverlayMessage payload = Messages.payload(1, 42, 1, 1, "x");
+        History h = history();
+        History renamed = history();
+        h.addMessageEvent("payloadmessage", payload, 1, true);
+        renamed.addMessageEvent("data", payload, 1, true);
+        for (History x : List.of(h, renamed)) {
+            x.addNodeRecord(new NodeSnapshot(a(1), a(1), null, List.of(a(2), a(3)), List.of(a(2), a(3))), 2);
+        }
+        QueryEvaluator evaluator = new QueryEvaluator(EvaluationGuard.NONE);
+        assertFalse(evaluator.evaluateQuery(this, shipped, QueryBindings.NONE, h));
+        assertFalse(evaluator.evaluateQuery(this, respelled, QueryBindings.NONE, renamed));
+        PathResult both = evaluator.evaluatePath(this, silent, QueryBindings.NONE, renamed);
+        assertEquals(new PathResult.Texts(List.of("2", "3")), both);
+
+        h.addMessageEvent("h2hackmessage", ack(2), 3, true);
+        renamed.addMessageEvent("ack", ack(2), 3, true);
+        assertFalse(evaluator.evaluateQuery(this, respelled, QueryBindings.NONE, renamed));
+        assertEquals(new PathResult.Address(a(3)), evaluator.evaluatePath(this, silent, QueryBindings.NONE, renamed),
+                "one address comes back as the address");
+
+        h.addMessageEvent("h2hackmessage", ack(3), 4, true);
+        renamed.addMessageEvent("ack", ack(3), 4, true);
+        assertTrue(evaluator.evaluateQuery(this, shipped, QueryBindings.NONE, h));
+        assertTrue(evaluator.evaluateQuery(this, respelled, QueryBindings.NONE, renamed));
+        assertNull(evaluator.evaluatePath(this, silent, QueryBindings.NONE, renamed));
+        assertEquals(0, evaluator.evaluations(), "nothing ran on Saxon");
+    }
+
+    private static OverlayMessage ack(long from) {
+        return new OverlayMessage(DeliveryMode.UNICAST, 3, a(from), a(1), a(from), null,
+                List.of(new FsmExtension(1, (byte) 2, 42)));
+    }
+
+    @Test
+    void shouldAnswerTheBlueprintActionPathsFromTheEntries() throws Exception {
+        History h = history();
+        OverlayMessage p = Messages.payload(1, 42, 100, 5, "Hello");
+        h.addMessageEvent("payloadmessage", p, 1000, true);
+        h.addTimerEvent("acktimeout", 3, 1001, true);
+        CompiledExpression last = CompiledExpression.compile(
+                "/HistoryOfEvents/Event[@name='payloadmessage' or @name=\"acktimeout\"][last()]/Message", false, Set.of());
+        assertNull(last.select(h, QueryBindings.NONE), "the last of those is a timer event: it has no Message");
+        CompiledExpression first = CompiledExpression.compile(
+                "( //Event[@name='other'][last()]/Message , //Event[@name='payloadmessage'][last()]/Message ) [1]", false,
+                Set.of());
+        assertSame(p, ((PathResult.Message) first.select(h, QueryBindings.NONE)).message());
+        CompiledExpression hop = CompiledExpression.compile(
+                "//Event[@name='payloadmessage'][last()]/Message/PreviousHopAddress", false, Set.of());
+        assertEquals(new PathResult.Address(a(5)), hop.select(h, QueryBindings.NONE));
+        CompiledExpression bytes = CompiledExpression.compile("//Event[1]/Message/Payload", false, Set.of());
+        assertEquals("Hello", new String(((PathResult.Bytes) bytes.select(h, QueryBindings.NONE)).bytes()));
+    }
+
+    @Test
+    void shouldReadParametersByName() throws Exception {
+        History h = history();
+        for (int i = 0; i < 3; i++) {
+            h.addMessageEvent("token", Messages.payload(1, i, 1, 1, "t"), i, true);
+        }
+        CompiledExpression q = CompiledExpression.compile(
+                "declare variable $Size external; count(/HistoryOfEvents/Event[@name='token']) >= $Size", true, Set.of());
+        assertTrue(q.isTrue(h, QueryBindings.of(Map.of("Size", 3L))));
+        assertFalse(q.isTrue(h, QueryBindings.of(Map.of("Size", 4L))));
+        CompiledExpression flag = CompiledExpression.compile("declare variable $All external; $All", true, Set.of());
+        assertTrue(flag.isTrue(h, QueryBindings.of(Map.of("All", true))));
+        assertThrows(EvaluationException.class, () -> flag.isTrue(h, QueryBindings.NONE), "an unbound parameter");
+    }
+
+    @Test
+    void shouldRaiseXPathsDynamicErrors() {
+        History h = history();
+        h.addMessageEvent("a", Messages.payload(1, 1, 1, 1, "x"), 1, true);
+        assertThrows(EvaluationException.class, () -> CompiledExpression.compile(
+                "//Event/@name = 5", true, Set.of()).isTrue(h, QueryBindings.NONE),
+                "an event name compared with a number is cast to one, and 'a' is not a number");
+        assertThrows(EvaluationException.class,
+                () -> CompiledExpression.compile("if (('a', 'b')) then 1 else 2", true, Set.of()).isTrue(h,
+                        QueryBindings.NONE), "effective boolean value of two strings");
+    }
+
+    @Test
+    void shouldStopARunawayEvaluationAsFatal() {
+        History h = new History(400, HistoryNames.of(engine.processor().getUnderlyingConfiguration()));
+        for (int i = 0; i < 400; i++) {
+            h.addMessageEvent("e", Messages.payload(1, i, 1, 1, "x"), i, true);
+        }
+        // cubic in the history's nodes: far beyond the step budget, stopped instead of running for hours
+        CompiledExpression cubic = CompiledExpression.compile(
+                "some $a in //*, $b in //*, $c in //* satisfies false()", true, Set.of());
+        EvaluationException e = assertThrows(EvaluationException.class, () -> cubic.isTrue(h, QueryBindings.NONE));
+        assertTrue(e.fatal(), "a runaway expression quarantines its service: " + e.getMessage());
+        // comparing the whole document's text with itself costs a pass per comparison
+        CompiledExpression texts = CompiledExpression.compile(
+                "every $a in //*, $b in //* satisfies ($a = $b or /HistoryOfEvents != $b)", true, Set.of());
+        assertTrue(assertThrows(EvaluationException.class, () -> texts.isTrue(h, QueryBindings.NONE)).fatal());
+        // one pass over the same history is nowhere near it
+        CompiledExpression linear = CompiledExpression.compile("count(//Event[@name='e']/Message) = 400", true, Set.of());
+        assertDoesNotThrow(() -> assertTrue(linear.isTrue(h, QueryBindings.NONE)));
+    }
+
+    @Test
+    void shouldLeaveEverythingOutsideTheSubsetToSaxon() {
+        for (String text : List.of("sum(//HopLimit)", "count(//Event) + 1", "for $e in //Event return $e",
+                "//Event/..", "//Message/SourceAddress/text()", "//Event[1.5]", "xs:integer(//HopLimit)",
+                "//Event intersect //Event", "1 to 3", "string(//Event[1]/@name)", "$undeclared",
+                "declare function local:f() { 1 }; local:f()", "//following-sibling::Event")) {
+            assertNull(CompiledExpression.compile(text, true, Set.of()), text);
+            assertNotNull(CompiledExpression.outsideSubset(text, true, Set.of()), text);
+        }
+        assertNull(CompiledExpression.outsideSubset("(: c (: nested :) :) //Event[@name='a']", true, Set.of()));
+    }
+}
