@@ -3,6 +3,7 @@ package io.statecast.messagestore.event;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.MessageField;
 import io.statecast.overlay.message.OverlayMessage;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -38,8 +39,17 @@ final class HistoryItem {
     static final int GROUP = 11;
     /** A {@code LogicalAddress} in a group; {@code sub} is group * 2^20 + index. */
     static final int GROUP_ADDRESS = 12;
+    /** A message's {@code <Fields>} (present when it has any). */
+    static final int FIELDS = 13;
+    /** One {@code <Field>} in {@code <Fields>}; {@code sub} is its index in name order. */
+    static final int MESSAGE_FIELD = 14;
+    /** The {@code name} attribute of a {@code <Field>}; {@code sub} as for the field. */
+    static final int FIELD_NAME_ATTRIBUTE = 15;
+    /** The {@code type} attribute of a {@code <Field>}; {@code sub} as for the field. */
+    static final int FIELD_TYPE_ATTRIBUTE = 16;
 
     static final int PAYLOAD_FIELD = MessageAttribute.values().length;
+    private static final long FIELDS_ORDER = 4 + PAYLOAD_FIELD;
     static final int PARENT = 0;
     static final int CHILDREN = 1;
     static final int NEIGHBOURS = 2;
@@ -100,7 +110,13 @@ final class HistoryItem {
             case NAME_ATTRIBUTE -> 1;
             case TIME_ATTRIBUTE -> entry instanceof HistoryEntry.NodeRecord ? 1 : 2;
             case MESSAGE, TIMER -> 3;
-            case FIELD -> 4 + sub;
+            // <Fields> stands between the message's attributes and its payload; each <Field> and
+            // its two attributes take three places
+            case FIELD -> sub == PAYLOAD_FIELD ? FIELDS_ORDER + 1 + 3L * message().fields().size() : 4 + sub;
+            case FIELDS -> FIELDS_ORDER;
+            case MESSAGE_FIELD -> FIELDS_ORDER + 1 + 3L * sub;
+            case FIELD_NAME_ATTRIBUTE -> FIELDS_ORDER + 2 + 3L * sub;
+            case FIELD_TYPE_ATTRIBUTE -> FIELDS_ORDER + 3 + 3L * sub;
             case TIMER_IDENTIFIER -> 4;
             case SELF_ADDRESS -> 2;
             case GROUP -> groupStart(sub);
@@ -160,13 +176,18 @@ final class HistoryItem {
             case TIMER_IDENTIFIER -> HistoryVocabulary.TIMER_IDENTIFIER;
             case NODE -> HistoryVocabulary.NODE;
             case GROUP -> GROUP_NAMES[sub];
+            case FIELDS -> History.FIELDS;
+            case MESSAGE_FIELD -> History.FIELD;
+            case FIELD_NAME_ATTRIBUTE -> HistoryVocabulary.NAME_ATTRIBUTE;
+            case FIELD_TYPE_ATTRIBUTE -> History.TYPE_ATTRIBUTE;
             default -> "LogicalAddress";
         };
     }
 
     /** The message of a {@code <Message>} element or one of its children, else {@code null}. */
     OverlayMessage message() {
-        return (kind == MESSAGE || kind == FIELD) ? ((HistoryEntry.MessageEvent) entry).message() : null;
+        return (kind == MESSAGE || kind == FIELD || kind >= FIELDS) ? ((HistoryEntry.MessageEvent) entry).message()
+                : null;
     }
 
     /** The address an address element or message field holds, or {@code null} when it holds none. */
@@ -195,7 +216,11 @@ final class HistoryItem {
 
     /** The payload bytes of a {@code <Payload>} element, else {@code null}. */
     byte[] payload() {
-        return kind == FIELD && sub == PAYLOAD_FIELD ? message().payload() : null;
+        if (kind == FIELD && sub == PAYLOAD_FIELD) {
+            return message().payload();
+        }
+        // a bytes field is bytes too, as the document's leaf answers it
+        return kind == MESSAGE_FIELD && messageField() instanceof MessageField.Bytes b ? b.value() : null;
     }
 
     /** The string value, as in the history document. */
@@ -210,6 +235,14 @@ final class HistoryItem {
                         : fieldText(message(), ATTRIBUTES[sub]);
             case TIMER_IDENTIFIER:
                 return Integer.toString(((HistoryEntry.TimerEvent) entry).timerId());
+            case MESSAGE_FIELD: {
+                MessageField v = messageField();
+                return v instanceof MessageField.Bytes b ? Base64.getEncoder().encodeToString(b.value()) : v.text();
+            }
+            case FIELD_NAME_ATTRIBUTE:
+                return messageFieldName();
+            case FIELD_TYPE_ATTRIBUTE:
+                return messageField().type().label();
             case SELF_ADDRESS:
             case GROUP_ADDRESS:
                 return AttributeValues.text(address());
@@ -224,7 +257,7 @@ final class HistoryItem {
     private void appendText(History history, StringBuilder sb) {
         List<HistoryItem> c = children(history);
         if (c.isEmpty() && kind != DOCUMENT && kind != ROOT && kind != GROUP && kind != EVENT && kind != MESSAGE
-                && kind != TIMER && kind != NODE) {
+                && kind != TIMER && kind != NODE && kind != FIELDS) {
             sb.append(stringValue(history));
             return;
         }
@@ -252,11 +285,22 @@ final class HistoryItem {
                 return List.of(entry instanceof HistoryEntry.MessageEvent ? new HistoryItem(entry, index, MESSAGE, 0)
                         : new HistoryItem(entry, index, TIMER, 0));
             case MESSAGE: {
-                List<HistoryItem> out = new ArrayList<>(11);
+                List<HistoryItem> out = new ArrayList<>(12);
                 for (int f = 0; f <= PAYLOAD_FIELD; f++) {
+                    if (f == PAYLOAD_FIELD && !message().fields().isEmpty()) {
+                        out.add(new HistoryItem(entry, index, FIELDS, 0));
+                    }
                     if (hasField(message(), f)) {
                         out.add(new HistoryItem(entry, index, FIELD, f));
                     }
+                }
+                return out;
+            }
+            case FIELDS: {
+                int k = message().fields().size();
+                List<HistoryItem> out = new ArrayList<>(k);
+                for (int i = 0; i < k; i++) {
+                    out.add(new HistoryItem(entry, index, MESSAGE_FIELD, i));
                 }
                 return out;
             }
@@ -292,9 +336,16 @@ final class HistoryItem {
                         ? new HistoryItem(entry, index, message ? MESSAGE : TIMER, 0) : null;
             }
             case MESSAGE: {
+                if (name.equals(History.FIELDS)) {
+                    return message().fields().isEmpty() ? null : new HistoryItem(entry, index, FIELDS, 0);
+                }
                 int f = fieldOf(name);
                 return f >= 0 && hasField(message(), f) ? new HistoryItem(entry, index, FIELD, f) : null;
             }
+            case FIELDS:
+                // several <Field>s: only the one of a message with one field is "the" child
+                return name.equals(History.FIELD) && message().fields().size() == 1
+                        ? new HistoryItem(entry, index, MESSAGE_FIELD, 0) : null;
             case TIMER:
                 return name.equals(HistoryVocabulary.TIMER_IDENTIFIER) ? new HistoryItem(entry, index, TIMER_IDENTIFIER, 0)
                         : null;
@@ -335,9 +386,22 @@ final class HistoryItem {
                 }
             }
             case MESSAGE -> {
+                if (name.equals(History.FIELDS)) {
+                    if (!message().fields().isEmpty()) {
+                        out.add(new HistoryItem(entry, index, FIELDS, 0));
+                    }
+                    return;
+                }
                 int f = fieldOf(name);
                 if (f >= 0 && hasField(message(), f)) {
                     out.add(new HistoryItem(entry, index, FIELD, f));
+                }
+            }
+            case FIELDS -> {
+                if (name.equals(History.FIELD)) {
+                    for (int i = 0, k = message().fields().size(); i < k; i++) {
+                        out.add(new HistoryItem(entry, index, MESSAGE_FIELD, i));
+                    }
                 }
             }
             case TIMER -> {
@@ -378,7 +442,40 @@ final class HistoryItem {
         if (kind == NODE) {
             return List.of(new HistoryItem(entry, index, TIME_ATTRIBUTE, 0));
         }
+        if (kind == MESSAGE_FIELD) {
+            return List.of(new HistoryItem(entry, index, FIELD_NAME_ATTRIBUTE, sub),
+                    new HistoryItem(entry, index, FIELD_TYPE_ATTRIBUTE, sub));
+        }
         return List.of();
+    }
+
+    /** For a field or its attributes: the field's value (fields in name order, as the document has them). */
+    private MessageField messageField() {
+        return fieldEntry().getValue();
+    }
+
+    /** For a {@code <Field>}: the field's name. */
+    String fieldName() {
+        return messageFieldName();
+    }
+
+    private String messageFieldName() {
+        return fieldEntry().getKey();
+    }
+
+    private java.util.Map.Entry<String, MessageField> fieldEntry() {
+        int i = 0;
+        for (java.util.Map.Entry<String, MessageField> e : message().fields().asMap().entrySet()) {
+            if (i++ == sub) {
+                return e;
+            }
+        }
+        throw new IllegalStateException("no field " + sub);
+    }
+
+    /** For {@code <Fields>}: how many {@code <Field>}s it holds. */
+    int fieldCount() {
+        return message().fields().size();
     }
 
     /** The element of entry {@code i}: an {@code <Event>} or a {@code <Node>}. */

@@ -550,6 +550,10 @@ final class SubsetEval {
             if (!(c.item instanceof HistoryItem h)) {
                 throw new DynamicError("an attribute step needs a node as context item");
             }
+            if (h.kind == HistoryItem.MESSAGE_FIELD) {
+                // a <Field>'s name attribute: the field's name
+                return names.contains(h.fieldName());
+            }
             return h.kind == HistoryItem.EVENT && matches(h.entry);
         }
 
@@ -811,6 +815,9 @@ final class SubsetEval {
                 int k = node.groupSize();
                 return k == 0 || !name.equals("LogicalAddress") ? null : k == 1 ? node.groupAddress(0) : MANY;
             }
+            if (node.kind == HistoryItem.FIELDS && node.fieldCount() > 1) {
+                return name.equals(History.FIELD) ? MANY : null;
+            }
             return node.child(name);
         }
 
@@ -998,7 +1005,8 @@ final class SubsetEval {
             case HistoryItem.DOCUMENT -> name.equals(HistoryVocabulary.HISTORY);
             case HistoryItem.ROOT -> name.equals(HistoryVocabulary.EVENT) || name.equals(HistoryVocabulary.NODE);
             case HistoryItem.EVENT -> name.equals(HistoryVocabulary.MESSAGE) || name.equals(HistoryVocabulary.TIMER);
-            case HistoryItem.MESSAGE -> HistoryItem.fieldOf(name) >= 0;
+            case HistoryItem.MESSAGE -> HistoryItem.fieldOf(name) >= 0 || name.equals(History.FIELDS);
+            case HistoryItem.FIELDS -> name.equals(History.FIELD);
             case HistoryItem.TIMER -> name.equals(HistoryVocabulary.TIMER_IDENTIFIER);
             case HistoryItem.NODE -> HistoryVocabulary.NODE_NAMES.contains(name) && !name.equals(HistoryVocabulary.NODE);
             case HistoryItem.GROUP -> name.equals("LogicalAddress");
@@ -1011,6 +1019,7 @@ final class SubsetEval {
         return switch (kind) {
             case HistoryItem.DOCUMENT, HistoryItem.ROOT -> true;
             case HistoryItem.EVENT -> HistoryVocabulary.EVENT_CONTENT_NAMES.contains(name);
+            case HistoryItem.MESSAGE -> name.equals(History.FIELD);
             case HistoryItem.NODE -> name.equals("LogicalAddress");
             default -> false;
         };

@@ -233,6 +233,11 @@ class QuerySubsetDifferentialTest {
             case HistoryItem.FIELD, HistoryItem.TIMER_IDENTIFIER -> named(children(top).get(0), item.name());
             case HistoryItem.SELF_ADDRESS -> children(top).get(0);
             case HistoryItem.GROUP -> named(top, item.name());
+            case HistoryItem.FIELDS -> named(children(top).get(0), "Fields");
+            case HistoryItem.MESSAGE_FIELD -> children(named(children(top).get(0), "Fields")).get(item.sub);
+            case HistoryItem.FIELD_NAME_ATTRIBUTE, HistoryItem.FIELD_TYPE_ATTRIBUTE -> (XdmNode) children(
+                    named(children(top).get(0), "Fields")).get(item.sub).axisIterator(Axis.ATTRIBUTE,
+                    new QName(item.name())).next();
             default -> children(named(top, new String[] {"Parent", "Children", "Neighbours"}[item.group()]))
                     .get(item.indexInGroup());
         };
@@ -267,7 +272,7 @@ class QuerySubsetDifferentialTest {
     static final class Gen {
         private static final String[] FIELDS = {"MessageIdentifier", "ServiceIdentifier", "DeliveryMode", "HopLimit",
             "SourceAddress", "DestinationAddress", "PreviousHopAddress", "RootAddress", "MessageType", "MessageKind",
-            "Payload"};
+            "Payload", "Fields", "Fields/Field[@name = 'seq']", "Fields/Field[@name = \"note\" or @name = 'win']"};
         private static final String[] NUMERIC_FIELDS = {"HopLimit", "MessageType", "ServiceIdentifier"};
         private static final String[] GROUPS = {"Parent", "Children", "Neighbours"};
 
@@ -352,6 +357,20 @@ class QuerySubsetDifferentialTest {
                 byte[] p = new byte[rnd.nextInt(6)];
                 rnd.nextBytes(p);
                 ext.add(new PayloadExtension(p));
+            }
+            if (!ext.isEmpty() && ext.get(0) instanceof FsmExtension && rnd.nextInt(3) == 0) {
+                // typed fields: the compiled model must place <Fields> between the attributes and the payload
+                Map<String, io.statecast.overlay.message.MessageField> fields = new java.util.TreeMap<>();
+                for (int i = 0, n = 1 + rnd.nextInt(3); i < n; i++) {
+                    String name = pick(new String[] {"seq", "win", "note", "blob"});
+                    fields.put(name, switch (name) {
+                        case "seq", "win" -> new io.statecast.overlay.message.MessageField.Int(rnd.nextInt(5));
+                        case "note" -> new io.statecast.overlay.message.MessageField.Text(pick(new String[] {"a", "b c", ""}));
+                        default -> new io.statecast.overlay.message.MessageField.Bytes(new byte[] {(byte) rnd.nextInt(256)});
+                    });
+                }
+                ext.add(new io.statecast.overlay.message.FieldsExtension(
+                        io.statecast.overlay.message.MessageFields.of(fields)));
             }
             boolean dt = rnd.nextInt(3) == 0; // one family per message
             return new OverlayMessage(mode, rnd.nextInt(4), dt ? address(true) : Messages.a(rnd.nextInt(4)),
