@@ -1006,6 +1006,18 @@ final class SpecValidator {
             }
         }
 
+        /**
+         * The declared parameter an action:set names, or {@code null} after reporting it (once: a
+         * parameter refused for its declaration is not reported again).
+         */
+        private Parameter declaredParameter(Element a, String param) {
+            Parameter p = parameters.get(param);
+            if (p == null && !brokenParameters.contains(param)) {
+                error(a, "parameter '" + param + "' is not declared (declared: " + list(parameters.keySet()) + ")");
+            }
+            return p;
+        }
+
         private FieldAssignment compileSet(Element a, OpenAction o) {
             String fieldPath = attr(a, "field");
             if (fieldPath != null && fieldPath.startsWith(ActionField.FIELDS_PREFIX)) {
@@ -1058,12 +1070,8 @@ final class SpecValidator {
                 }
             }
             if (param != null) {
-                Parameter p = parameters.get(param);
-                if (p == null && brokenParameters.contains(param)) {
-                    return null;
-                }
+                Parameter p = declaredParameter(a, param);
                 if (p == null) {
-                    error(a, "parameter '" + param + "' is not declared (declared: " + list(parameters.keySet()) + ")");
                     return null;
                 }
                 if (!field.accepts(p.type())) {
@@ -1175,12 +1183,8 @@ final class SpecValidator {
                 }
             }
             if (param != null) {
-                Parameter p = parameters.get(param);
-                if (p == null && brokenParameters.contains(param)) {
-                    return null;
-                }
+                Parameter p = declaredParameter(a, param);
                 if (p == null) {
-                    error(a, "parameter '" + param + "' is not declared (declared: " + list(parameters.keySet()) + ")");
                     return null;
                 }
                 try {
