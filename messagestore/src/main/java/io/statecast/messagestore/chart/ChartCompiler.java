@@ -676,7 +676,7 @@ public final class ChartCompiler {
                 if (sandbox != null) {
                     sandbox.checkCompiled(exe);
                 }
-                return new Expr(text, exe, null, where);
+                return new Expr(text, exe, null, where, SubsetCompiler.compile(text));
             } catch (SaxonApiException ex) {
                 msg = "'" + text + "' does not compile: " + ex.getMessage();
             } catch (io.statecast.messagestore.event.QueryException ex) {
@@ -685,7 +685,7 @@ public final class ChartCompiler {
             if (options.strict()) {
                 error(e, msg);
             }
-            return new Expr(text, null, msg, where);
+            return new Expr(text, null, msg, where, null);
         }
 
         String where(Element e, String attribute) {
