@@ -2,9 +2,7 @@ package io.statecast.messagestore.chart;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import net.sf.saxon.expr.Calculator;
 import net.sf.saxon.str.StringView;
-import net.sf.saxon.trans.XPathException;
 import net.sf.saxon.type.StringToDouble;
 import net.sf.saxon.value.BigDecimalValue;
 import net.sf.saxon.value.DoubleValue;
@@ -221,7 +219,17 @@ abstract class SubsetExpr {
 
         @Override
         boolean ebv(Scope s) throws Failure, Fallback {
-            return a.ebv(s) || b.ebv(s);
+            boolean left;
+            try {
+                left = a.ebv(s);
+            } catch (Failure f) {
+                // XPath lets either operand decide first; Saxon answers true when the other is true
+                if (b.ebv(s)) {
+                    return true;
+                }
+                throw f;
+            }
+            return left || b.ebv(s);
         }
     }
 
@@ -241,7 +249,17 @@ abstract class SubsetExpr {
 
         @Override
         boolean ebv(Scope s) throws Failure, Fallback {
-            return a.ebv(s) && b.ebv(s);
+            boolean left;
+            try {
+                left = a.ebv(s);
+            } catch (Failure f) {
+                // XPath lets either operand decide first; Saxon answers false when the other is false
+                if (!b.ebv(s)) {
+                    return false;
+                }
+                throw f;
+            }
+            return left && b.ebv(s);
         }
     }
 
@@ -284,6 +302,9 @@ abstract class SubsetExpr {
             if (x == null || y == null) {
                 return false;
             }
+            if ((x instanceof Untyped && nanOrZero(y)) || (y instanceof Untyped && nanOrZero(x))) {
+                throw Fallback.INSTANCE; // see below: Saxon's own order, and it may skip the cast
+            }
             // general comparison: an untypedAtomic takes the other operand's type (string when both are untyped)
             if (x instanceof Untyped ux) {
                 x = y instanceof Untyped || y instanceof String ? ux.text()
@@ -301,6 +322,11 @@ abstract class SubsetExpr {
                 }
                 double p = toDoubleNumeric(x);
                 double q = toDoubleNumeric(y);
+                if (Double.isNaN(p) || Double.isNaN(q) || p == 0 || q == 0) {
+                    // Saxon orders a NaN or signed zero read from text its own way (NaN above
+                    // every number, -0 below 0 except against an integer): it decides those
+                    throw Fallback.INSTANCE;
+                }
                 return switch (op) {
                     case EQ -> p == q;
                     case NE -> p != q;
@@ -356,12 +382,14 @@ abstract class SubsetExpr {
                 // as Saxon does: an empty left operand decides without the right one
                 return null;
             }
-            // the left operand converts before the right one is read, as in Saxon
-            x = numeric(x, s);
-            Object y = b.value(s);
+            // an untypedAtomic operand converts as it is read; operand types are checked once both
+            // are known to be non-empty, as in Saxon
+            x = untypedToDouble(x, s);
+            Object y = untypedToDouble(b.value(s), s);
             if (y == null) {
                 return null;
             }
+            x = numeric(x, s);
             y = numeric(y, s);
             if (x instanceof Double || y instanceof Double) {
                 double p = toDoubleNumeric(x);
@@ -427,15 +455,22 @@ abstract class SubsetExpr {
             }
         }
 
-        /** Saxon's own decimal division, for its precision and rounding. */
-        private static BigDecimal divide(BigDecimal p, BigDecimal q) throws Failure {
+        /**
+         * An exact decimal quotient of at most 18 fractional digits; a longer or non-terminating
+         * one is rounded by Saxon's own rules, so Saxon computes it.
+         */
+        private static BigDecimal divide(BigDecimal p, BigDecimal q) throws Failure, Fallback {
             if (q.signum() == 0) {
                 throw new Failure("FOAR0001", "division by zero");
             }
             try {
-                return Calculator.decimalDivide(new BigDecimalValue(p), new BigDecimalValue(q)).getDecimalValue();
-            } catch (XPathException e) {
-                throw new Failure(e.getErrorCodeQName() == null ? "FOAR0002" : e.getErrorCodeQName().getLocalPart(), e.getMessage());
+                BigDecimal r = p.divide(q);
+                if (r.scale() > 18) {
+                    throw Fallback.INSTANCE;
+                }
+                return r;
+            } catch (ArithmeticException nonTerminating) {
+                throw Fallback.INSTANCE;
             }
         }
     }
@@ -497,7 +532,12 @@ abstract class SubsetExpr {
                 case STRING:
                     return args[0].string(s);
                 case STRING_LENGTH:
-                    String t = args[0].string(s);
+                    // the argument is xs:string?: an untypedAtomic casts, a number or boolean is a type error
+                    Object v = args[0].value(s);
+                    if (v != null && !(v instanceof String) && !(v instanceof Untyped)) {
+                        throw new Failure("XPTY0004", "string-length() of " + typeName(v));
+                    }
+                    String t = v == null ? "" : stringOf(v);
                     return (long) t.codePointCount(0, t.length());
                 case CONCAT:
                     StringBuilder sb = new StringBuilder();
@@ -570,7 +610,7 @@ abstract class SubsetExpr {
             return DoubleValue.makeDoubleValue(d).getStringValue();
         }
         if (v instanceof BigDecimal d) {
-            return BigDecimalValue.decimalToString(d, new StringBuilder()).toString();
+            return new BigDecimalValue(d).getStringValue();
         }
         if (v instanceof Boolean b) {
             return b ? "true" : "false";
@@ -618,6 +658,14 @@ abstract class SubsetExpr {
             return u.toDouble(s);
         }
         throw new Failure("XPTY0004", "arithmetic on " + typeName(v));
+    }
+
+    private static boolean nanOrZero(Object v) {
+        return v instanceof Double d && (Double.isNaN(d) || d == 0);
+    }
+
+    private static Object untypedToDouble(Object v, Scope s) throws Failure {
+        return v instanceof Untyped u ? (Object) u.toDouble(s) : v;
     }
 
     private static double toDoubleNumeric(Object v) {
