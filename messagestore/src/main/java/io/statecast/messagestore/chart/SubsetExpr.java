@@ -302,7 +302,8 @@ abstract class SubsetExpr {
             if (x == null || y == null) {
                 return false;
             }
-            if ((x instanceof Untyped && nanOrZero(y)) || (y instanceof Untyped && nanOrZero(x))) {
+            if ((x instanceof Untyped && y instanceof Double d && nanOrNegativeZero(d))
+                    || (y instanceof Untyped && x instanceof Double e && nanOrNegativeZero(e))) {
                 throw Fallback.INSTANCE; // see below: Saxon's own order, and it may skip the cast
             }
             // general comparison: an untypedAtomic takes the other operand's type (string when both are untyped)
@@ -322,8 +323,8 @@ abstract class SubsetExpr {
                 }
                 double p = toDoubleNumeric(x);
                 double q = toDoubleNumeric(y);
-                if (Double.isNaN(p) || Double.isNaN(q) || p == 0 || q == 0) {
-                    // Saxon orders a NaN or signed zero read from text its own way (NaN above
+                if (nanOrNegativeZero(p) || nanOrNegativeZero(q)) {
+                    // Saxon orders a NaN or negative zero read from text its own way (NaN above
                     // every number, -0 below 0 except against an integer): it decides those
                     throw Fallback.INSTANCE;
                 }
@@ -660,8 +661,8 @@ abstract class SubsetExpr {
         throw new Failure("XPTY0004", "arithmetic on " + typeName(v));
     }
 
-    private static boolean nanOrZero(Object v) {
-        return v instanceof Double d && (Double.isNaN(d) || d == 0);
+    private static boolean nanOrNegativeZero(double d) {
+        return Double.isNaN(d) || Double.doubleToRawLongBits(d) == Long.MIN_VALUE;
     }
 
     private static Object untypedToDouble(Object v, Scope s) throws Failure {
