@@ -693,7 +693,8 @@ public final class ChartCompiler {
                 if (sandbox != null) {
                     sandbox.checkCompiled(checker.compile(text));
                 }
-                return new Expr(text, exe, null, where);
+                // system variables ($_event, $_x, …) are built for Saxon when it evaluates: theirs
+                return new Expr(text, exe, null, where, text.contains("$_") ? null : SubsetCompiler.compile(text));
             } catch (SaxonApiException ex) {
                 msg = "'" + text + "' does not compile: " + ex.getMessage();
             } catch (io.statecast.messagestore.event.QueryException ex) {
@@ -702,7 +703,7 @@ public final class ChartCompiler {
             if (options.strict()) {
                 error(e, msg);
             }
-            return new Expr(text, null, msg, where);
+            return new Expr(text, null, msg, where, null);
         }
 
         String where(Element e, String attribute) {

@@ -11,8 +11,10 @@ import net.sf.saxon.s9api.XPathExecutable;
  * @param executable Saxon's compiled form, or {@code null} when {@code error} is set
  * @param error      why it does not compile, or {@code null}
  * @param where      where it stands in the document ({@code line N, <element attr>}), for errors
+ * @param subset     the same expression compiled by {@link SubsetCompiler} when it is in the subset
+ *                   evaluated without Saxon, else {@code null}
  */
-record Expr(String text, XPathExecutable executable, String error, String where) {
+record Expr(String text, XPathExecutable executable, String error, String where, SubsetExpr subset) {
 
     /** Whether the expression names {@code $_x} (its value is asked of the host only then). */
     boolean readsPlatform() {

@@ -5,7 +5,7 @@ record LogAction(String label, Expr expr) implements Action {
 
     @Override
     public void run(Session session) throws ChartError {
-        String value = expr == null ? "" : session.data().string(expr);
+        String value = expr == null ? "" : session.data().logString(expr);
         session.host().log(label == null ? "" : label, value);
     }
 }

@@ -21,6 +21,7 @@ import net.sf.saxon.s9api.XdmItem;
 import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.s9api.XdmValue;
 import net.sf.saxon.tree.wrapper.VirtualNode;
+import net.sf.saxon.type.StringToDouble;
 import org.w3c.dom.Attr;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -36,8 +37,13 @@ import org.xml.sax.InputSource;
  * {@code _ioprocessors}) are elements of the same shape that assignments may not touch.
  *
  * <p>Expressions run on Saxon over a DOM wrapper of the document, made again after each change.
+ * Expressions of the subset {@link SubsetCompiler} compiles run without Saxon or the DOM where
+ * they stand in a {@code cond}, a {@code <log expr>}, a {@code <data expr>}, or the {@code expr}
+ * of an {@code <assign location="$name">} replacing the children: such an assignment keeps the
+ * value as a Java value in {@link #scalars}, and the variable's {@code <data>} element gets its
+ * text only when something other than the subset reads the document ({@link #flush}).
  */
-final class XPathData {
+final class XPathData implements SubsetExpr.Scope {
 
     private static final Set<String> SYSTEM = Set.of("_event", "_sessionid", "_name", "_ioprocessors", "_x");
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.\\-]*");
@@ -50,6 +56,12 @@ final class XPathData {
     private final Element root;
     private final Map<String, Element> vars = new HashMap<>();
     private DocumentWrapper wrapper;
+    /**
+     * Variables whose value a subset assignment left as a Java value, not yet written to their
+     * element (whose children are stale meanwhile). The truth for those variables until {@link #flush}.
+     */
+    private final Map<String, SubsetExpr.Untyped> scalars = new HashMap<>();
+    private final StringToDouble toDouble;
     private final Map<String, XdmValue> bound = new HashMap<>();
     /** Foreach variables bound to an item: a datamodel {@link Node}, or an {@link XdmValue}. */
     private final Map<String, Object> aliases = new HashMap<>();
@@ -63,6 +75,7 @@ final class XPathData {
         this.session = session;
         this.limits = limits;
         this.config = chart.processor().getUnderlyingConfiguration();
+        this.toDouble = config.getConversionRules().getStringToDoubleConverter();
         try {
             this.doc = DocumentBuilderFactory.newDefaultInstance().newDocumentBuilder().newDocument();
         } catch (ParserConfigurationException e) {
@@ -114,20 +127,29 @@ final class XPathData {
     }
 
     void init(DataDecl d) throws ChartError {
+        flush();
         Element e = variable(d.id());
         clear(e);
+        SubsetExpr.Untyped scalar = null;
         if (d.srcError() != null) {
             throw new ChartError("data '" + d.id() + "': " + d.srcError());
         }
         if (d.src() != null) {
             appendParsed(e, d.src());
         } else if (d.expr() != null) {
-            appendAll(e, toDom(evaluate(d.expr())));
+            scalar = atomic(d.expr());
+            if (scalar == null) {
+                appendAll(e, toDom(evaluate(d.expr())));
+            }
         } else if (d.content() != null) {
             appendContent(e, d.content());
         }
-        nodeCount = countNodes(root);
+        nodeCount = countNodes(root) + (scalar != null && scalar.hasText ? 1 : 0);
+        if (scalar != null) {
+            scalars.put(d.id(), scalar);
+        }
         if (nodeCount > limits.maxDataNodes()) {
+            scalars.remove(d.id());
             clear(e);
             nodeCount = countNodes(root);
             changed();
@@ -145,6 +167,7 @@ final class XPathData {
         if (SYSTEM.contains(id)) {
             throw new ChartError("foreach may not assign the system variable " + id);
         }
+        flush();
         Element e = variable(id);
         Node n = item instanceof XdmNode x ? domOf(x) : null;
         if (n != null && n.getOwnerDocument() == doc) {
@@ -210,6 +233,16 @@ final class XPathData {
 
     /** The expression's effective boolean value. */
     boolean test(Expr e) throws ChartError {
+        if (e.subset() != null) {
+            bindCurrentEvent();
+            try {
+                return e.subset().ebv(this);
+            } catch (SubsetExpr.Failure f) {
+                throw failed(e, f);
+            } catch (SubsetExpr.Fallback saxon) {
+                // evaluated by Saxon below
+            }
+        }
         try {
             return selector(e).effectiveBooleanValue();
         } catch (SaxonApiException | RuntimeException ex) {
@@ -221,10 +254,8 @@ final class XPathData {
         if (e.error() != null) {
             throw new ChartError(e.error() + " (" + e.where() + ")");
         }
-        ChartEvent event = session.currentEvent();
-        if (event != null) {
-            bindEvent(event);
-        }
+        flush();
+        bindCurrentEvent();
         XPathSelector sel = e.executable().load();
         try {
             for (QName q : chart.variables()) {
@@ -242,6 +273,134 @@ final class XPathData {
 
     String string(Expr e) throws ChartError {
         return stringOf(evaluate(e));
+    }
+
+    /** The string value of a {@code <log expr>}: {@link #string}, without Saxon when in the subset. */
+    String logString(Expr e) throws ChartError {
+        if (e.subset() != null) {
+            bindCurrentEvent();
+            try {
+                return e.subset().string(this);
+            } catch (SubsetExpr.Failure f) {
+                throw failed(e, f);
+            } catch (SubsetExpr.Fallback saxon) {
+                // evaluated by Saxon below
+            }
+        }
+        return string(e);
+    }
+
+    /**
+     * The value of an expression of the subset that yields an atomic value or the empty
+     * sequence, as an assignment would leave it; {@code null} when Saxon must evaluate it.
+     */
+    private SubsetExpr.Untyped atomic(Expr e) throws ChartError {
+        if (e.subset() == null || e.subset().yieldsNode()) {
+            return null;
+        }
+        bindCurrentEvent();
+        try {
+            return SubsetExpr.Untyped.of(e.subset().value(this));
+        } catch (SubsetExpr.Failure f) {
+            throw failed(e, f);
+        } catch (SubsetExpr.Fallback saxon) {
+            return null;
+        }
+    }
+
+    private static ChartError failed(Expr e, SubsetExpr.Failure f) {
+        return new ChartError("'" + e.text() + "' cannot be evaluated: " + f.getMessage() + " (" + e.where() + ")");
+    }
+
+    private void bindCurrentEvent() {
+        ChartEvent event = session.currentEvent();
+        if (event != null) {
+            bindEvent(event);
+        }
+    }
+
+    /** Writes every scalar into its element, before anything reads the document itself. */
+    private void flush() {
+        if (scalars.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<String, SubsetExpr.Untyped> s : scalars.entrySet()) {
+            Element e = vars.get(s.getKey());
+            clear(e);
+            if (s.getValue().hasText) {
+                e.appendChild(doc.createTextNode(s.getValue().text()));
+            }
+        }
+        scalars.clear();
+        changed();
+    }
+
+    // ---- the subset's view of the variables ----------------------------------------------------
+
+    @Override
+    public SubsetExpr.Untyped atomized(String name) throws SubsetExpr.Fallback {
+        if (!aliases.isEmpty() && aliases.containsKey(name)) {
+            throw SubsetExpr.Fallback.INSTANCE;
+        }
+        SubsetExpr.Untyped s = scalars.get(name);
+        if (s != null) {
+            return s;
+        }
+        Element e = vars.get(name);
+        return e == null ? null : new SubsetExpr.Untyped(e.getTextContent());
+    }
+
+    @Override
+    public boolean bound(String name) throws SubsetExpr.Fallback {
+        if (!aliases.isEmpty() && aliases.containsKey(name)) {
+            throw SubsetExpr.Fallback.INSTANCE;
+        }
+        return vars.containsKey(name);
+    }
+
+    @Override
+    public SubsetExpr.Untyped text(String name) throws SubsetExpr.Fallback {
+        if (!aliases.isEmpty() && aliases.containsKey(name)) {
+            throw SubsetExpr.Fallback.INSTANCE;
+        }
+        SubsetExpr.Untyped s = scalars.get(name);
+        if (s != null) {
+            if (!s.hasText) {
+                return null;
+            }
+            if (s.text().isEmpty()) {
+                throw SubsetExpr.Fallback.INSTANCE; // whether an empty text node is a node is the DOM wrapper's call
+            }
+            return s;
+        }
+        Element e = vars.get(name);
+        if (e == null) {
+            return null;
+        }
+        Node text = null;
+        for (Node k = e.getFirstChild(); k != null; k = k.getNextSibling()) {
+            short type = k.getNodeType();
+            if (type == Node.TEXT_NODE || type == Node.CDATA_SECTION_NODE) {
+                if (text != null || type != Node.TEXT_NODE || k.getNodeValue().isEmpty()) {
+                    // adjacent or empty text nodes: how they map to XPath text nodes is the wrapper's call
+                    throw SubsetExpr.Fallback.INSTANCE;
+                }
+                text = k;
+            } else if (type != Node.ELEMENT_NODE) {
+                throw SubsetExpr.Fallback.INSTANCE;
+            }
+        }
+        return text == null ? null : new SubsetExpr.Untyped(text.getNodeValue());
+    }
+
+    @Override
+    public boolean inState(String id) {
+        return session.isActive(id);
+    }
+
+    @Override
+    public StringToDouble toDouble() {
+        return toDouble;
     }
 
     private static String stringOf(XdmValue v) {
@@ -287,6 +446,9 @@ final class XPathData {
     // ---- assignment ----------------------------------------------------------------------------
 
     void assign(AssignAction a) throws ChartError {
+        if (assignScalar(a)) {
+            return;
+        }
         List<Node> targets = locate(a.location());
         List<Node> value = a.content() != null ? contentOf(a.content())
                 : a.expr() != null ? toDom(evaluate(a.expr())) : List.of();
@@ -368,6 +530,44 @@ final class XPathData {
         changed();
     }
 
+    /**
+     * An {@code <assign location="$name" expr>} replacing the children with a subset expression's
+     * atomic value: kept as a Java value, the element left alone until {@link #flush}. False when
+     * the assignment is not of that form, or the variable is not a plain variable of the chart.
+     */
+    private boolean assignScalar(AssignAction a) throws ChartError {
+        String name = a.location().subset() == null ? null : a.location().subset().variableName();
+        if (name == null || a.type() != AssignAction.AssignType.REPLACECHILDREN || a.content() != null
+                || a.expr() == null || SYSTEM.contains(name) || aliases.containsKey(name)) {
+            return false;
+        }
+        Element e = vars.get(name);
+        if (e == null) {
+            return false;
+        }
+        SubsetExpr.Untyped value = atomic(a.expr());
+        if (value == null) {
+            return false;
+        }
+        long added = value.hasText ? 1 : 0;
+        if (nodeCount + added > limits.maxDataNodes()) {
+            throw new ChartError("the datamodel would hold more than " + limits.maxDataNodes()
+                    + " nodes (" + a.location().where() + ")");
+        }
+        SubsetExpr.Untyped old = scalars.put(name, value);
+        long removed;
+        if (old != null) {
+            removed = old.hasText ? 1 : 0;
+        } else {
+            removed = 0;
+            for (Node k = e.getFirstChild(); k != null; k = k.getNextSibling()) {
+                removed += countNodes(k);
+            }
+        }
+        nodeCount += added - removed;
+        return true;
+    }
+
     private static long countNodes(Node n) {
         long c = 1;
         if (n instanceof Element e) {
@@ -388,6 +588,7 @@ final class XPathData {
 
     /** Assigns a string (an {@code idlocation}). */
     void assignString(Expr location, String value) throws ChartError {
+        flush();
         for (Node target : locate(location)) {
             if (target instanceof Attr attr) {
                 attr.setValue(value);
@@ -433,6 +634,7 @@ final class XPathData {
 
     /** The {@code <data>} payload of a {@code <send>}, detached; {@code null} when it has none. */
     Element payload(String[] namelist, Param[] params, Expr contentExpr, Element content) throws ChartError {
+        flush();
         if (content != null || contentExpr != null) {
             Element d = doc.createElementNS(null, "data");
             appendAll(d, content != null ? contentOf(content) : toDom(evaluate(contentExpr)));

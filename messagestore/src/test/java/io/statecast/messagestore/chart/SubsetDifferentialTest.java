@@ -1,0 +1,272 @@
+package io.statecast.messagestore.chart;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import net.sf.saxon.s9api.QName;
+import net.sf.saxon.s9api.SaxonApiException;
+import net.sf.saxon.s9api.XPathCompiler;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Random expressions of the subset's grammar over random datamodels: the subset's evaluators
+ * must agree with Saxon on the string value, the effective boolean value, whether evaluation
+ * fails, and the value an {@code <assign>} leaves. Run again with {@code -Dsubset.seed=N}.
+ */
+class SubsetDifferentialTest {
+
+    private static final int CHARTS = 10;
+    private static final int CASES_PER_CHART = 300;
+    private static final String[] NUMBERS_AS_TEXT = {"0", "1", "-3", "2.50", " 7 ", "1e3", "-0", "NaN", "INF", "-INF",
+        "12345678901", "0.1", ".5", "5.", "+2", "1E-7", "3.0e0"};
+    private static final String[] OTHER_TEXT = {"", "abc", "true", "false", "1 2", "0x10", "Infinity", "é", "a\"b'c"};
+    private static final String[] NAME_START = {"a", "b", "x", "n", "_", "Count", "v"};
+    private static final String[] NAME_REST = {"", "1", "-b", ".c", "_d", "x", "count", "-", "2-"};
+
+    private final long seed = Long.getLong("subset.seed", System.nanoTime());
+    private final Random rnd = new Random(seed);
+    private List<String> names;
+    private String unbound;
+
+    @Test
+    void shouldAgreeWithSaxonOnRandomExpressionsOfTheSubset() throws Exception {
+        int compared = 0;
+        int inSubset = 0;
+        int decided = 0;
+        for (int c = 0; c < CHARTS; c++) {
+            names = new ArrayList<>();
+            while (names.size() < 4) {
+                String n = NAME_START[rnd.nextInt(NAME_START.length)] + NAME_REST[rnd.nextInt(NAME_REST.length)];
+                if (!names.contains(n) && !n.equals("_x")) { // _x is a system variable
+                    names.add(n);
+                }
+            }
+            unbound = "u" + c;
+            StringBuilder data = new StringBuilder("<datamodel>");
+            for (String n : names) {
+                data.append("<data id=\"").append(n).append("\"/>");
+            }
+            data.append("<data id=\"target\"/></datamodel>");
+            Chart chart = Charts.lenient(Charts.scxml("", data + """
+                    <state id="s1"><onentry><foreach array="$target/none" item="%s"/></onentry></state>
+                    <state id="s2"/>""".formatted(unbound)));
+            Session session = new Session(chart, new Charts.Host(), ChartLimits.DEFAULTS, "t");
+            // the foreach never runs: its item stays unbound
+            session.data();
+            XPathCompiler xpath = chart.processor().newXPathCompiler();
+            xpath.setLanguageVersion("3.1");
+            for (QName q : chart.variables()) {
+                xpath.declareVariable(q);
+            }
+            session.start();
+            XPathData d = session.data();
+            for (int i = 0; i < CASES_PER_CHART; i++) {
+                setValues(d, xpath);
+                String text = expr(3);
+                Expr[] pair = compile(xpath, text);
+                if (pair == null) {
+                    continue;
+                }
+                inSubset++;
+                String where = "seed " + seed + " (-Dsubset.seed=" + seed + "), expression " + text + " over "
+                        + describe(d, xpath);
+                assertEquals(outcome(() -> d.string(pair[1])), outcome(() -> d.logString(pair[0])), where);
+                assertEquals(outcome(() -> d.test(pair[1])), outcome(() -> d.test(pair[0])), where);
+                Expr[] target = compile(xpath, "$target");
+                Expr read = compile(xpath, "$target || '|' || count($target/text())")[1];
+                String slow = outcome(() -> {
+                    d.assign(new AssignAction(target[1], pair[1], null, AssignAction.AssignType.REPLACECHILDREN, null));
+                    return d.string(read);
+                });
+                String fast = outcome(() -> {
+                    d.assign(new AssignAction(target[0], pair[0], null, AssignAction.AssignType.REPLACECHILDREN, null));
+                    return d.string(read);
+                });
+                assertEquals(slow, fast, "assigned: " + where);
+                compared++;
+                decided += decidedBySubset(pair[0], d) ? 1 : 0;
+            }
+        }
+        assertTrue(compared > CHARTS * CASES_PER_CHART / 2, "too few cases compiled: " + compared + " (seed " + seed + ")");
+        assertTrue(inSubset == compared);
+        // agreement proves little if the subset handed most cases to Saxon
+        assertTrue(decided > compared * 3 / 4, "the subset decided " + decided + " of " + compared + " (seed " + seed + ")");
+    }
+
+    /** Whether the subset settles {@code e} itself (a value or an error), without falling back. */
+    private static boolean decidedBySubset(Expr e, XPathData d) {
+        try {
+            e.subset().value(d);
+            return true;
+        } catch (SubsetExpr.Failure error) {
+            return true;
+        } catch (SubsetExpr.Fallback saxon) {
+            return false;
+        }
+    }
+
+    /** Each variable: text, empty, or a subset assignment's Java value. */
+    private void setValues(XPathData d, XPathCompiler xpath) throws Exception {
+        for (String n : names) {
+            Expr[] loc = compile(xpath, "$" + n);
+            assertNotNull(loc, n);
+            switch (rnd.nextInt(4)) {
+                case 0 -> d.assignString(loc[1], pick(NUMBERS_AS_TEXT));
+                case 1 -> d.assignString(loc[1], rnd.nextInt(4) == 0 ? pick(OTHER_TEXT) : pick(NUMBERS_AS_TEXT));
+                case 2 -> d.init(new DataDecl(n, null, null, null, null));
+                default -> {
+                    Expr[] value = compile(xpath, rnd.nextBoolean() ? literal() : expr(2));
+                    if (value != null) {
+                        try {
+                            d.assign(new AssignAction(loc[0], value[0], null, AssignAction.AssignType.REPLACECHILDREN,
+                                    null));
+                        } catch (ChartError e) {
+                            d.assignString(loc[1], pick(OTHER_TEXT));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private String describe(XPathData d, XPathCompiler xpath) {
+        StringBuilder sb = new StringBuilder();
+        List<String> all = new ArrayList<>(names);
+        all.add(unbound);
+        all.add("target");
+        for (String n : all) {
+            Expr[] e = compile(xpath, "count($" + n + "/text()) || ':' || $" + n);
+            sb.append('$').append(n).append('=').append(outcome(() -> d.string(e[1]))).append(' ');
+        }
+        return sb.toString();
+    }
+
+    /** The subset's and Saxon's form of {@code text}; {@code null} when Saxon does not compile it. */
+    private static Expr[] compile(XPathCompiler xpath, String text) {
+        try {
+            var exe = xpath.compile(text);
+            SubsetExpr sub = SubsetCompiler.compile(text);
+            return new Expr[] {new Expr(text, exe, null, "test", sub), new Expr(text, exe, null, "test", null)};
+        } catch (SaxonApiException notXPath) {
+            return null;
+        }
+    }
+
+    private interface Eval {
+        Object run() throws ChartError;
+    }
+
+    private static String outcome(Eval e) {
+        try {
+            return "value " + e.run();
+        } catch (ChartError err) {
+            if (Boolean.getBoolean("subset.debug")) {
+                System.err.println("DEBUG " + err.getMessage());
+            }
+            return "error";
+        }
+    }
+
+    // ---- the grammar, at random -------------------------------------------------------------------
+
+    private String expr(int depth) {
+        if (depth == 0) {
+            return primary();
+        }
+        return switch (rnd.nextInt(9)) {
+            case 0, 1 -> binary(depth, new String[] {"+", "-", "*", "div", "mod", "idiv"});
+            case 2 -> binary(depth, new String[] {"=", "!=", "<", "<=", ">", ">="});
+            case 3 -> binary(depth, new String[] {"and", "or"});
+            case 4 -> "-" + sp() + operand(depth - 1);
+            case 5 -> chain();
+            case 6 -> call(depth);
+            default -> primary();
+        };
+    }
+
+    private String binary(int depth, String[] ops) {
+        String op = pick(ops);
+        boolean word = Character.isLetter(op.charAt(0));
+        return operand(depth - 1) + (word ? " " + sp() : sp()) + op + (word ? " " + sp() : sp()) + operand(depth - 1);
+    }
+
+    /** Operators of mixed precedence without parentheses. */
+    private String chain() {
+        StringBuilder sb = new StringBuilder(primary());
+        int n = 1 + rnd.nextInt(3);
+        for (int i = 0; i < n; i++) {
+            String op = pick(new String[] {"+", "-", "*", " div ", " mod "});
+            sb.append(' ').append(op).append(' ').append(primary());
+        }
+        if (rnd.nextBoolean()) {
+            sb.append(' ').append(pick(new String[] {"=", "<", ">=", "!="})).append(' ').append(primary());
+            if (rnd.nextBoolean()) {
+                sb.append(pick(new String[] {" and ", " or "})).append(primary()).append(" > ").append(primary());
+            }
+        }
+        return sb.toString();
+    }
+
+    private String operand(int depth) {
+        String e = expr(depth);
+        return depth == 0 && rnd.nextBoolean() ? e : "(" + sp() + e + sp() + ")";
+    }
+
+    private String call(int depth) {
+        return switch (rnd.nextInt(9)) {
+            case 0 -> "true()";
+            case 1 -> "false" + sp() + "(" + sp() + ")";
+            case 2 -> "not(" + expr(depth - 1) + ")";
+            case 3 -> "string(" + sp() + expr(depth - 1) + ")";
+            case 4 -> "number(" + expr(depth - 1) + sp() + ")";
+            case 5 -> "concat(" + expr(depth - 1) + "," + sp() + expr(depth - 1)
+                    + (rnd.nextBoolean() ? ", " + primary() : "") + ")";
+            case 6 -> "string-length(" + expr(depth - 1) + ")";
+            case 7 -> "In('" + pick(new String[] {"s1", "s2", "nope"}) + "')";
+            default -> "(" + expr(depth - 1) + ")";
+        };
+    }
+
+    private String primary() {
+        return switch (rnd.nextInt(6)) {
+            case 0, 1 -> "$" + pick(names);
+            case 2 -> "$" + pick(names) + sp() + "/" + sp() + "text()";
+            case 3 -> rnd.nextInt(4) == 0 ? "$" + unbound : literal();
+            default -> literal();
+        };
+    }
+
+    private String literal() {
+        return switch (rnd.nextInt(8)) {
+            case 0 -> Integer.toString(rnd.nextInt(5));
+            case 1 -> Integer.toString(rnd.nextInt(1000));
+            case 2 -> "-" + rnd.nextInt(10);
+            case 3 -> pick(new String[] {"1.5", ".5", "3.", "0.1", "2.50", "-0.25", "1e2", "2.5E-3", "1e20",
+                "9223372036854775807", "0.0"});
+            case 4 -> "'" + pick(new String[] {"", "a", "abc", "1", "10", "true", " 2 ", "it''s"}) + "'";
+            case 5 -> "\"" + pick(new String[] {"", "b", "0", "NaN", "x\"\"y"}) + "\"";
+            default -> Integer.toString(rnd.nextInt(20) - 5);
+        };
+    }
+
+    private String sp() {
+        return switch (rnd.nextInt(6)) {
+            case 0 -> " ";
+            case 1 -> "  ";
+            case 2 -> "\n";
+            default -> "";
+        };
+    }
+
+    private String pick(String[] a) {
+        return a[rnd.nextInt(a.length)];
+    }
+
+    private String pick(List<String> a) {
+        return a.get(rnd.nextInt(a.size()));
+    }
+}
