@@ -694,7 +694,7 @@ public final class ChartCompiler {
                     sandbox.checkCompiled(checker.compile(text));
                 }
                 // system variables ($_event, $_x, …) are built for Saxon when it evaluates: theirs
-                return new Expr(text, exe, null, where, text.contains("$_") ? null : SubsetCompiler.compile(text));
+                return new Expr(text, exe, null, where, readsSystemVariable(text) ? null : SubsetCompiler.compile(text));
             } catch (SaxonApiException ex) {
                 msg = "'" + text + "' does not compile: " + ex.getMessage();
             } catch (io.statecast.messagestore.event.QueryException ex) {
@@ -704,6 +704,22 @@ public final class ChartCompiler {
                 error(e, msg);
             }
             return new Expr(text, null, msg, where, null);
+        }
+
+        /** Whether {@code text} names a system variable ({@code $_event}, {@code $_x}, …) as a token. */
+        boolean readsSystemVariable(String text) {
+            for (String v : SYSTEM_VARIABLES) {
+                int at = text.indexOf("$" + v);
+                while (at >= 0) {
+                    int end = at + 1 + v.length();
+                    if (end >= text.length() || !(Character.isLetterOrDigit(text.charAt(end))
+                            || "_.-".indexOf(text.charAt(end)) >= 0)) {
+                        return true;
+                    }
+                    at = text.indexOf("$" + v, end);
+                }
+            }
+            return false;
         }
 
         String where(Element e, String attribute) {

@@ -237,10 +237,8 @@ final class XPathData implements SubsetExpr.Scope {
             bindCurrentEvent();
             try {
                 return e.subset().ebv(this);
-            } catch (SubsetExpr.Failure f) {
-                throw failed(e, f);
-            } catch (SubsetExpr.Fallback saxon) {
-                // evaluated by Saxon below
+            } catch (SubsetExpr.Failure | SubsetExpr.Fallback saxon) {
+                // Saxon decides errors and the corners the subset leaves to it: evaluated below
             }
         }
         try {
@@ -281,10 +279,8 @@ final class XPathData implements SubsetExpr.Scope {
             bindCurrentEvent();
             try {
                 return e.subset().string(this);
-            } catch (SubsetExpr.Failure f) {
-                throw failed(e, f);
-            } catch (SubsetExpr.Fallback saxon) {
-                // evaluated by Saxon below
+            } catch (SubsetExpr.Failure | SubsetExpr.Fallback saxon) {
+                // Saxon decides errors and the corners the subset leaves to it: evaluated below
             }
         }
         return string(e);
@@ -301,15 +297,10 @@ final class XPathData implements SubsetExpr.Scope {
         bindCurrentEvent();
         try {
             return SubsetExpr.Untyped.of(e.subset().value(this));
-        } catch (SubsetExpr.Failure f) {
-            throw failed(e, f);
-        } catch (SubsetExpr.Fallback saxon) {
+        } catch (SubsetExpr.Failure | SubsetExpr.Fallback saxon) {
+            // Saxon decides errors and the corners the subset leaves to it
             return null;
         }
-    }
-
-    private static ChartError failed(Expr e, SubsetExpr.Failure f) {
-        return new ChartError("'" + e.text() + "' cannot be evaluated: " + f.getMessage() + " (" + e.where() + ")");
     }
 
     private void bindCurrentEvent() {
