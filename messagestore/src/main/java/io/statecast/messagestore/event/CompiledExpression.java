@@ -105,8 +105,8 @@ public final class CompiledExpression {
     public boolean isTrue(History history, QueryBindings bindings) throws EvaluationException {
         if (root.isBoolean()) {
             // one boolean: its truth is the result's (no list is made)
-            try {
-                return root.ebv(new SubsetEval.Ctx(history, bindings, slots));
+            try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, slots)) {
+                return root.ebv(c);
             } catch (SubsetEval.DynamicError e) {
                 throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);
             } catch (StackOverflowError e) {
@@ -200,8 +200,8 @@ public final class CompiledExpression {
 
     /** The value as a sequence of {@link HistoryItem}, String, Long and Boolean items (tests compare it with Saxon's). */
     List<Object> run(History history, QueryBindings bindings) throws EvaluationException {
-        try {
-            return root.eval(new SubsetEval.Ctx(history, bindings, slots));
+        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, slots)) {
+            return root.eval(c);
         } catch (SubsetEval.DynamicError e) {
             throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);
         } catch (StackOverflowError e) {

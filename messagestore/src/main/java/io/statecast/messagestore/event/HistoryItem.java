@@ -4,9 +4,11 @@ import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * A node of the history document as the compiled subset ({@link CompiledExpression}) sees it: a
@@ -17,8 +19,12 @@ import java.util.List;
  *
  * <p>Only entries with an XML form ({@link History#hasXml}) are children of
  * {@code <HistoryOfEvents>}, as in the document.
+ *
+ * <p>A node is also the sequence of just itself (in XPath an item and the singleton sequence of
+ * it are the same value), so an evaluator that yields one node wraps it in no list. Equality
+ * stays node identity.
  */
-final class HistoryItem {
+final class HistoryItem extends AbstractList<Object> implements RandomAccess {
 
     // Kinds. Within an entry, the local order (pre-order in the document) is given by localOrder().
     static final int DOCUMENT = 0;
@@ -74,6 +80,19 @@ final class HistoryItem {
     static final HistoryItem DOCUMENT_NODE = new HistoryItem(null, -1, DOCUMENT, 0);
     static final HistoryItem ROOT_ELEMENT = new HistoryItem(null, -1, ROOT, 0);
     private static final List<HistoryItem> ROOT_ONLY = List.of(ROOT_ELEMENT);
+
+    @Override
+    public int size() {
+        return 1;
+    }
+
+    @Override
+    public Object get(int i) {
+        if (i != 0) {
+            throw new IndexOutOfBoundsException(i);
+        }
+        return this;
+    }
 
     @Override
     public boolean equals(Object o) {

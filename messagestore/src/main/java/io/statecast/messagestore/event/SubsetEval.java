@@ -36,25 +36,96 @@ final class SubsetEval {
     }
 
     private static final Object[] NO_VARS = new Object[0];
+    static final List<Object> TRUE = List.of(Boolean.TRUE);
+    static final List<Object> FALSE = List.of(Boolean.FALSE);
+    private static final List<Object>[] SMALL_INTEGERS = smallIntegers();
+
+    @SuppressWarnings("unchecked")
+    private static List<Object>[] smallIntegers() {
+        List<Object>[] out = new List[64];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = List.of((long) i);
+        }
+        return out;
+    }
+
+    /** The sequence of one boolean, without a new list. */
+    static List<Object> bool(boolean b) {
+        return b ? TRUE : FALSE;
+    }
+
+    /** The sequence of one integer; counts and positions below 64 without a new list. */
+    static List<Object> integer(long n) {
+        return n >= 0 && n < SMALL_INTEGERS.length ? SMALL_INTEGERS[(int) n] : List.of(n);
+    }
+
+    /** The sequence of one item: a node is its own sequence (no list made). */
+    static List<Object> one(Object x) {
+        return x instanceof HistoryItem h ? h : List.of(x);
+    }
+
+    /** A spare context per thread: an evaluation then allocates no context of its own. */
+    private static final ThreadLocal<Ctx[]> SPARE = ThreadLocal.withInitial(() -> new Ctx[1]);
 
     /** The state of one evaluation: the history, variable slots, the focus and the steps left. */
-    static final class Ctx {
-        final History history;
-        final QueryBindings bindings;
-        final Object[] vars;
+    static final class Ctx implements AutoCloseable {
+        History history;
+        QueryBindings bindings;
+        Object[] vars;
         Object item;
         int position;
         int last;
         private long stepsLeft;
+        private int slots;
+        /** Where {@link #close} returns this context for the thread's next evaluation, null if not pooled. */
+        private Ctx[] home;
 
         Ctx(History history, QueryBindings bindings, int slots) {
+            this.vars = NO_VARS;
+            reset(history, bindings, slots);
+        }
+
+        /**
+         * A context for one evaluation on this thread: the thread's spare when it is free (a
+         * nested evaluation gets a new one). {@link #close} it when the value has been read.
+         */
+        static Ctx open(History history, QueryBindings bindings, int slots) {
+            Ctx[] spare = SPARE.get();
+            Ctx c = spare[0];
+            if (c == null) {
+                c = new Ctx(history, bindings, slots);
+            } else {
+                spare[0] = null;
+                c.reset(history, bindings, slots);
+            }
+            c.home = spare;
+            return c;
+        }
+
+        private void reset(History history, QueryBindings bindings, int slots) {
             this.history = history;
             this.bindings = bindings;
-            this.vars = slots == 0 ? NO_VARS : new Object[slots];
+            if (vars.length < slots) {
+                vars = new Object[slots];
+            }
+            this.slots = slots;
             this.item = HistoryItem.DOCUMENT_NODE;
             this.position = 1;
             this.last = 1;
             this.stepsLeft = MAX_STEPS;
+        }
+
+        /** Drops what the evaluation referenced (no history is kept alive) and makes the context the thread's spare. */
+        @Override
+        public void close() {
+            history = null;
+            bindings = null;
+            item = null;
+            Arrays.fill(vars, 0, slots, null);
+            if (home != null) {
+                home[0] = this;
+                home = null;
+            }
         }
 
         /**
@@ -196,7 +267,7 @@ final class SubsetEval {
             if (v == null) {
                 throw new DynamicError("no value for parameter $" + name);
             }
-            return List.of(v);
+            return one(v);
         }
     }
 
@@ -207,20 +278,19 @@ final class SubsetEval {
             if (c.item == null) {
                 throw new DynamicError("the context item is absent");
             }
-            return List.of(c.item);
+            return one(c.item);
         }
     }
 
     /** {@code /}: the document node. */
     static final class Root extends Ev {
-        private static final List<Object> DOCUMENT = List.of(HistoryItem.DOCUMENT_NODE);
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
             if (!(c.item instanceof HistoryItem)) {
                 throw new DynamicError("'/' needs a node as context item");
             }
-            return DOCUMENT;
+            return HistoryItem.DOCUMENT_NODE;
         }
     }
 
@@ -300,7 +370,7 @@ final class SubsetEval {
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
-            return List.of(ebv(c));
+            return bool(ebv(c));
         }
 
         @Override
@@ -308,7 +378,7 @@ final class SubsetEval {
             List<Object> d = domain.eval(c);
             for (int i = 0, n = d.size(); i < n; i++) {
                 c.tick();
-                c.vars[slot] = List.of(d.get(i));
+                c.vars[slot] = one(d.get(i));
                 if (test.ebv(c) != every) {
                     return !every;
                 }
@@ -336,7 +406,7 @@ final class SubsetEval {
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
-            return List.of(ebv(c));
+            return bool(ebv(c));
         }
 
         @Override
@@ -370,10 +440,10 @@ final class SubsetEval {
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
             return switch (function) {
-                case COUNT -> List.of((long) arg.eval(c).size());
-                case LAST -> List.of((long) focus(c).last);
-                case POSITION -> List.of((long) focus(c).position);
-                default -> List.of(ebv(c));
+                case COUNT -> integer(arg.eval(c).size());
+                case LAST -> integer(focus(c).last);
+                case POSITION -> integer(focus(c).position);
+                default -> bool(ebv(c));
             };
         }
 
@@ -424,7 +494,7 @@ final class SubsetEval {
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
-            return List.of(ebv(c));
+            return bool(ebv(c));
         }
 
         @Override
@@ -478,7 +548,7 @@ final class SubsetEval {
             if (b == null) {
                 return List.of();
             }
-            return List.of(compare(c, op, a, b));
+            return bool(compare(c, op, a, b));
         }
 
         @Override
@@ -542,7 +612,7 @@ final class SubsetEval {
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
-            return List.of(ebv(c));
+            return bool(ebv(c));
         }
 
         @Override
@@ -948,7 +1018,7 @@ final class SubsetEval {
                     if (afterPosition.length == 0) {
                         out.add(found);
                     } else {
-                        addAll(out, filter(c, List.of(found), afterPosition));
+                        addAll(out, filter(c, found, afterPosition));
                     }
                 }
                 return;
@@ -1068,7 +1138,7 @@ final class SubsetEval {
                 changed = false;
                 single = list.size() == 1 ? (HistoryItem) list.get(0) : null;
             }
-            return changed ? List.of(single) : list;
+            return changed ? single : list;
         }
     }
 
@@ -1096,11 +1166,11 @@ final class SubsetEval {
                 return items;
             }
             if (p instanceof Literal l && l.value instanceof Long k) {
-                items = k >= 1 && k <= n ? List.of(items.get((int) (k - 1))) : List.of();
+                items = k >= 1 && k <= n ? one(items.get((int) (k - 1))) : List.of();
                 continue;
             }
             if (isLast(p)) {
-                items = List.of(items.get(n - 1));
+                items = one(items.get(n - 1));
                 continue;
             }
             Object item = c.item;
