@@ -135,7 +135,19 @@ public final class CompiledExpression {
      * {@link PathResult.Address}; {@code null} when empty.
      */
     public PathResult select(History history, QueryBindings bindings) throws EvaluationException {
-        List<Object> v = run(history, bindings);
+        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, slots)) {
+            // the result is read here, before anything else runs: a path's one node may be the
+            // context's scratch item rather than a new one
+            c.lend = root instanceof SubsetEval.Path;
+            return select(history, root.eval(c));
+        } catch (SubsetEval.DynamicError e) {
+            throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);
+        } catch (StackOverflowError e) {
+            throw new EvaluationException("'" + text + "' overflowed the stack", true, e);
+        }
+    }
+
+    private static PathResult select(History history, List<Object> v) {
         int n = v.size();
         if (n == 0) {
             return null;

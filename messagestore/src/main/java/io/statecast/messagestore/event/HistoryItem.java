@@ -64,17 +64,36 @@ final class HistoryItem extends AbstractList<Object> implements RandomAccess {
         return out;
     }
 
-    final HistoryEntry entry;
+    // Not final only so that an evaluation's scratch item (SubsetEval.Ctx) can be reused for the
+    // nodes a path passes through; every item that is part of a value is never changed.
+    HistoryEntry entry;
     /** Index in {@link History#entries()}; -1 for the document and the root element. */
-    final int index;
-    final int kind;
-    final int sub;
+    int index;
+    int kind;
+    int sub;
 
     HistoryItem(HistoryEntry entry, int index, int kind, int sub) {
         this.entry = entry;
         this.index = index;
         this.kind = kind;
         this.sub = sub;
+    }
+
+    /** A new item for the node, or {@code into} (a scratch item) made to be it when not null. */
+    private static HistoryItem make(HistoryEntry entry, int index, int kind, int sub, HistoryItem into) {
+        if (into == null) {
+            return new HistoryItem(entry, index, kind, sub);
+        }
+        into.entry = entry;
+        into.index = index;
+        into.kind = kind;
+        into.sub = sub;
+        return into;
+    }
+
+    /** An item for the same node that no one else changes. */
+    HistoryItem copy() {
+        return new HistoryItem(entry, index, kind, sub);
     }
 
     static final HistoryItem DOCUMENT_NODE = new HistoryItem(null, -1, DOCUMENT, 0);
@@ -152,7 +171,12 @@ final class HistoryItem extends AbstractList<Object> implements RandomAccess {
 
     /** For a group element: its {@code i}th address element. */
     HistoryItem groupAddress(int i) {
-        return new HistoryItem(entry, index, GROUP_ADDRESS, (sub << GROUP_SHIFT) | i);
+        return groupAddress(i, null);
+    }
+
+    /** {@link #groupAddress(int)}, written into {@code into} when not null (it may be this item). */
+    HistoryItem groupAddress(int i, HistoryItem into) {
+        return make(entry, index, GROUP_ADDRESS, (sub << GROUP_SHIFT) | i, into);
     }
 
     /** For a group address: which group ({@link #PARENT}, …). */
@@ -302,28 +326,36 @@ final class HistoryItem extends AbstractList<Object> implements RandomAccess {
      * that name may be several ({@link #ROOT}, {@link #GROUP}) use {@link #children(History, String, List)}.
      */
     HistoryItem child(String name) {
+        return child(name, null);
+    }
+
+    /**
+     * {@link #child(String)}, written into {@code into} when not null (it may be this item); the
+     * document's child is the shared root element all the same.
+     */
+    HistoryItem child(String name, HistoryItem into) {
         switch (kind) {
             case DOCUMENT:
                 return name.equals(HistoryVocabulary.HISTORY) ? ROOT_ELEMENT : null;
             case EVENT: {
                 boolean message = entry instanceof HistoryEntry.MessageEvent;
                 return name.equals(message ? HistoryVocabulary.MESSAGE : HistoryVocabulary.TIMER)
-                        ? new HistoryItem(entry, index, message ? MESSAGE : TIMER, 0) : null;
+                        ? make(entry, index, message ? MESSAGE : TIMER, 0, into) : null;
             }
             case MESSAGE: {
                 int f = fieldOf(name);
-                return f >= 0 && hasField(message(), f) ? new HistoryItem(entry, index, FIELD, f) : null;
+                return f >= 0 && hasField(message(), f) ? make(entry, index, FIELD, f, into) : null;
             }
             case TIMER:
-                return name.equals(HistoryVocabulary.TIMER_IDENTIFIER) ? new HistoryItem(entry, index, TIMER_IDENTIFIER, 0)
+                return name.equals(HistoryVocabulary.TIMER_IDENTIFIER) ? make(entry, index, TIMER_IDENTIFIER, 0, into)
                         : null;
             case NODE:
                 if (name.equals("LogicalAddress")) {
-                    return new HistoryItem(entry, index, SELF_ADDRESS, 0);
+                    return make(entry, index, SELF_ADDRESS, 0, into);
                 }
                 for (int g = 0; g < GROUP_NAMES.length; g++) {
                     if (GROUP_NAMES[g].equals(name)) {
-                        return new HistoryItem(entry, index, GROUP, g);
+                        return make(entry, index, GROUP, g, into);
                     }
                 }
                 return null;
@@ -402,7 +434,12 @@ final class HistoryItem extends AbstractList<Object> implements RandomAccess {
 
     /** The element of entry {@code i}: an {@code <Event>} or a {@code <Node>}. */
     static HistoryItem top(HistoryEntry e, int i) {
-        return new HistoryItem(e, i, e instanceof HistoryEntry.NodeRecord ? NODE : EVENT, 0);
+        return top(e, i, null);
+    }
+
+    /** {@link #top(HistoryEntry, int)}, written into {@code into} when not null. */
+    static HistoryItem top(HistoryEntry e, int i, HistoryItem into) {
+        return make(e, i, e instanceof HistoryEntry.NodeRecord ? NODE : EVENT, 0, into);
     }
 
     /** The name of a basic event entry, or {@code null} for a node record. */

@@ -79,6 +79,16 @@ final class SubsetEval {
         private int slots;
         /** Where {@link #close} returns this context for the thread's next evaluation, null if not pooled. */
         private Ctx[] home;
+        /**
+         * The node a path is at between two steps that each select one node ({@link Path#eval}):
+         * written over at each such step instead of making an item; never part of a value.
+         */
+        final HistoryItem scratch = new HistoryItem(null, -1, HistoryItem.DOCUMENT, 0);
+        /**
+         * Set by the caller of the outermost {@link Path} that reads its one-node result before any
+         * other evaluation: that path may then return {@link #scratch} itself. Consumed on entry.
+         */
+        boolean lend;
 
         Ctx(History history, QueryBindings bindings, int slots) {
             this.vars = NO_VARS;
@@ -113,6 +123,7 @@ final class SubsetEval {
             this.position = 1;
             this.last = 1;
             this.stepsLeft = MAX_STEPS;
+            this.lend = false;
         }
 
         /** Drops what the evaluation referenced (no history is kept alive) and makes the context the thread's spare. */
@@ -121,6 +132,7 @@ final class SubsetEval {
             history = null;
             bindings = null;
             item = null;
+            scratch.entry = null;
             Arrays.fill(vars, 0, slots, null);
             if (home != null) {
                 home[0] = this;
@@ -860,7 +872,9 @@ final class SubsetEval {
          * What the step selects from {@code node} when that is at most one node without
          * evaluating predicates in a focus: the node, {@code null} for none, or {@link #MANY}
          * when the general {@link #apply} must run. Lets the common chain
-         * {@code /HistoryOfEvents/Event[@name=…][last()]/Message/Child} run without lists.
+         * {@code /HistoryOfEvents/Event[@name=…][last()]/Message/Child} run without lists. A node
+         * made here is {@link Ctx#scratch} (evaluates nothing else, so the scratch cannot change
+         * under it); {@link Path#eval} copies it when it is kept.
          */
         Object single(Ctx c, HistoryItem node) throws DynamicError {
             if (axis != Axis.CHILD || name == null) {
@@ -869,7 +883,7 @@ final class SubsetEval {
             if (node.kind == HistoryItem.ROOT) {
                 int p = afterNames.length < predicates.length ? 1 : 0;
                 if (p < predicates.length && afterPosition.length == 0 && positional(predicates[p])) {
-                    return rootScan(c, p);
+                    return rootScan(c, p, c.scratch);
                 }
                 return p == predicates.length ? onlyRootChild(c, p == 1 ? (NameIn) predicates[0] : null) : MANY;
             }
@@ -879,9 +893,9 @@ final class SubsetEval {
             if (node.kind == HistoryItem.GROUP) {
                 // Parent holds at most one address, and a leaf's Children none
                 int k = node.groupSize();
-                return k == 0 || !name.equals("LogicalAddress") ? null : k == 1 ? node.groupAddress(0) : MANY;
+                return k == 0 || !name.equals("LogicalAddress") ? null : k == 1 ? node.groupAddress(0, c.scratch) : MANY;
             }
-            return node.child(name);
+            return node.child(name, c.scratch);
         }
 
         /** The one entry the name test and {@code names} accept, null for none, {@link #MANY} for several. */
@@ -902,7 +916,7 @@ final class SubsetEval {
                     found = i;
                 }
             }
-            return found < 0 ? null : HistoryItem.top(h.entryAt(found), found);
+            return found < 0 ? null : HistoryItem.top(h.entryAt(found), found, c.scratch);
         }
 
         private static boolean positional(Ev e) {
@@ -910,7 +924,7 @@ final class SubsetEval {
         }
 
         /** The entry {@code predicates[p]} (last() or k) selects among those the name test and a leading NameIn accept. */
-        private HistoryItem rootScan(Ctx c, int p) throws DynamicError {
+        private HistoryItem rootScan(Ctx c, int p, HistoryItem into) throws DynamicError {
             History h = c.history;
             int want = name == null ? -1 : name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
                     : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
@@ -927,7 +941,7 @@ final class SubsetEval {
                 c.tick();
                 HistoryEntry e = h.entryAt(i);
                 if (acceptsRoot(h, i, e, want, names) && ++seen == k) {
-                    return HistoryItem.top(e, i);
+                    return HistoryItem.top(e, i, into);
                 }
             }
             return null;
@@ -1013,7 +1027,7 @@ final class SubsetEval {
                 p = 1;
             }
             if (p < predicates.length && positional(predicates[p])) {
-                HistoryItem found = rootScan(c, p);
+                HistoryItem found = rootScan(c, p, null);
                 if (found != null) {
                     if (afterPosition.length == 0) {
                         out.add(found);
@@ -1098,8 +1112,11 @@ final class SubsetEval {
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
+            boolean lend = c.lend;
+            c.lend = false;
             List<Object> list = start.eval(c);
-            // while the value is one node, a step that selects at most one node makes no list
+            // while the value is one node, a step that selects at most one node makes no list,
+            // and the nodes passed through are the context's scratch item, not new items
             HistoryItem single = list.size() == 1 && list.get(0) instanceof HistoryItem h ? h : null;
             boolean changed = false;
             for (Step s : steps) {
@@ -1112,6 +1129,10 @@ final class SubsetEval {
                         single = (HistoryItem) r;
                         changed = true;
                         continue;
+                    }
+                    if (single == c.scratch) {
+                        // apply evaluates predicates, whose paths reuse the scratch
+                        single = single.copy();
                     }
                     list = new ArrayList<>(4);
                     s.apply(c, single, list);
@@ -1138,7 +1159,10 @@ final class SubsetEval {
                 changed = false;
                 single = list.size() == 1 ? (HistoryItem) list.get(0) : null;
             }
-            return changed ? single : list;
+            if (!changed) {
+                return list;
+            }
+            return single == c.scratch && !lend ? single.copy() : single;
         }
     }
 
