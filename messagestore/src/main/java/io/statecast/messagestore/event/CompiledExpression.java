@@ -138,7 +138,7 @@ public final class CompiledExpression {
         try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, slots)) {
             // the result is read here, before anything else runs: a path's one node may be the
             // context's scratch item rather than a new one
-            c.lend = root instanceof SubsetEval.Path;
+            c.lend = SubsetEval.takesLend(root);
             return select(history, root.eval(c));
         } catch (SubsetEval.DynamicError e) {
             throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);

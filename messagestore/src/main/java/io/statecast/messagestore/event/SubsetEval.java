@@ -89,6 +89,25 @@ final class SubsetEval {
          * other evaluation: that path may then return {@link #scratch} itself. Consumed on entry.
          */
         boolean lend;
+        /** Per variable slot, the item a {@link Let} keeps its one node in (see {@link Let#ownItem}). */
+        private HistoryItem[] slotItems = new HistoryItem[0];
+
+        /** Slot {@code slot}'s own item, made to be the node {@code n}. */
+        HistoryItem slotItem(int slot, HistoryItem n) {
+            if (slotItems.length <= slot) {
+                slotItems = Arrays.copyOf(slotItems, Math.max(slot + 1, vars.length));
+            }
+            HistoryItem it = slotItems[slot];
+            if (it == null) {
+                it = slotItems[slot] = n.copy();
+                return it;
+            }
+            it.entry = n.entry;
+            it.index = n.index;
+            it.kind = n.kind;
+            it.sub = n.sub;
+            return it;
+        }
 
         Ctx(History history, QueryBindings bindings, int slots) {
             this.vars = NO_VARS;
@@ -133,6 +152,11 @@ final class SubsetEval {
             bindings = null;
             item = null;
             scratch.entry = null;
+            for (int i = 0, n = Math.min(slots, slotItems.length); i < n; i++) {
+                if (slotItems[i] != null) {
+                    slotItems[i].entry = null;
+                }
+            }
             Arrays.fill(vars, 0, slots, null);
             if (home != null) {
                 home[0] = this;
@@ -192,6 +216,54 @@ final class SubsetEval {
         boolean isBoolean() {
             return false;
         }
+    }
+
+    // ------------------------------------------------------------------ lending the scratch item
+
+    /**
+     * Whether {@code e} reads and clears {@link Ctx#lend} on entry, so that setting it before
+     * {@code e.eval} lends the scratch item to {@code e}'s value alone (set before any other
+     * evaluator, the flag could reach a path whose value is then overwritten by another's).
+     */
+    static boolean takesLend(Ev e) {
+        return e instanceof Path || e instanceof If || e instanceof Let;
+    }
+
+    /**
+     * Whether {@code e}'s value may hold the value of variable {@code slot} (or nodes of it):
+     * true where a reference to it is passed through rather than consumed by a comparison,
+     * function, quantifier, predicate or path step.
+     */
+    static boolean mayReturn(Ev e, int slot) {
+        if (e instanceof VarRef v) {
+            return v.slot == slot;
+        }
+        if (e instanceof Let l) {
+            return mayReturn(l.body, slot) || mayReturn(l.value, slot) && mayReturn(l.body, l.slot);
+        }
+        if (e instanceof If i) {
+            return mayReturn(i.then, slot) || mayReturn(i.otherwise, slot);
+        }
+        if (e instanceof Concat cc) {
+            for (Ev p : cc.parts) {
+                if (mayReturn(p, slot)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (e instanceof Filter f) {
+            return mayReturn(f.base, slot);
+        }
+        if (e instanceof Path p) {
+            // a step selects other nodes than its input
+            return p.steps.length == 0 && mayReturn(p.start, slot);
+        }
+        if (e instanceof Union u) {
+            return mayReturn(u.left, slot) || mayReturn(u.right, slot);
+        }
+        // literals, parameters, the context item, '/', booleans, counts and comparisons
+        return false;
     }
 
     // ------------------------------------------------------------------ primaries
@@ -314,21 +386,41 @@ final class SubsetEval {
         final Ev value;
         final Ev body;
 
+        /**
+         * Whether a one-node value is kept in the slot's own item of the context rather than a
+         * new one: when the body's value can never hold the variable's (so nothing refers to the
+         * item after the body, and the let cannot run again while it is in use).
+         */
+        final boolean ownItem;
+        private final boolean lendValue;
+        private final boolean lendBody;
+
         Let(int slot, Ev value, Ev body) {
             this.slot = slot;
             this.value = value;
             this.body = body;
+            this.ownItem = !mayReturn(body, slot);
+            this.lendValue = ownItem && takesLend(value);
+            this.lendBody = takesLend(body);
+        }
+
+        private void bind(Ctx c) throws DynamicError {
+            c.lend = lendValue;
+            List<Object> v = value.eval(c);
+            c.vars[slot] = v == c.scratch ? c.slotItem(slot, c.scratch) : v;
         }
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
-            c.vars[slot] = value.eval(c);
+            boolean lend = c.lend;
+            bind(c);
+            c.lend = lend && lendBody;
             return body.eval(c);
         }
 
         @Override
         boolean ebv(Ctx c) throws DynamicError {
-            c.vars[slot] = value.eval(c);
+            bind(c);
             return body.ebv(c);
         }
 
@@ -352,7 +444,14 @@ final class SubsetEval {
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
-            return cond.ebv(c) ? then.eval(c) : otherwise.eval(c);
+            boolean lend = c.lend;
+            c.lend = false;
+            if (cond.ebv(c)) {
+                c.lend = lend && takesLend(then);
+                return then.eval(c);
+            }
+            c.lend = lend && takesLend(otherwise);
+            return otherwise.eval(c);
         }
 
         @Override
@@ -452,11 +551,17 @@ final class SubsetEval {
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
             return switch (function) {
-                case COUNT -> integer(arg.eval(c).size());
+                case COUNT -> integer(lent(c).size());
                 case LAST -> integer(focus(c).last);
                 case POSITION -> integer(focus(c).position);
                 default -> bool(ebv(c));
             };
+        }
+
+        /** The argument's value, whose size alone is read: it may be the scratch item. */
+        private List<Object> lent(Ctx c) throws DynamicError {
+            c.lend = takesLend(arg);
+            return arg.eval(c);
         }
 
         private static Ctx focus(Ctx c) throws DynamicError {
@@ -469,8 +574,8 @@ final class SubsetEval {
         @Override
         boolean ebv(Ctx c) throws DynamicError {
             return switch (function) {
-                case EXISTS -> !arg.eval(c).isEmpty();
-                case EMPTY -> arg.eval(c).isEmpty();
+                case EXISTS -> !lent(c).isEmpty();
+                case EMPTY -> lent(c).isEmpty();
                 case NOT -> !arg.ebv(c);
                 case BOOLEAN -> arg.ebv(c);
                 case TRUE -> true;
@@ -498,10 +603,15 @@ final class SubsetEval {
         final Ev left;
         final Ev right;
 
+        private final boolean lendLeft;
+        private final boolean lendRight;
+
         Compare(Op op, Ev left, Ev right) {
             this.op = op;
             this.left = left;
             this.right = right;
+            this.lendLeft = takesLend(left) && right instanceof Literal;
+            this.lendRight = takesLend(right);
         }
 
         @Override
@@ -511,10 +621,13 @@ final class SubsetEval {
 
         @Override
         boolean ebv(Ctx c) throws DynamicError {
+            // the operand evaluated last may be the scratch item, the first only when the last is a literal
+            c.lend = lendLeft;
             List<Object> a = left.eval(c);
             if (a.isEmpty()) {
                 return false;
             }
+            c.lend = lendRight;
             List<Object> b = right.eval(c);
             for (int i = 0, n = a.size(); i < n; i++) {
                 Object x = a.get(i);
@@ -569,8 +682,12 @@ final class SubsetEval {
             return !v.isEmpty() && (Boolean) v.get(0);
         }
 
-        /** The operand's one atomized item (an untyped value becomes its string), or null when empty. */
+        /**
+         * The operand's one atomized item (an untyped value becomes its string), or null when
+         * empty; a node is read before anything else runs, so it may be the scratch item.
+         */
         private static Object single(Ctx c, Ev e) throws DynamicError {
+            c.lend = takesLend(e);
             List<Object> v = e.eval(c);
             if (v.size() > 1) {
                 throw new DynamicError("a value comparison needs at most one item, got " + v.size());
