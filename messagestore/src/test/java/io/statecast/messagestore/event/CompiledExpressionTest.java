@@ -127,6 +127,46 @@ class CompiledExpressionTest {
     }
 
     @Test
+    void shouldKeepReturnedNodesWhenLaterEvaluationsReuseTheContext() throws Exception {
+        // the evaluators reuse a per-thread context, its scratch item and per-variable items: a
+        // value that was handed out must not change when the next evaluation runs
+        History h = history();
+        h.addMessageEvent("x", Messages.payload(1, 1, 10, 11, "a"), 1, true);
+        h.addMessageEvent("x", Messages.payload(1, 2, 20, 21, "b"), 2, true);
+        CompiledExpression firstHop = CompiledExpression.compile(
+                "/HistoryOfEvents/Event[1]/Message/PreviousHopAddress", false, Set.of());
+        CompiledExpression lastHop = CompiledExpression.compile(
+                "/HistoryOfEvents/Event[last()]/Message/PreviousHopAddress", false, Set.of());
+        List<Object> kept = firstHop.run(h, QueryBindings.NONE);
+        assertEquals(List.of(text(21)), texts(h, lastHop.run(h, QueryBindings.NONE)));
+        assertEquals(List.of(text(11)), texts(h, kept));
+
+        // a let whose body returns its variables
+        CompiledExpression pair = CompiledExpression.compile("let $a := /HistoryOfEvents/Event[1]/Message/SourceAddress,"
+                + " $b := /HistoryOfEvents/Event[2]/Message/SourceAddress return ($a, $b)", false, Set.of());
+        List<Object> ab = pair.run(h, QueryBindings.NONE);
+        pair.run(h, QueryBindings.NONE);
+        lastHop.run(h, QueryBindings.NONE);
+        assertEquals(List.of(text(10), text(20)), texts(h, ab));
+        // lets only consumed in the body: two lets' nodes compared, and the comparison's operands
+        CompiledExpression differ = CompiledExpression.compile("let $a := /HistoryOfEvents/Event[1]/Message,"
+                + " $b := /HistoryOfEvents/Event[last()]/Message return not($a/SourceAddress = $b/SourceAddress)"
+                + " and $a/MessageIdentifier = '1' and $b/MessageIdentifier = '2'", true, Set.of());
+        assertTrue(differ.isTrue(h, QueryBindings.NONE));
+        CompiledExpression same = CompiledExpression.compile("/HistoryOfEvents/Event[1]/Message/SourceAddress"
+                + " = /HistoryOfEvents/Event[last()]/Message/SourceAddress", true, Set.of());
+        assertFalse(same.isTrue(h, QueryBindings.NONE));
+    }
+
+    private static String text(long address) {
+        return AttributeValues.text(a(address));
+    }
+
+    private static List<String> texts(History h, List<Object> items) {
+        return items.stream().map(i -> ((HistoryItem) i).stringValue(h)).toList();
+    }
+
+    @Test
     void shouldReadParametersByName() throws Exception {
         History h = history();
         for (int i = 0; i < 3; i++) {
