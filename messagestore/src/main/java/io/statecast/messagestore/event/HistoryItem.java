@@ -326,37 +326,63 @@ final class HistoryItem extends AbstractList<Object> implements RandomAccess {
      * that name may be several ({@link #ROOT}, {@link #GROUP}) use {@link #children(History, String, List)}.
      */
     HistoryItem child(String name) {
-        return child(name, null);
+        return child(code(name), null);
+    }
+
+    // A child name resolved once (code()): a field ordinal or PAYLOAD_FIELD, else one of these.
+    static final int CODE_NONE = -1;
+    static final int CODE_HISTORY = -2;
+    static final int CODE_MESSAGE = -3;
+    static final int CODE_TIMER = -4;
+    static final int CODE_TIMER_IDENTIFIER = -5;
+    static final int CODE_ADDRESS = -6;
+    /** {@code CODE_GROUP - g} for group g ({@link #PARENT}, …). */
+    static final int CODE_GROUP = -7;
+
+    /** The code of an element name for {@link #child(int, HistoryItem)}: made once per step, not per node. */
+    static int code(String name) {
+        int f = fieldOf(name);
+        if (f >= 0) {
+            return f;
+        }
+        for (int g = 0; g < GROUP_NAMES.length; g++) {
+            if (GROUP_NAMES[g].equals(name)) {
+                return CODE_GROUP - g;
+            }
+        }
+        return switch (name) {
+            case HistoryVocabulary.HISTORY -> CODE_HISTORY;
+            case HistoryVocabulary.MESSAGE -> CODE_MESSAGE;
+            case HistoryVocabulary.TIMER -> CODE_TIMER;
+            case HistoryVocabulary.TIMER_IDENTIFIER -> CODE_TIMER_IDENTIFIER;
+            case "LogicalAddress" -> CODE_ADDRESS;
+            default -> CODE_NONE;
+        };
     }
 
     /**
      * {@link #child(String)}, written into {@code into} when not null (it may be this item); the
      * document's child is the shared root element all the same.
      */
-    HistoryItem child(String name, HistoryItem into) {
+    HistoryItem child(int code, HistoryItem into) {
         switch (kind) {
             case DOCUMENT:
-                return name.equals(HistoryVocabulary.HISTORY) ? ROOT_ELEMENT : null;
+                return code == CODE_HISTORY ? ROOT_ELEMENT : null;
             case EVENT: {
                 boolean message = entry instanceof HistoryEntry.MessageEvent;
-                return name.equals(message ? HistoryVocabulary.MESSAGE : HistoryVocabulary.TIMER)
+                return code == (message ? CODE_MESSAGE : CODE_TIMER)
                         ? make(entry, index, message ? MESSAGE : TIMER, 0, into) : null;
             }
-            case MESSAGE: {
-                int f = fieldOf(name);
-                return f >= 0 && hasField(message(), f) ? make(entry, index, FIELD, f, into) : null;
-            }
+            case MESSAGE:
+                return code >= 0 && hasField(message(), code) ? make(entry, index, FIELD, code, into) : null;
             case TIMER:
-                return name.equals(HistoryVocabulary.TIMER_IDENTIFIER) ? make(entry, index, TIMER_IDENTIFIER, 0, into)
-                        : null;
+                return code == CODE_TIMER_IDENTIFIER ? make(entry, index, TIMER_IDENTIFIER, 0, into) : null;
             case NODE:
-                if (name.equals("LogicalAddress")) {
+                if (code == CODE_ADDRESS) {
                     return make(entry, index, SELF_ADDRESS, 0, into);
                 }
-                for (int g = 0; g < GROUP_NAMES.length; g++) {
-                    if (GROUP_NAMES[g].equals(name)) {
-                        return make(entry, index, GROUP, g, into);
-                    }
+                if (code <= CODE_GROUP && code > CODE_GROUP - GROUP_NAMES.length) {
+                    return make(entry, index, GROUP, CODE_GROUP - code, into);
                 }
                 return null;
             default:

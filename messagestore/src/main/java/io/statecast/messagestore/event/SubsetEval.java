@@ -931,6 +931,9 @@ final class SubsetEval {
 
     /** XPath's effective boolean value of a sequence. */
     static boolean ebv(List<Object> v) throws DynamicError {
+        if (v instanceof HistoryItem) {
+            return true;
+        }
         if (v.isEmpty()) {
             return false;
         }
@@ -976,6 +979,11 @@ final class SubsetEval {
         private final Ev[] afterNames;
         private final Ev[] afterPosition;
 
+        /** Which children of {@code <HistoryOfEvents>} the name test accepts: EVENT, NODE, -1 (any), -2 (none). */
+        private final int rootKind;
+        /** The name resolved once against the history's vocabulary ({@link HistoryItem#code}), for child(). */
+        private final int code;
+
         Step(Axis axis, String name, Ev[] predicates) {
             this.axis = axis;
             this.name = name;
@@ -983,6 +991,9 @@ final class SubsetEval {
             int p = predicates.length > 0 && predicates[0] instanceof NameIn ? 1 : 0;
             this.afterNames = Arrays.copyOfRange(predicates, p, predicates.length);
             this.afterPosition = Arrays.copyOfRange(predicates, Math.min(p + 1, predicates.length), predicates.length);
+            this.rootKind = name == null ? -1 : name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
+                    : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
+            this.code = name == null ? 0 : HistoryItem.code(name);
         }
 
         /**
@@ -1010,16 +1021,15 @@ final class SubsetEval {
             if (node.kind == HistoryItem.GROUP) {
                 // Parent holds at most one address, and a leaf's Children none
                 int k = node.groupSize();
-                return k == 0 || !name.equals("LogicalAddress") ? null : k == 1 ? node.groupAddress(0, c.scratch) : MANY;
+                return k == 0 || code != HistoryItem.CODE_ADDRESS ? null : k == 1 ? node.groupAddress(0, c.scratch) : MANY;
             }
-            return node.child(name, c.scratch);
+            return node.child(code, c.scratch);
         }
 
         /** The one entry the name test and {@code names} accept, null for none, {@link #MANY} for several. */
         private Object onlyRootChild(Ctx c, NameIn names) throws DynamicError {
             History h = c.history;
-            int want = name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
-                    : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
+            int want = rootKind;
             if (want == -2) {
                 return null;
             }
@@ -1043,8 +1053,7 @@ final class SubsetEval {
         /** The entry {@code predicates[p]} (last() or k) selects among those the name test and a leading NameIn accept. */
         private HistoryItem rootScan(Ctx c, int p, HistoryItem into) throws DynamicError {
             History h = c.history;
-            int want = name == null ? -1 : name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
-                    : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
+            int want = rootKind;
             if (want == -2) {
                 return null;
             }
@@ -1132,8 +1141,7 @@ final class SubsetEval {
          */
         private void rootChildren(Ctx c, List<Object> out) throws DynamicError {
             History h = c.history;
-            int want = name == null ? -1 : name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
-                    : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
+            int want = rootKind;
             if (want == -2) {
                 return;
             }
@@ -1234,7 +1242,8 @@ final class SubsetEval {
             List<Object> list = start.eval(c);
             // while the value is one node, a step that selects at most one node makes no list,
             // and the nodes passed through are the context's scratch item, not new items
-            HistoryItem single = list.size() == 1 && list.get(0) instanceof HistoryItem h ? h : null;
+            HistoryItem single = list instanceof HistoryItem h ? h
+                    : list.size() == 1 && list.get(0) instanceof HistoryItem h1 ? h1 : null;
             boolean changed = false;
             for (Step s : steps) {
                 if (single != null) {
