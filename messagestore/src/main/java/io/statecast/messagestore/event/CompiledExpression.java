@@ -51,10 +51,13 @@ public final class CompiledExpression {
     private final SubsetEval.Ev root;
     private final int slots;
     private final Set<String> parameters;
+    /** {@code root.isBoolean()}, which walks the tree: asked once, not per evaluation. */
+    private final boolean booleanRoot;
 
     private CompiledExpression(String text, SubsetParser.Parsed parsed) {
         this.text = text;
         this.root = parsed.root();
+        this.booleanRoot = root.isBoolean();
         this.slots = parsed.slots();
         this.parameters = parsed.parameters();
     }
@@ -103,7 +106,7 @@ public final class CompiledExpression {
      * reads Saxon's result: non-empty, and every item true or the text {@code true}.
      */
     public boolean isTrue(History history, QueryBindings bindings) throws EvaluationException {
-        if (root.isBoolean()) {
+        if (booleanRoot) {
             // one boolean: its truth is the result's (no list is made)
             try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, slots)) {
                 return root.ebv(c);

@@ -1327,6 +1327,7 @@ final class SubsetEval {
             int position = c.position;
             int last = c.last;
             List<Object> out = new ArrayList<>(n);
+            boolean bool = p.isBoolean();
             try {
                 c.last = n;
                 for (int i = 0; i < n; i++) {
@@ -1335,7 +1336,7 @@ final class SubsetEval {
                     c.item = x;
                     c.position = i + 1;
                     boolean keep;
-                    if (p.isBoolean()) {
+                    if (bool) {
                         keep = p.ebv(c);
                     } else {
                         List<Object> v = p.eval(c);
