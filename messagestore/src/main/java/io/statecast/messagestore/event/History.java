@@ -76,6 +76,8 @@ public final class History {
     private long nextBlock = 1;
     private long evicted;
     private long version;
+    /** Entries whose message has fields ({@link #hasMessageFields}). */
+    private int withFields;
 
     /**
      * @param capacity      most entries kept (events and node records); the oldest goes first
@@ -125,7 +127,7 @@ public final class History {
     private void append(HistoryEntry entry, boolean xml) {
         xml &= names != null;
         if (entries.size() == capacity) {
-            entries.remove(0);
+            withFields -= hasFields(entries.remove(0)) ? 1 : 0;
             if (built == null) {
                 System.arraycopy(xmlWanted, 1, xmlWanted, 0, capacity - 1);
             } else if (built.elements.remove(0) != null) {
@@ -149,7 +151,21 @@ public final class History {
             xmlWanted[at] = (byte) (xml ? 1 : 0);
         }
         entries.add(entry);
+        withFields += hasFields(entry) ? 1 : 0;
         version++;
+    }
+
+    private static boolean hasFields(HistoryEntry e) {
+        return e instanceof HistoryEntry.MessageEvent m && !m.message().fields().isEmpty();
+    }
+
+    /**
+     * Whether an entry's message has fields ({@code <Fields>} in its {@code <Message>}). The
+     * compiled subset's view of the history ({@link HistoryItem}) has no {@code <Fields>}, so such
+     * histories are read by Saxon ({@link QueryEvaluator}).
+     */
+    public boolean hasMessageFields() {
+        return withFields > 0;
     }
 
     /** The element of {@code entry}, numbered in {@code block}. */
@@ -193,7 +209,7 @@ public final class History {
         for (int i = entries.size() - 1; i >= 0 && removed < tops.size(); i--) {
             HistElement e = built.elements.get(i);
             if (e != null && tops.contains(e)) {
-                entries.remove(i);
+                withFields -= hasFields(entries.remove(i)) ? 1 : 0;
                 built.elements.remove(i);
                 built.rootChildren.remove(e);
                 removed++;

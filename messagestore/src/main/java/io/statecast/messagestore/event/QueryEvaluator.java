@@ -51,7 +51,8 @@ public final class QueryEvaluator {
     public PathResult evaluatePath(Object owner, CompiledPath path, QueryBindings bindings, History history)
             throws EvaluationException {
         CompiledExpression compiled = path.compiled();
-        if (compiled != null) {
+        // the compiled view has no <Fields>: a history with message fields is read by Saxon
+        if (compiled != null && !history.hasMessageFields()) {
             if (!history.queryable()) {
                 return null;
             }
@@ -187,7 +188,8 @@ public final class QueryEvaluator {
             return false;
         }
         CompiledExpression compiled = query.compiled();
-        if (compiled != null) {
+        // the compiled view has no <Fields>: a history with message fields is read by Saxon
+        if (compiled != null && !history.hasMessageFields()) {
             // answered over the entries (the document need not exist); not bracketed by the
             // guard, whose clock reads cost more than most such evaluations: a compiled
             // expression bounds its own steps and fails as fatal when it runs away

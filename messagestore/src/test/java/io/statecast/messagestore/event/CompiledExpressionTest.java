@@ -158,6 +158,23 @@ class CompiledExpressionTest {
         assertFalse(same.isTrue(h, QueryBindings.NONE));
     }
 
+    @Test
+    void shouldLeaveHistoriesWithMessageFieldsToSaxon() throws Exception {
+        // the compiled view has no <Fields>: a compiled path would find nothing there
+        String fields = "/HistoryOfEvents/Event[@name='data'][last()]/Message/Fields/Field[@name='seq']";
+        CompiledPath seq = engine.compilePath(fields, Set.of());
+        assertNotNull(seq.compiled());
+        History h = history();
+        h.addMessageEvent("data", new OverlayMessage(DeliveryMode.UNICAST, 3, a(2), a(1), a(2), null, List.of(
+                new FsmExtension(1, (byte) 2, 42), new io.statecast.overlay.message.FieldsExtension(
+                        io.statecast.overlay.message.MessageFields.of(Map.of("seq",
+                                new io.statecast.overlay.message.MessageField.Int(42)))))), 1, true);
+        assertTrue(h.hasMessageFields());
+        QueryEvaluator evaluator = new QueryEvaluator(EvaluationGuard.NONE);
+        assertEquals(new PathResult.Text("42"), evaluator.evaluatePath(this, seq, QueryBindings.NONE, h));
+        assertEquals(1, evaluator.evaluations(), "Saxon answered");
+    }
+
     private static String text(long address) {
         return AttributeValues.text(a(address));
     }
