@@ -51,10 +51,13 @@ public final class CompiledExpression {
     private final SubsetEval.Ev root;
     private final int slots;
     private final Set<String> parameters;
+    /** {@code root.isBoolean()}, which walks the tree: asked once, not per evaluation. */
+    private final boolean booleanRoot;
 
     private CompiledExpression(String text, SubsetParser.Parsed parsed) {
         this.text = text;
         this.root = parsed.root();
+        this.booleanRoot = root.isBoolean();
         this.slots = parsed.slots();
         this.parameters = parsed.parameters();
     }
@@ -103,10 +106,10 @@ public final class CompiledExpression {
      * reads Saxon's result: non-empty, and every item true or the text {@code true}.
      */
     public boolean isTrue(History history, QueryBindings bindings) throws EvaluationException {
-        if (root.isBoolean()) {
+        if (booleanRoot) {
             // one boolean: its truth is the result's (no list is made)
-            try {
-                return root.ebv(new SubsetEval.Ctx(history, bindings, slots));
+            try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, slots)) {
+                return root.ebv(c);
             } catch (SubsetEval.DynamicError e) {
                 throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);
             } catch (StackOverflowError e) {
@@ -135,7 +138,19 @@ public final class CompiledExpression {
      * {@link PathResult.Address}; {@code null} when empty.
      */
     public PathResult select(History history, QueryBindings bindings) throws EvaluationException {
-        List<Object> v = run(history, bindings);
+        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, slots)) {
+            // the result is read here, before anything else runs: a path's one node may be the
+            // context's scratch item rather than a new one
+            c.lend = SubsetEval.takesLend(root);
+            return select(history, root.eval(c));
+        } catch (SubsetEval.DynamicError e) {
+            throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);
+        } catch (StackOverflowError e) {
+            throw new EvaluationException("'" + text + "' overflowed the stack", true, e);
+        }
+    }
+
+    private static PathResult select(History history, List<Object> v) {
         int n = v.size();
         if (n == 0) {
             return null;
@@ -200,8 +215,8 @@ public final class CompiledExpression {
 
     /** The value as a sequence of {@link HistoryItem}, String, Long and Boolean items (tests compare it with Saxon's). */
     List<Object> run(History history, QueryBindings bindings) throws EvaluationException {
-        try {
-            return root.eval(new SubsetEval.Ctx(history, bindings, slots));
+        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, slots)) {
+            return root.eval(c);
         } catch (SubsetEval.DynamicError e) {
             throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);
         } catch (StackOverflowError e) {

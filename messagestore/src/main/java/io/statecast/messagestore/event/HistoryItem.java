@@ -5,9 +5,11 @@ import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.MessageField;
 import io.statecast.overlay.message.OverlayMessage;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * A node of the history document as the compiled subset ({@link CompiledExpression}) sees it: a
@@ -18,8 +20,12 @@ import java.util.List;
  *
  * <p>Only entries with an XML form ({@link History#hasXml}) are children of
  * {@code <HistoryOfEvents>}, as in the document.
+ *
+ * <p>A node is also the sequence of just itself (in XPath an item and the singleton sequence of
+ * it are the same value), so an evaluator that yields one node wraps it in no list. Equality
+ * stays node identity.
  */
-final class HistoryItem {
+final class HistoryItem extends AbstractList<Object> implements RandomAccess {
 
     // Kinds. Within an entry, the local order (pre-order in the document) is given by localOrder().
     static final int DOCUMENT = 0;
@@ -68,11 +74,13 @@ final class HistoryItem {
         return out;
     }
 
-    final HistoryEntry entry;
+    // Not final only so that an evaluation's scratch item (SubsetEval.Ctx) can be reused for the
+    // nodes a path passes through; every item that is part of a value is never changed.
+    HistoryEntry entry;
     /** Index in {@link History#entries()}; -1 for the document and the root element. */
-    final int index;
-    final int kind;
-    final int sub;
+    int index;
+    int kind;
+    int sub;
 
     HistoryItem(HistoryEntry entry, int index, int kind, int sub) {
         this.entry = entry;
@@ -81,9 +89,39 @@ final class HistoryItem {
         this.sub = sub;
     }
 
+    /** A new item for the node, or {@code into} (a scratch item) made to be it when not null. */
+    private static HistoryItem make(HistoryEntry entry, int index, int kind, int sub, HistoryItem into) {
+        if (into == null) {
+            return new HistoryItem(entry, index, kind, sub);
+        }
+        into.entry = entry;
+        into.index = index;
+        into.kind = kind;
+        into.sub = sub;
+        return into;
+    }
+
+    /** An item for the same node that no one else changes. */
+    HistoryItem copy() {
+        return new HistoryItem(entry, index, kind, sub);
+    }
+
     static final HistoryItem DOCUMENT_NODE = new HistoryItem(null, -1, DOCUMENT, 0);
     static final HistoryItem ROOT_ELEMENT = new HistoryItem(null, -1, ROOT, 0);
     private static final List<HistoryItem> ROOT_ONLY = List.of(ROOT_ELEMENT);
+
+    @Override
+    public int size() {
+        return 1;
+    }
+
+    @Override
+    public Object get(int i) {
+        if (i != 0) {
+            throw new IndexOutOfBoundsException(i);
+        }
+        return this;
+    }
 
     @Override
     public boolean equals(Object o) {
@@ -149,7 +187,12 @@ final class HistoryItem {
 
     /** For a group element: its {@code i}th address element. */
     HistoryItem groupAddress(int i) {
-        return new HistoryItem(entry, index, GROUP_ADDRESS, (sub << GROUP_SHIFT) | i);
+        return groupAddress(i, null);
+    }
+
+    /** {@link #groupAddress(int)}, written into {@code into} when not null (it may be this item). */
+    HistoryItem groupAddress(int i, HistoryItem into) {
+        return make(entry, index, GROUP_ADDRESS, (sub << GROUP_SHIFT) | i, into);
     }
 
     /** For a group address: which group ({@link #PARENT}, …). */
@@ -327,36 +370,74 @@ final class HistoryItem {
      * that name may be several ({@link #ROOT}, {@link #GROUP}) use {@link #children(History, String, List)}.
      */
     HistoryItem child(String name) {
+        return child(code(name), null);
+    }
+
+    // A child name resolved once (code()): a field ordinal or PAYLOAD_FIELD, else one of these.
+    static final int CODE_NONE = -1;
+    static final int CODE_HISTORY = -2;
+    static final int CODE_MESSAGE = -3;
+    static final int CODE_TIMER = -4;
+    static final int CODE_TIMER_IDENTIFIER = -5;
+    static final int CODE_ADDRESS = -6;
+    /** {@code CODE_GROUP - g} for group g ({@link #PARENT}, …). */
+    static final int CODE_GROUP = -7;
+    static final int CODE_FIELDS = CODE_GROUP - 3;
+    static final int CODE_FIELD = CODE_GROUP - 4;
+
+    /** The code of an element name for {@link #child(int, HistoryItem)}: made once per step, not per node. */
+    static int code(String name) {
+        int f = fieldOf(name);
+        if (f >= 0) {
+            return f;
+        }
+        for (int g = 0; g < GROUP_NAMES.length; g++) {
+            if (GROUP_NAMES[g].equals(name)) {
+                return CODE_GROUP - g;
+            }
+        }
+        return switch (name) {
+            case HistoryVocabulary.HISTORY -> CODE_HISTORY;
+            case HistoryVocabulary.MESSAGE -> CODE_MESSAGE;
+            case HistoryVocabulary.TIMER -> CODE_TIMER;
+            case HistoryVocabulary.TIMER_IDENTIFIER -> CODE_TIMER_IDENTIFIER;
+            case "LogicalAddress" -> CODE_ADDRESS;
+            case History.FIELDS -> CODE_FIELDS;
+            case History.FIELD -> CODE_FIELD;
+            default -> CODE_NONE;
+        };
+    }
+
+    /**
+     * {@link #child(String)}, written into {@code into} when not null (it may be this item); the
+     * document's child is the shared root element all the same.
+     */
+    HistoryItem child(int code, HistoryItem into) {
         switch (kind) {
             case DOCUMENT:
-                return name.equals(HistoryVocabulary.HISTORY) ? ROOT_ELEMENT : null;
+                return code == CODE_HISTORY ? ROOT_ELEMENT : null;
             case EVENT: {
                 boolean message = entry instanceof HistoryEntry.MessageEvent;
-                return name.equals(message ? HistoryVocabulary.MESSAGE : HistoryVocabulary.TIMER)
-                        ? new HistoryItem(entry, index, message ? MESSAGE : TIMER, 0) : null;
+                return code == (message ? CODE_MESSAGE : CODE_TIMER)
+                        ? make(entry, index, message ? MESSAGE : TIMER, 0, into) : null;
             }
-            case MESSAGE: {
-                if (name.equals(History.FIELDS)) {
-                    return message().fields().isEmpty() ? null : new HistoryItem(entry, index, FIELDS, 0);
+            case MESSAGE:
+                if (code == CODE_FIELDS) {
+                    return message().fields().isEmpty() ? null : make(entry, index, FIELDS, 0, into);
                 }
-                int f = fieldOf(name);
-                return f >= 0 && hasField(message(), f) ? new HistoryItem(entry, index, FIELD, f) : null;
-            }
+                return code >= 0 && hasField(message(), code) ? make(entry, index, FIELD, code, into) : null;
             case FIELDS:
                 // several <Field>s: only the one of a message with one field is "the" child
-                return name.equals(History.FIELD) && message().fields().size() == 1
-                        ? new HistoryItem(entry, index, MESSAGE_FIELD, 0) : null;
-            case TIMER:
-                return name.equals(HistoryVocabulary.TIMER_IDENTIFIER) ? new HistoryItem(entry, index, TIMER_IDENTIFIER, 0)
+                return code == CODE_FIELD && message().fields().size() == 1 ? make(entry, index, MESSAGE_FIELD, 0, into)
                         : null;
+            case TIMER:
+                return code == CODE_TIMER_IDENTIFIER ? make(entry, index, TIMER_IDENTIFIER, 0, into) : null;
             case NODE:
-                if (name.equals("LogicalAddress")) {
-                    return new HistoryItem(entry, index, SELF_ADDRESS, 0);
+                if (code == CODE_ADDRESS) {
+                    return make(entry, index, SELF_ADDRESS, 0, into);
                 }
-                for (int g = 0; g < GROUP_NAMES.length; g++) {
-                    if (GROUP_NAMES[g].equals(name)) {
-                        return new HistoryItem(entry, index, GROUP, g);
-                    }
+                if (code <= CODE_GROUP && code > CODE_GROUP - GROUP_NAMES.length) {
+                    return make(entry, index, GROUP, CODE_GROUP - code, into);
                 }
                 return null;
             default:
@@ -480,7 +561,12 @@ final class HistoryItem {
 
     /** The element of entry {@code i}: an {@code <Event>} or a {@code <Node>}. */
     static HistoryItem top(HistoryEntry e, int i) {
-        return new HistoryItem(e, i, e instanceof HistoryEntry.NodeRecord ? NODE : EVENT, 0);
+        return top(e, i, null);
+    }
+
+    /** {@link #top(HistoryEntry, int)}, written into {@code into} when not null. */
+    static HistoryItem top(HistoryEntry e, int i, HistoryItem into) {
+        return make(e, i, e instanceof HistoryEntry.NodeRecord ? NODE : EVENT, 0, into);
     }
 
     /** The name of a basic event entry, or {@code null} for a node record. */

@@ -36,25 +36,132 @@ final class SubsetEval {
     }
 
     private static final Object[] NO_VARS = new Object[0];
+    static final List<Object> TRUE = List.of(Boolean.TRUE);
+    static final List<Object> FALSE = List.of(Boolean.FALSE);
+    private static final List<Object>[] SMALL_INTEGERS = smallIntegers();
+
+    @SuppressWarnings("unchecked")
+    private static List<Object>[] smallIntegers() {
+        List<Object>[] out = new List[64];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = List.of((long) i);
+        }
+        return out;
+    }
+
+    /** The sequence of one boolean, without a new list. */
+    static List<Object> bool(boolean b) {
+        return b ? TRUE : FALSE;
+    }
+
+    /** The sequence of one integer; counts and positions below 64 without a new list. */
+    static List<Object> integer(long n) {
+        return n >= 0 && n < SMALL_INTEGERS.length ? SMALL_INTEGERS[(int) n] : List.of(n);
+    }
+
+    /** The sequence of one item: a node is its own sequence (no list made). */
+    static List<Object> one(Object x) {
+        return x instanceof HistoryItem h ? h : List.of(x);
+    }
+
+    /** A spare context per thread: an evaluation then allocates no context of its own. */
+    private static final ThreadLocal<Ctx[]> SPARE = ThreadLocal.withInitial(() -> new Ctx[1]);
 
     /** The state of one evaluation: the history, variable slots, the focus and the steps left. */
-    static final class Ctx {
-        final History history;
-        final QueryBindings bindings;
-        final Object[] vars;
+    static final class Ctx implements AutoCloseable {
+        History history;
+        QueryBindings bindings;
+        Object[] vars;
         Object item;
         int position;
         int last;
         private long stepsLeft;
+        private int slots;
+        /** Where {@link #close} returns this context for the thread's next evaluation, null if not pooled. */
+        private Ctx[] home;
+        /**
+         * The node a path is at between two steps that each select one node ({@link Path#eval}):
+         * written over at each such step instead of making an item; never part of a value.
+         */
+        final HistoryItem scratch = new HistoryItem(null, -1, HistoryItem.DOCUMENT, 0);
+        /**
+         * Set by the caller of the outermost {@link Path} that reads its one-node result before any
+         * other evaluation: that path may then return {@link #scratch} itself. Consumed on entry.
+         */
+        boolean lend;
+        /** Per variable slot, the item a {@link Let} keeps its one node in (see {@link Let#ownItem}). */
+        private HistoryItem[] slotItems = new HistoryItem[0];
+
+        /** Slot {@code slot}'s own item, made to be the node {@code n}. */
+        HistoryItem slotItem(int slot, HistoryItem n) {
+            if (slotItems.length <= slot) {
+                slotItems = Arrays.copyOf(slotItems, Math.max(slot + 1, vars.length));
+            }
+            HistoryItem it = slotItems[slot];
+            if (it == null) {
+                it = slotItems[slot] = n.copy();
+                return it;
+            }
+            it.entry = n.entry;
+            it.index = n.index;
+            it.kind = n.kind;
+            it.sub = n.sub;
+            return it;
+        }
 
         Ctx(History history, QueryBindings bindings, int slots) {
+            this.vars = NO_VARS;
+            reset(history, bindings, slots);
+        }
+
+        /**
+         * A context for one evaluation on this thread: the thread's spare when it is free (a
+         * nested evaluation gets a new one). {@link #close} it when the value has been read.
+         */
+        static Ctx open(History history, QueryBindings bindings, int slots) {
+            Ctx[] spare = SPARE.get();
+            Ctx c = spare[0];
+            if (c == null) {
+                c = new Ctx(history, bindings, slots);
+            } else {
+                spare[0] = null;
+                c.reset(history, bindings, slots);
+            }
+            c.home = spare;
+            return c;
+        }
+
+        private void reset(History history, QueryBindings bindings, int slots) {
             this.history = history;
             this.bindings = bindings;
-            this.vars = slots == 0 ? NO_VARS : new Object[slots];
+            if (vars.length < slots) {
+                vars = new Object[slots];
+            }
+            this.slots = slots;
             this.item = HistoryItem.DOCUMENT_NODE;
             this.position = 1;
             this.last = 1;
             this.stepsLeft = MAX_STEPS;
+            this.lend = false;
+        }
+
+        /** Drops what the evaluation referenced (no history is kept alive) and makes the context the thread's spare. */
+        @Override
+        public void close() {
+            history = null;
+            bindings = null;
+            item = null;
+            scratch.entry = null;
+            for (int i = 0, n = Math.min(slots, slotItems.length); i < n; i++) {
+                if (slotItems[i] != null) {
+                    slotItems[i].entry = null;
+                }
+            }
+            Arrays.fill(vars, 0, slots, null);
+            if (home != null) {
+                home[0] = this;
+                home = null;
+            }
         }
 
         /**
@@ -109,6 +216,54 @@ final class SubsetEval {
         boolean isBoolean() {
             return false;
         }
+    }
+
+    // ------------------------------------------------------------------ lending the scratch item
+
+    /**
+     * Whether {@code e} reads and clears {@link Ctx#lend} on entry, so that setting it before
+     * {@code e.eval} lends the scratch item to {@code e}'s value alone (set before any other
+     * evaluator, the flag could reach a path whose value is then overwritten by another's).
+     */
+    static boolean takesLend(Ev e) {
+        return e instanceof Path || e instanceof If || e instanceof Let;
+    }
+
+    /**
+     * Whether {@code e}'s value may hold the value of variable {@code slot} (or nodes of it):
+     * true where a reference to it is passed through rather than consumed by a comparison,
+     * function, quantifier, predicate or path step.
+     */
+    static boolean mayReturn(Ev e, int slot) {
+        if (e instanceof VarRef v) {
+            return v.slot == slot;
+        }
+        if (e instanceof Let l) {
+            return mayReturn(l.body, slot) || mayReturn(l.value, slot) && mayReturn(l.body, l.slot);
+        }
+        if (e instanceof If i) {
+            return mayReturn(i.then, slot) || mayReturn(i.otherwise, slot);
+        }
+        if (e instanceof Concat cc) {
+            for (Ev p : cc.parts) {
+                if (mayReturn(p, slot)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (e instanceof Filter f) {
+            return mayReturn(f.base, slot);
+        }
+        if (e instanceof Path p) {
+            // a step selects other nodes than its input
+            return p.steps.length == 0 && mayReturn(p.start, slot);
+        }
+        if (e instanceof Union u) {
+            return mayReturn(u.left, slot) || mayReturn(u.right, slot);
+        }
+        // literals, parameters, the context item, '/', booleans, counts and comparisons
+        return false;
     }
 
     // ------------------------------------------------------------------ primaries
@@ -196,7 +351,7 @@ final class SubsetEval {
             if (v == null) {
                 throw new DynamicError("no value for parameter $" + name);
             }
-            return List.of(v);
+            return one(v);
         }
     }
 
@@ -207,20 +362,19 @@ final class SubsetEval {
             if (c.item == null) {
                 throw new DynamicError("the context item is absent");
             }
-            return List.of(c.item);
+            return one(c.item);
         }
     }
 
     /** {@code /}: the document node. */
     static final class Root extends Ev {
-        private static final List<Object> DOCUMENT = List.of(HistoryItem.DOCUMENT_NODE);
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
             if (!(c.item instanceof HistoryItem)) {
                 throw new DynamicError("'/' needs a node as context item");
             }
-            return DOCUMENT;
+            return HistoryItem.DOCUMENT_NODE;
         }
     }
 
@@ -232,21 +386,41 @@ final class SubsetEval {
         final Ev value;
         final Ev body;
 
+        /**
+         * Whether a one-node value is kept in the slot's own item of the context rather than a
+         * new one: when the body's value can never hold the variable's (so nothing refers to the
+         * item after the body, and the let cannot run again while it is in use).
+         */
+        final boolean ownItem;
+        private final boolean lendValue;
+        private final boolean lendBody;
+
         Let(int slot, Ev value, Ev body) {
             this.slot = slot;
             this.value = value;
             this.body = body;
+            this.ownItem = !mayReturn(body, slot);
+            this.lendValue = ownItem && takesLend(value);
+            this.lendBody = takesLend(body);
+        }
+
+        private void bind(Ctx c) throws DynamicError {
+            c.lend = lendValue;
+            List<Object> v = value.eval(c);
+            c.vars[slot] = v == c.scratch ? c.slotItem(slot, c.scratch) : v;
         }
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
-            c.vars[slot] = value.eval(c);
+            boolean lend = c.lend;
+            bind(c);
+            c.lend = lend && lendBody;
             return body.eval(c);
         }
 
         @Override
         boolean ebv(Ctx c) throws DynamicError {
-            c.vars[slot] = value.eval(c);
+            bind(c);
             return body.ebv(c);
         }
 
@@ -270,7 +444,14 @@ final class SubsetEval {
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
-            return cond.ebv(c) ? then.eval(c) : otherwise.eval(c);
+            boolean lend = c.lend;
+            c.lend = false;
+            if (cond.ebv(c)) {
+                c.lend = lend && takesLend(then);
+                return then.eval(c);
+            }
+            c.lend = lend && takesLend(otherwise);
+            return otherwise.eval(c);
         }
 
         @Override
@@ -300,7 +481,7 @@ final class SubsetEval {
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
-            return List.of(ebv(c));
+            return bool(ebv(c));
         }
 
         @Override
@@ -308,7 +489,7 @@ final class SubsetEval {
             List<Object> d = domain.eval(c);
             for (int i = 0, n = d.size(); i < n; i++) {
                 c.tick();
-                c.vars[slot] = List.of(d.get(i));
+                c.vars[slot] = one(d.get(i));
                 if (test.ebv(c) != every) {
                     return !every;
                 }
@@ -336,7 +517,7 @@ final class SubsetEval {
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
-            return List.of(ebv(c));
+            return bool(ebv(c));
         }
 
         @Override
@@ -370,11 +551,17 @@ final class SubsetEval {
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
             return switch (function) {
-                case COUNT -> List.of((long) arg.eval(c).size());
-                case LAST -> List.of((long) focus(c).last);
-                case POSITION -> List.of((long) focus(c).position);
-                default -> List.of(ebv(c));
+                case COUNT -> integer(lent(c).size());
+                case LAST -> integer(focus(c).last);
+                case POSITION -> integer(focus(c).position);
+                default -> bool(ebv(c));
             };
+        }
+
+        /** The argument's value, whose size alone is read: it may be the scratch item. */
+        private List<Object> lent(Ctx c) throws DynamicError {
+            c.lend = takesLend(arg);
+            return arg.eval(c);
         }
 
         private static Ctx focus(Ctx c) throws DynamicError {
@@ -387,8 +574,8 @@ final class SubsetEval {
         @Override
         boolean ebv(Ctx c) throws DynamicError {
             return switch (function) {
-                case EXISTS -> !arg.eval(c).isEmpty();
-                case EMPTY -> arg.eval(c).isEmpty();
+                case EXISTS -> !lent(c).isEmpty();
+                case EMPTY -> lent(c).isEmpty();
                 case NOT -> !arg.ebv(c);
                 case BOOLEAN -> arg.ebv(c);
                 case TRUE -> true;
@@ -416,23 +603,31 @@ final class SubsetEval {
         final Ev left;
         final Ev right;
 
+        private final boolean lendLeft;
+        private final boolean lendRight;
+
         Compare(Op op, Ev left, Ev right) {
             this.op = op;
             this.left = left;
             this.right = right;
+            this.lendLeft = takesLend(left) && right instanceof Literal;
+            this.lendRight = takesLend(right);
         }
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
-            return List.of(ebv(c));
+            return bool(ebv(c));
         }
 
         @Override
         boolean ebv(Ctx c) throws DynamicError {
+            // the operand evaluated last may be the scratch item, the first only when the last is a literal
+            c.lend = lendLeft;
             List<Object> a = left.eval(c);
             if (a.isEmpty()) {
                 return false;
             }
+            c.lend = lendRight;
             List<Object> b = right.eval(c);
             for (int i = 0, n = a.size(); i < n; i++) {
                 Object x = a.get(i);
@@ -478,7 +673,7 @@ final class SubsetEval {
             if (b == null) {
                 return List.of();
             }
-            return List.of(compare(c, op, a, b));
+            return bool(compare(c, op, a, b));
         }
 
         @Override
@@ -487,8 +682,12 @@ final class SubsetEval {
             return !v.isEmpty() && (Boolean) v.get(0);
         }
 
-        /** The operand's one atomized item (an untyped value becomes its string), or null when empty. */
+        /**
+         * The operand's one atomized item (an untyped value becomes its string), or null when
+         * empty; a node is read before anything else runs, so it may be the scratch item.
+         */
         private static Object single(Ctx c, Ev e) throws DynamicError {
+            c.lend = takesLend(e);
             List<Object> v = e.eval(c);
             if (v.size() > 1) {
                 throw new DynamicError("a value comparison needs at most one item, got " + v.size());
@@ -542,7 +741,7 @@ final class SubsetEval {
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
-            return List.of(ebv(c));
+            return bool(ebv(c));
         }
 
         @Override
@@ -736,6 +935,9 @@ final class SubsetEval {
 
     /** XPath's effective boolean value of a sequence. */
     static boolean ebv(List<Object> v) throws DynamicError {
+        if (v instanceof HistoryItem) {
+            return true;
+        }
         if (v.isEmpty()) {
             return false;
         }
@@ -781,6 +983,11 @@ final class SubsetEval {
         private final Ev[] afterNames;
         private final Ev[] afterPosition;
 
+        /** Which children of {@code <HistoryOfEvents>} the name test accepts: EVENT, NODE, -1 (any), -2 (none). */
+        private final int rootKind;
+        /** The name resolved once against the history's vocabulary ({@link HistoryItem#code}), for child(). */
+        private final int code;
+
         Step(Axis axis, String name, Ev[] predicates) {
             this.axis = axis;
             this.name = name;
@@ -788,13 +995,18 @@ final class SubsetEval {
             int p = predicates.length > 0 && predicates[0] instanceof NameIn ? 1 : 0;
             this.afterNames = Arrays.copyOfRange(predicates, p, predicates.length);
             this.afterPosition = Arrays.copyOfRange(predicates, Math.min(p + 1, predicates.length), predicates.length);
+            this.rootKind = name == null ? -1 : name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
+                    : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
+            this.code = name == null ? 0 : HistoryItem.code(name);
         }
 
         /**
          * What the step selects from {@code node} when that is at most one node without
          * evaluating predicates in a focus: the node, {@code null} for none, or {@link #MANY}
          * when the general {@link #apply} must run. Lets the common chain
-         * {@code /HistoryOfEvents/Event[@name=…][last()]/Message/Child} run without lists.
+         * {@code /HistoryOfEvents/Event[@name=…][last()]/Message/Child} run without lists. A node
+         * made here is {@link Ctx#scratch} (evaluates nothing else, so the scratch cannot change
+         * under it); {@link Path#eval} copies it when it is kept.
          */
         Object single(Ctx c, HistoryItem node) throws DynamicError {
             if (axis != Axis.CHILD || name == null) {
@@ -803,7 +1015,7 @@ final class SubsetEval {
             if (node.kind == HistoryItem.ROOT) {
                 int p = afterNames.length < predicates.length ? 1 : 0;
                 if (p < predicates.length && afterPosition.length == 0 && positional(predicates[p])) {
-                    return rootScan(c, p);
+                    return rootScan(c, p, c.scratch);
                 }
                 return p == predicates.length ? onlyRootChild(c, p == 1 ? (NameIn) predicates[0] : null) : MANY;
             }
@@ -813,19 +1025,18 @@ final class SubsetEval {
             if (node.kind == HistoryItem.GROUP) {
                 // Parent holds at most one address, and a leaf's Children none
                 int k = node.groupSize();
-                return k == 0 || !name.equals("LogicalAddress") ? null : k == 1 ? node.groupAddress(0) : MANY;
+                return k == 0 || code != HistoryItem.CODE_ADDRESS ? null : k == 1 ? node.groupAddress(0, c.scratch) : MANY;
             }
             if (node.kind == HistoryItem.FIELDS && node.fieldCount() > 1) {
-                return name.equals(History.FIELD) ? MANY : null;
+                return code == HistoryItem.CODE_FIELD ? MANY : null;
             }
-            return node.child(name);
+            return node.child(code, c.scratch);
         }
 
         /** The one entry the name test and {@code names} accept, null for none, {@link #MANY} for several. */
         private Object onlyRootChild(Ctx c, NameIn names) throws DynamicError {
             History h = c.history;
-            int want = name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
-                    : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
+            int want = rootKind;
             if (want == -2) {
                 return null;
             }
@@ -839,7 +1050,7 @@ final class SubsetEval {
                     found = i;
                 }
             }
-            return found < 0 ? null : HistoryItem.top(h.entryAt(found), found);
+            return found < 0 ? null : HistoryItem.top(h.entryAt(found), found, c.scratch);
         }
 
         private static boolean positional(Ev e) {
@@ -847,10 +1058,9 @@ final class SubsetEval {
         }
 
         /** The entry {@code predicates[p]} (last() or k) selects among those the name test and a leading NameIn accept. */
-        private HistoryItem rootScan(Ctx c, int p) throws DynamicError {
+        private HistoryItem rootScan(Ctx c, int p, HistoryItem into) throws DynamicError {
             History h = c.history;
-            int want = name == null ? -1 : name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
-                    : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
+            int want = rootKind;
             if (want == -2) {
                 return null;
             }
@@ -864,7 +1074,7 @@ final class SubsetEval {
                 c.tick();
                 HistoryEntry e = h.entryAt(i);
                 if (acceptsRoot(h, i, e, want, names) && ++seen == k) {
-                    return HistoryItem.top(e, i);
+                    return HistoryItem.top(e, i, into);
                 }
             }
             return null;
@@ -938,8 +1148,7 @@ final class SubsetEval {
          */
         private void rootChildren(Ctx c, List<Object> out) throws DynamicError {
             History h = c.history;
-            int want = name == null ? -1 : name.equals(HistoryVocabulary.EVENT) ? HistoryItem.EVENT
-                    : name.equals(HistoryVocabulary.NODE) ? HistoryItem.NODE : -2;
+            int want = rootKind;
             if (want == -2) {
                 return;
             }
@@ -950,12 +1159,12 @@ final class SubsetEval {
                 p = 1;
             }
             if (p < predicates.length && positional(predicates[p])) {
-                HistoryItem found = rootScan(c, p);
+                HistoryItem found = rootScan(c, p, null);
                 if (found != null) {
                     if (afterPosition.length == 0) {
                         out.add(found);
                     } else {
-                        addAll(out, filter(c, List.of(found), afterPosition));
+                        addAll(out, filter(c, found, afterPosition));
                     }
                 }
                 return;
@@ -1037,9 +1246,13 @@ final class SubsetEval {
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
+            boolean lend = c.lend;
+            c.lend = false;
             List<Object> list = start.eval(c);
-            // while the value is one node, a step that selects at most one node makes no list
-            HistoryItem single = list.size() == 1 && list.get(0) instanceof HistoryItem h ? h : null;
+            // while the value is one node, a step that selects at most one node makes no list,
+            // and the nodes passed through are the context's scratch item, not new items
+            HistoryItem single = list instanceof HistoryItem h ? h
+                    : list.size() == 1 && list.get(0) instanceof HistoryItem h1 ? h1 : null;
             boolean changed = false;
             for (Step s : steps) {
                 if (single != null) {
@@ -1051,6 +1264,10 @@ final class SubsetEval {
                         single = (HistoryItem) r;
                         changed = true;
                         continue;
+                    }
+                    if (single == c.scratch) {
+                        // apply evaluates predicates, whose paths reuse the scratch
+                        single = single.copy();
                     }
                     list = new ArrayList<>(4);
                     s.apply(c, single, list);
@@ -1077,7 +1294,10 @@ final class SubsetEval {
                 changed = false;
                 single = list.size() == 1 ? (HistoryItem) list.get(0) : null;
             }
-            return changed ? List.of(single) : list;
+            if (!changed) {
+                return list;
+            }
+            return single == c.scratch && !lend ? single.copy() : single;
         }
     }
 
@@ -1105,17 +1325,18 @@ final class SubsetEval {
                 return items;
             }
             if (p instanceof Literal l && l.value instanceof Long k) {
-                items = k >= 1 && k <= n ? List.of(items.get((int) (k - 1))) : List.of();
+                items = k >= 1 && k <= n ? one(items.get((int) (k - 1))) : List.of();
                 continue;
             }
             if (isLast(p)) {
-                items = List.of(items.get(n - 1));
+                items = one(items.get(n - 1));
                 continue;
             }
             Object item = c.item;
             int position = c.position;
             int last = c.last;
             List<Object> out = new ArrayList<>(n);
+            boolean bool = p.isBoolean();
             try {
                 c.last = n;
                 for (int i = 0; i < n; i++) {
@@ -1124,7 +1345,7 @@ final class SubsetEval {
                     c.item = x;
                     c.position = i + 1;
                     boolean keep;
-                    if (p.isBoolean()) {
+                    if (bool) {
                         keep = p.ebv(c);
                     } else {
                         List<Object> v = p.eval(c);

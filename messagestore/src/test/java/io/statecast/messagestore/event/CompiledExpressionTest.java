@@ -127,6 +127,62 @@ class CompiledExpressionTest {
     }
 
     @Test
+    void shouldKeepReturnedNodesWhenLaterEvaluationsReuseTheContext() throws Exception {
+        // the evaluators reuse a per-thread context, its scratch item and per-variable items: a
+        // value that was handed out must not change when the next evaluation runs
+        History h = history();
+        h.addMessageEvent("x", Messages.payload(1, 1, 10, 11, "a"), 1, true);
+        h.addMessageEvent("x", Messages.payload(1, 2, 20, 21, "b"), 2, true);
+        CompiledExpression firstHop = CompiledExpression.compile(
+                "/HistoryOfEvents/Event[1]/Message/PreviousHopAddress", false, Set.of());
+        CompiledExpression lastHop = CompiledExpression.compile(
+                "/HistoryOfEvents/Event[last()]/Message/PreviousHopAddress", false, Set.of());
+        List<Object> kept = firstHop.run(h, QueryBindings.NONE);
+        assertEquals(List.of(text(21)), texts(h, lastHop.run(h, QueryBindings.NONE)));
+        assertEquals(List.of(text(11)), texts(h, kept));
+
+        // a let whose body returns its variables
+        CompiledExpression pair = CompiledExpression.compile("let $a := /HistoryOfEvents/Event[1]/Message/SourceAddress,"
+                + " $b := /HistoryOfEvents/Event[2]/Message/SourceAddress return ($a, $b)", false, Set.of());
+        List<Object> ab = pair.run(h, QueryBindings.NONE);
+        pair.run(h, QueryBindings.NONE);
+        lastHop.run(h, QueryBindings.NONE);
+        assertEquals(List.of(text(10), text(20)), texts(h, ab));
+        // lets only consumed in the body: two lets' nodes compared, and the comparison's operands
+        CompiledExpression differ = CompiledExpression.compile("let $a := /HistoryOfEvents/Event[1]/Message,"
+                + " $b := /HistoryOfEvents/Event[last()]/Message return not($a/SourceAddress = $b/SourceAddress)"
+                + " and $a/MessageIdentifier = '1' and $b/MessageIdentifier = '2'", true, Set.of());
+        assertTrue(differ.isTrue(h, QueryBindings.NONE));
+        CompiledExpression same = CompiledExpression.compile("/HistoryOfEvents/Event[1]/Message/SourceAddress"
+                + " = /HistoryOfEvents/Event[last()]/Message/SourceAddress", true, Set.of());
+        assertFalse(same.isTrue(h, QueryBindings.NONE));
+    }
+
+    @Test
+    void shouldReadMessageFieldsWithoutSaxon() throws Exception {
+        // the compiled view has <Fields>, in the document's order
+        String fields = "/HistoryOfEvents/Event[@name='data'][last()]/Message/Fields/Field[@name='seq']";
+        CompiledPath seq = engine.compilePath(fields, Set.of());
+        assertNotNull(seq.compiled());
+        History h = history();
+        h.addMessageEvent("data", new OverlayMessage(DeliveryMode.UNICAST, 3, a(2), a(1), a(2), null, List.of(
+                new FsmExtension(1, (byte) 2, 42), new io.statecast.overlay.message.FieldsExtension(
+                        io.statecast.overlay.message.MessageFields.of(Map.of("seq",
+                                new io.statecast.overlay.message.MessageField.Int(42)))))), 1, true);
+        QueryEvaluator evaluator = new QueryEvaluator(EvaluationGuard.NONE);
+        assertEquals(new PathResult.Text("42"), evaluator.evaluatePath(this, seq, QueryBindings.NONE, h));
+        assertEquals(0, evaluator.evaluations(), "answered without Saxon");
+    }
+
+    private static String text(long address) {
+        return AttributeValues.text(a(address));
+    }
+
+    private static List<String> texts(History h, List<Object> items) {
+        return items.stream().map(i -> ((HistoryItem) i).stringValue(h)).toList();
+    }
+
+    @Test
     void shouldReadParametersByName() throws Exception {
         History h = history();
         for (int i = 0; i < 3; i++) {
