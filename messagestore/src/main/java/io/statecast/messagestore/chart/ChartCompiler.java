@@ -39,9 +39,23 @@ public final class ChartCompiler {
     private static final String LANGUAGE_VERSION = "3.1";
     /** Most (state, event name) candidate lists a chart keeps; beyond, steps scan the transitions. */
     private static final int MAX_CANDIDATE_ENTRIES = 1 << 16;
-    private static final Set<String> SYSTEM_VARIABLES = Set.of("_event", "_sessionid", "_name", "_ioprocessors", "_x");
+    /** The Recommendation's system variables; read-only for the chart. */
+    static final Set<String> SYSTEM_VARIABLES = Set.of("_event", "_sessionid", "_name", "_ioprocessors", "_x");
 
     private final Processor processor;
+
+    /** Whether {@code text} names {@code $variable} as a whole token (not {@code $variable2}). */
+    static boolean namesVariable(String text, String variable) {
+        String token = "$" + variable;
+        for (int at = text.indexOf(token); at >= 0; at = text.indexOf(token, at + 1)) {
+            int end = at + token.length();
+            if (end >= text.length()
+                    || !(Character.isLetterOrDigit(text.charAt(end)) || "_.-".indexOf(text.charAt(end)) >= 0)) {
+                return true;
+            }
+        }
+        return false;
+    }
     /** Applies the spec sandbox to every expression; {@code null} applies none (trusted test input). */
     private final XQueryEngine sandbox;
     /** Compiles each expression once more, unoptimised, for the sandbox's inspection. */
@@ -694,7 +708,8 @@ public final class ChartCompiler {
                     sandbox.checkCompiled(checker.compile(text));
                 }
                 // system variables ($_event, $_x, …) are built for Saxon when it evaluates: theirs
-                return new Expr(text, exe, null, where, readsSystemVariable(text) ? null : SubsetCompiler.compile(text));
+                return new Expr(text, exe, null, where, SYSTEM_VARIABLES.stream().anyMatch(v -> namesVariable(text, v)) ? null
+                        : SubsetCompiler.compile(text));
             } catch (SaxonApiException ex) {
                 msg = "'" + text + "' does not compile: " + ex.getMessage();
             } catch (io.statecast.messagestore.event.QueryException ex) {
@@ -704,22 +719,6 @@ public final class ChartCompiler {
                 error(e, msg);
             }
             return new Expr(text, null, msg, where, null);
-        }
-
-        /** Whether {@code text} names a system variable ({@code $_event}, {@code $_x}, …) as a token. */
-        boolean readsSystemVariable(String text) {
-            for (String v : SYSTEM_VARIABLES) {
-                int at = text.indexOf("$" + v);
-                while (at >= 0) {
-                    int end = at + 1 + v.length();
-                    if (end >= text.length() || !(Character.isLetterOrDigit(text.charAt(end))
-                            || "_.-".indexOf(text.charAt(end)) >= 0)) {
-                        return true;
-                    }
-                    at = text.indexOf("$" + v, end);
-                }
-            }
-            return false;
         }
 
         String where(Element e, String attribute) {

@@ -18,6 +18,6 @@ record Expr(String text, XPathExecutable executable, String error, String where,
 
     /** Whether the expression names {@code $_x} (its value is asked of the host only then). */
     boolean readsPlatform() {
-        return text.contains("_x");
+        return ChartCompiler.namesVariable(text, "_x");
     }
 }

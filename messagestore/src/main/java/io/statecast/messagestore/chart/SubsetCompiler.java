@@ -67,7 +67,7 @@ final class SubsetCompiler {
     private SubsetExpr or() throws Outside {
         SubsetExpr e = and();
         while (keyword("or")) {
-            e = new SubsetExpr.Or(e, and());
+            e = new SubsetExpr.Logical(e, and(), true);
         }
         return e;
     }
@@ -75,7 +75,7 @@ final class SubsetCompiler {
     private SubsetExpr and() throws Outside {
         SubsetExpr e = comparison();
         while (keyword("and")) {
-            e = new SubsetExpr.And(e, comparison());
+            e = new SubsetExpr.Logical(e, comparison(), false);
         }
         return e;
     }

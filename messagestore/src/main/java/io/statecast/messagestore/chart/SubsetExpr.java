@@ -203,13 +203,20 @@ abstract class SubsetExpr {
         }
     }
 
-    static final class Or extends SubsetExpr {
+    /**
+     * {@code or} and {@code and}, short-circuiting. An operand that fails makes the whole
+     * expression fail: the caller then asks Saxon, whose order of evaluation decides (XPath lets
+     * either operand go first).
+     */
+    static final class Logical extends SubsetExpr {
         private final SubsetExpr a;
         private final SubsetExpr b;
+        private final boolean or;
 
-        Or(SubsetExpr a, SubsetExpr b) {
+        Logical(SubsetExpr a, SubsetExpr b, boolean or) {
             this.a = a;
             this.b = b;
+            this.or = or;
         }
 
         @Override
@@ -219,47 +226,8 @@ abstract class SubsetExpr {
 
         @Override
         boolean ebv(Scope s) throws Failure, Fallback {
-            boolean left;
-            try {
-                left = a.ebv(s);
-            } catch (Failure f) {
-                // XPath lets either operand decide first; Saxon answers true when the other is true
-                if (b.ebv(s)) {
-                    return true;
-                }
-                throw f;
-            }
-            return left || b.ebv(s);
-        }
-    }
-
-    static final class And extends SubsetExpr {
-        private final SubsetExpr a;
-        private final SubsetExpr b;
-
-        And(SubsetExpr a, SubsetExpr b) {
-            this.a = a;
-            this.b = b;
-        }
-
-        @Override
-        Object value(Scope s) throws Failure, Fallback {
-            return ebv(s);
-        }
-
-        @Override
-        boolean ebv(Scope s) throws Failure, Fallback {
-            boolean left;
-            try {
-                left = a.ebv(s);
-            } catch (Failure f) {
-                // XPath lets either operand decide first; Saxon answers false when the other is false
-                if (!b.ebv(s)) {
-                    return false;
-                }
-                throw f;
-            }
-            return left && b.ebv(s);
+            boolean left = a.ebv(s);
+            return left == or ? left : b.ebv(s);
         }
     }
 

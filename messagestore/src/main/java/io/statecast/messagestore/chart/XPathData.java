@@ -45,7 +45,7 @@ import org.xml.sax.InputSource;
  */
 final class XPathData implements SubsetExpr.Scope {
 
-    private static final Set<String> SYSTEM = Set.of("_event", "_sessionid", "_name", "_ioprocessors", "_x");
+    private static final Set<String> SYSTEM = ChartCompiler.SYSTEM_VARIABLES;
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.\\-]*");
 
     private final Chart chart;
