@@ -115,7 +115,6 @@ public final class ChartCompiler {
         final Set<String> variableNames = new LinkedHashSet<>();
         XPathCompiler xpath;
         XPathCompiler checker;
-        int transitions;
         /** Why the chart is more than states, events and custom content (for tools that model only that). */
         final List<String> standardContent = new ArrayList<>();
 
@@ -385,7 +384,7 @@ public final class ChartCompiler {
                 }
                 if (t == null) {
                     error(e, "<history> needs a <transition> to its default state");
-                    s.initial = new Transition(s, null, null, new StateNode[0], false, new Action[0], transitions++);
+                    s.initial = new Transition(s, null, null, new StateNode[0], false, new Action[0]);
                 } else {
                     s.initial = transition(s, t, true);
                 }
@@ -442,7 +441,7 @@ public final class ChartCompiler {
             if (targets.length == 0) {
                 error(e, "<" + e.getLocalName() + "> has no state to start in");
             }
-            return new Transition(s, null, null, targets, true, new Action[0], transitions++);
+            return new Transition(s, null, null, targets, true, new Action[0]);
         }
 
         StateNode[] resolve(Element where, String[] ids, StateNode within) {
@@ -484,7 +483,7 @@ public final class ChartCompiler {
                 error(c, "an initial or history transition has no event or cond");
             }
             boolean internal = "internal".equals(c.getAttribute("type").trim());
-            return new Transition(s, events, cond, targets, internal, block(c), transitions++);
+            return new Transition(s, events, cond, targets, internal, block(c));
         }
 
         // ---- executable content ----------------------------------------------------------------

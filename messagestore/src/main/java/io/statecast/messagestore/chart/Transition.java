@@ -12,7 +12,6 @@ final class Transition {
     private final StateNode[] targets;
     private final boolean internal;
     private final Action[] body;
-    private final int order;
     /** Set by the compiler before the chart is published; {@code null} when the step depends on history. */
     EntryPlan plan;
 
@@ -23,17 +22,14 @@ final class Transition {
      * @param targets  target states (may be empty: a targetless transition)
      * @param internal {@code type="internal"}
      * @param body     the executable content, one block
-     * @param order    position among all transitions in document order
      */
-    Transition(StateNode source, String[] events, Expr cond, StateNode[] targets, boolean internal, Action[] body,
-            int order) {
+    Transition(StateNode source, String[] events, Expr cond, StateNode[] targets, boolean internal, Action[] body) {
         this.source = source;
         this.events = events;
         this.cond = cond;
         this.targets = targets;
         this.internal = internal;
         this.body = body;
-        this.order = order;
     }
 
     StateNode source() {
@@ -60,9 +56,6 @@ final class Transition {
         return body;
     }
 
-    int order() {
-        return order;
-    }
 
     /** Whether one of the descriptors matches {@code name} (token prefix, or {@code *}). */
     boolean matches(String name) {

@@ -75,10 +75,6 @@ public final class MachineState implements ChartHost {
         return session.finalState() != null;
     }
 
-    /** Why the machine was stopped by a limit, or {@code null}. */
-    public String stopReason() {
-        return session.stopReason();
-    }
 
     @Override
     public void custom(Object payload) {
