@@ -1,5 +1,6 @@
 package io.statecast.messagestore;
 
+import io.statecast.overlay.io.FileErrors;
 import io.statecast.messagestore.deploy.PendingMessages;
 import io.statecast.messagestore.deploy.ServiceLoadException;
 import io.statecast.messagestore.deploy.ServiceRegistry;
@@ -198,7 +199,7 @@ public final class MessageStore implements MessageStorePort {
         try {
             bytes = resolver.read(uri, config.specLimits().maxBytes());
         } catch (IOException e) {
-            throw new ServiceLoadException("cannot read " + uri + ": " + e.getMessage(), e);
+            throw new ServiceLoadException("cannot read " + uri + ": " + FileErrors.describe(e), e);
         }
         ServiceSpec spec;
         try {

@@ -1,5 +1,6 @@
 package io.statecast.messagestore.spec;
 
+import io.statecast.overlay.io.FileErrors;
 import io.statecast.messagestore.event.XQueryEngine;
 import java.io.IOException;
 import java.io.InputStream;
@@ -94,7 +95,7 @@ public final class SpecLoader implements AutoCloseable {
         try {
             return load(in.readNBytes(limits.maxBytes() + 1), source);
         } catch (IOException e) {
-            throw new SpecException(source, List.of(Problem.error(0, 0, "cannot read spec: " + e.getMessage())));
+            throw new SpecException(source, List.of(Problem.error(0, 0, "cannot read spec: " + FileErrors.describe(e))));
         }
     }
 
@@ -121,7 +122,7 @@ public final class SpecLoader implements AutoCloseable {
         try (InputStream in = Files.newInputStream(file)) {
             return in.readNBytes(limits.maxBytes() + 1);
         } catch (IOException e) {
-            throw new SpecException(file.toString(), List.of(Problem.error(0, 0, "cannot read spec: " + e)));
+            throw new SpecException(file.toString(), List.of(Problem.error(0, 0, "cannot read spec: " + FileErrors.describe(e))));
         }
     }
 

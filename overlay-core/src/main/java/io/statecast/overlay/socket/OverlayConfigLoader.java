@@ -2,20 +2,25 @@ package io.statecast.overlay.socket;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.io.FileErrors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -72,7 +77,7 @@ final class OverlayConfigLoader {
         try (InputStream in = Files.newInputStream(file)) {
             bytes = in.readNBytes(MAX_DOCUMENT_BYTES + 1);
         } catch (IOException e) {
-            throw new OverlayConfigException("", file + ": cannot read: " + e.getMessage(), e);
+            throw new OverlayConfigException("", file + ": cannot read: " + FileErrors.describe(e), e);
         }
         if (bytes.length > MAX_DOCUMENT_BYTES) {
             throw new OverlayConfigException("", file + ": larger than " + MAX_DOCUMENT_BYTES + " bytes");
@@ -82,14 +87,14 @@ final class OverlayConfigLoader {
     }
 
     static OverlayConfig parseJson(String text) throws OverlayConfigException {
-        return parse(JSON, text);
+        return parse(JSON, "JSON", text);
     }
 
     static OverlayConfig parseYaml(String text) throws OverlayConfigException {
-        return parse(YAML, text);
+        return parse(YAML, "YAML", text);
     }
 
-    private static OverlayConfig parse(ObjectMapper mapper, String text) throws OverlayConfigException {
+    private static OverlayConfig parse(ObjectMapper mapper, String syntax, String text) throws OverlayConfigException {
         if (text.length() > MAX_DOCUMENT_BYTES) {
             throw new OverlayConfigException("", "configuration larger than " + MAX_DOCUMENT_BYTES + " characters");
         }
@@ -97,9 +102,10 @@ final class OverlayConfigLoader {
         try {
             doc = mapper.readValue(text, Document.class);
         } catch (JsonMappingException e) {
-            throw translate(e);
+            StreamReadException bad = syntaxError(e);
+            throw bad != null ? notWellFormed(syntax, bad) : translate(e);
         } catch (JsonProcessingException e) {
-            throw new OverlayConfigException("", "configuration is not well-formed: " + e.getOriginalMessage(), e);
+            throw notWellFormed(syntax, e);
         } catch (RuntimeException e) {
             // e.g. snakeyaml limits surfacing as unchecked exceptions
             throw new OverlayConfigException("", "configuration is not well-formed: " + e.getMessage(), e);
@@ -110,6 +116,75 @@ final class OverlayConfigLoader {
         return doc.overlay().validate();
     }
 
+    /** The parser's error a mapping exception wraps (a YAML parser fails inside databind), or null. */
+    private static StreamReadException syntaxError(JsonMappingException e) {
+        for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof StreamReadException s) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    private static OverlayConfigException notWellFormed(String syntax, JsonProcessingException e) {
+        JsonLocation at = e.getLocation();
+        String what = e.getOriginalMessage() == null ? e.getClass().getSimpleName() : e.getOriginalMessage();
+        int cut = what.indexOf('\n');
+        String where = at == null || at.getLineNr() < 1 ? ""
+                : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+        return new OverlayConfigException("", "configuration is not well-formed " + syntax + where + ": "
+                + (cut > 0 ? what.substring(0, cut) : what), e);
+    }
+
+    /**
+     * The value Jackson refused to coerce, as it quotes it ({@code Cannot coerce String value
+     * ("soon") to `int` value}), or null: the exception carries no value of its own.
+     */
+    private static String scalarAt(JsonMappingException e) {
+        java.util.regex.Matcher m = COERCED_VALUE.matcher(String.valueOf(e.getOriginalMessage()));
+        if (!m.find()) {
+            return null;
+        }
+        String text = m.group(1);
+        return text.length() > 64 ? text.substring(0, 64) + "…" : text;
+    }
+
+    private static final java.util.regex.Pattern COERCED_VALUE = java.util.regex.Pattern.compile("value \\(\"(.*?)\"\\)");
+
+    /** What a field of {@code type} holds, in a user's words. */
+    private static String expected(Class<?> type) {
+        if (type == null) {
+            return null;
+        }
+        if (type == int.class || type == Integer.class || type == long.class || type == Long.class) {
+            return "an integer";
+        }
+        if (type == double.class || type == Double.class || type == float.class || type == Float.class) {
+            return "a number";
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return "true or false";
+        }
+        if (type == String.class) {
+            return "a string";
+        }
+        if (type.isEnum()) {
+            StringBuilder b = new StringBuilder("one of ");
+            Object[] values = type.getEnumConstants();
+            for (int i = 0; i < values.length; i++) {
+                b.append(i == 0 ? "" : ", ").append(values[i].toString().toLowerCase(Locale.ROOT));
+            }
+            return b.toString();
+        }
+        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "a list";
+        }
+        if (type.isRecord() || java.util.Map.class.isAssignableFrom(type)) {
+            return "a section of fields";
+        }
+        return null;
+    }
+
     private static OverlayConfigException translate(JsonMappingException e) {
         String field = path(e);
         String what;
@@ -117,6 +192,9 @@ final class OverlayConfigLoader {
             String known = u.getKnownPropertyIds() == null ? "" : u.getKnownPropertyIds().stream()
                     .map(Object::toString).sorted().collect(Collectors.joining(", "));
             what = "unknown field" + (known.isEmpty() ? "" : " (known: " + known + ")");
+        } else if (e instanceof MismatchedInputException m && expected(m.getTargetType()) != null) {
+            Object value = e instanceof InvalidFormatException f ? f.getValue() : scalarAt(e);
+            what = "expected " + expected(m.getTargetType()) + (value == null ? "" : ", got '" + value + "'");
         } else {
             what = e.getOriginalMessage();
             int cut = what.indexOf("\n");

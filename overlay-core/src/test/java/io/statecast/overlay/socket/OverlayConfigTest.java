@@ -170,6 +170,24 @@ class OverlayConfigTest {
     }
 
     @Test
+    void shouldNameLineAndColumnOfASyntaxErrorAndTheFieldAndTypeOfATypeError() {
+        OverlayConfigException syntax = assertThrows(OverlayConfigException.class,
+                () -> OverlayConfig.parse("overlay:\n  id: x\n  heartbeat: {fastMs: 100\n"));
+        assertTrue(syntax.getMessage().startsWith("configuration is not well-formed YAML at line "), syntax.getMessage());
+        assertTrue(syntax.getMessage().matches("(?s).*at line \\d+, column \\d+: .*"), syntax.getMessage());
+        assertEquals("", syntax.field());
+        OverlayConfigException json = assertThrows(OverlayConfigException.class,
+                () -> OverlayConfigLoader.parseJson("{\"overlay\": {\"id\": }}"));
+        assertTrue(json.getMessage().startsWith("configuration is not well-formed JSON at line 1, column "),
+                json.getMessage());
+        OverlayConfigException type = assertThrows(OverlayConfigException.class,
+                () -> OverlayConfig.parse("overlay: {id: x, heartbeat: {fastMs: soon}}"));
+        assertEquals("overlay.heartbeat.fastMs", type.field(), type.getMessage());
+        assertTrue(type.getMessage().startsWith("overlay.heartbeat.fastMs: expected an integer, got 'soon'"),
+                type.getMessage());
+    }
+
+    @Test
     void shouldRejectYamlAliasBombs() {
         StringBuilder y = new StringBuilder("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
         char prev = 'a';

@@ -1,5 +1,6 @@
 package io.statecast.messagestore.tools.lint;
 
+import io.statecast.overlay.io.FileErrors;
 import io.statecast.messagestore.spec.Problem;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
@@ -77,7 +78,7 @@ public final class Linter {
             bytes = in.readNBytes(loader.limits().maxBytes() + 1);
         } catch (IOException e) {
             return List.of(new Finding(Rule.INVALID, Problem.Severity.ERROR, file.toString(), 0, 0,
-                    "cannot read spec: " + e));
+                    "cannot read spec: " + FileErrors.describe(e)));
         }
         return lint(bytes, file.toString());
     }

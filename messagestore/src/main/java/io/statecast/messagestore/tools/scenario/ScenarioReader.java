@@ -1,5 +1,6 @@
 package io.statecast.messagestore.tools.scenario;
 
+import io.statecast.overlay.io.FileErrors;
 import io.statecast.messagestore.event.AttributeValues;
 import io.statecast.messagestore.event.TimerEventDefinition;
 import io.statecast.messagestore.event.TimerFilter;
@@ -90,7 +91,7 @@ public final class ScenarioReader {
         try (InputStream in = Files.newInputStream(file)) {
             bytes = in.readNBytes(limits.maxBytes() + 1);
         } catch (IOException e) {
-            throw new ScenarioException(file + ": cannot read: " + e.getMessage(), e);
+            throw new ScenarioException(file + ": cannot read: " + FileErrors.describe(e), e);
         }
         if (bytes.length > limits.maxBytes()) {
             throw new ScenarioException(file + ": larger than " + limits.maxBytes() + " bytes", 0);
