@@ -46,7 +46,14 @@ public final class Chat {
             for (String line = in.readLine(); line != null && !line.equals("/quit"); line = in.readLine()) {
                 if (line.startsWith("/to ")) {
                     String[] parts = line.split(" ", 3);
-                    LogicalAddress to = cfg.parseAddress(parts[1]);
+                    LogicalAddress to;
+                    try {
+                        to = cfg.parseAddress(parts[1]);
+                    } catch (IllegalArgumentException e) {
+                        // a typo in a command is the user's to fix, not the end of the chat
+                        out.println("/to " + parts[1] + ": " + e.getMessage() + " (usage: /to ID text)");
+                        continue;
+                    }
                     socket.sendTo(to, bytes(parts.length > 2 ? parts[2] : ""));
                 } else if (line.equals("/who")) {
                     LogicalAddress self = socket.localAddress();

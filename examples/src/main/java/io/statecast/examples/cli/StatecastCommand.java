@@ -10,6 +10,8 @@ import picocli.CommandLine.Command;
  */
 @Command(
         name = "statecast",
+        // Every subcommand inherits -h/--help and -V/--version with this version.
+        scope = CommandLine.ScopeType.INHERIT,
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Statecast overlay middleware: overlay nodes, delivery services as SCXML state machines, and their tools.",
@@ -58,6 +60,30 @@ public final class StatecastCommand implements Runnable {
 
     /** The configured command line, shared by {@link #main} and tests. */
     public static CommandLine newCommandLine() {
-        return new CommandLine(new StatecastCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+        return new CommandLine(new StatecastCommand()).setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler(StatecastCommand::failed);
     }
+
+    /**
+     * What a command that threw prints: one line naming the command and the cause chain, no
+     * stack trace (unless {@value #STACK_TRACES} is set), and exit status 1, the work failed.
+     */
+    private static int failed(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
+        StringBuilder why = new StringBuilder();
+        for (Throwable t = ex; t != null && why.length() < 2000; t = t.getCause()) {
+            String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+            if (why.indexOf(m) < 0) {
+                why.append(why.length() == 0 ? "" : ": ").append(m);
+            }
+        }
+        cl.getErr().println(cl.getCommandSpec().qualifiedName() + ": " + why);
+        if (Boolean.getBoolean(STACK_TRACES)) {
+            ex.printStackTrace(cl.getErr());
+        }
+        cl.getErr().flush();
+        return CommandLine.ExitCode.SOFTWARE;
+    }
+
+    /** System property that makes a failed command print its stack trace too. */
+    static final String STACK_TRACES = "statecast.stackTraces";
 }

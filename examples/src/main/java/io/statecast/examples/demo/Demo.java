@@ -59,7 +59,7 @@ import java.util.stream.Collectors;
 public final class Demo {
 
     /** Exit status when a receiver missed messages the service promised. */
-    public static final int EXIT_MISSING = 4;
+    public static final int EXIT_MISSING = 1;
     /** Exit status when the demo could not run. */
     public static final int EXIT_FAILED = 1;
 

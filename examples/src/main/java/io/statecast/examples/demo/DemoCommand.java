@@ -19,8 +19,8 @@ import picocli.CommandLine.Spec;
             "--service to the server, and let node 1 multicast --messages messages of --size bytes while every node's",
             "input drops --loss of the frames it receives. Nodes without the service download it from the server.",
             "Shows progress, then a table per node; writes a JSON report (--json) and charts (--charts).",
-            "Exit status: 0 every receiver got what the service promises; 4 messages the service promises are missing;",
-            "1 the demo could not run; 2 bad arguments."
+            "Exit status: 0 every receiver got what the service promises; 1 messages the service promises are missing",
+            "or the demo could not run; 2 bad arguments."
         })
 public final class DemoCommand implements Callable<Integer> {
 

@@ -57,8 +57,8 @@ public final class TtcpReceiver {
     /**
      * The outcome.
      *
-     * @param exitCode 0 if every message arrived intact; 4 if some are missing or corrupt; 3 if
-     *                 no data arrived at all
+     * @param exitCode 0 if every message arrived intact; 1 if some are missing or corrupt, or no
+     *                 data arrived at all (the report's {@code outcome} says which)
      * @param report   the JSON report
      */
     public record Result(int exitCode, ObjectNode report) {
@@ -201,7 +201,9 @@ public final class TtcpReceiver {
         ObjectNode report = report(reason, startMicros, joinedMicros, finishedMicros, finAfterDone, samples, sampler,
                 kernelBefore);
         int missing = log.missing(options.expectedCount());
-        int exit = !log.started() ? 3 : missing > 0 || log.corruptCount() > 0 ? 4 : 0;
+        String outcome = !log.started() ? "no-data" : missing > 0 || log.corruptCount() > 0 ? "incomplete" : "complete";
+        report.put("outcome", outcome);
+        int exit = outcome.equals("complete") ? 0 : 1;
         ObjectNode s = (ObjectNode) report.get("summary");
         out.printf("ttcp recv: %s: received %d, missing %d, duplicates %d, corrupt %d; %s msgs/s, %s Mbit/s, "
                 + "delay p50 %s ms, p99 %s ms%n", reason, log.distinct(), missing, log.duplicates(), log.corruptCount(),

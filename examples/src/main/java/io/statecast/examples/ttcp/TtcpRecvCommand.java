@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -19,8 +20,8 @@ import picocli.CommandLine.Spec;
             "Join the overlay, multicast HELLO until data arrives, record every message's send and receive time,",
             "finish when every message arrived, after --idle seconds without data, or on the sender's FIN;",
             "then keep forwarding and announce DONE until FIN or --linger seconds; write --json.",
-            "Exit status: 0 every message arrived intact; 1 errors; 2 bad arguments; 3 no data arrived;",
-            "4 messages missing or corrupt."
+            "Exit status: 0 every message arrived intact; 1 messages missing or corrupt, no data arrived, or the",
+            "node failed (the report's outcome says which); 2 bad arguments or configuration."
         })
 final class TtcpRecvCommand implements Callable<Integer> {
 
@@ -70,9 +71,12 @@ final class TtcpRecvCommand implements Callable<Integer> {
         TtcpSockets.Opened opened;
         try {
             opened = TtcpSockets.open(OverlayConfig.load(config));
-        } catch (OverlayConfigException | IOException e) {
+        } catch (OverlayConfigException e) {
             spec.commandLine().getErr().println("statecast ttcp recv: " + e.getMessage());
-            return 1;
+            return CommandLine.ExitCode.USAGE;
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("statecast ttcp recv: " + e.getMessage());
+            return CommandLine.ExitCode.SOFTWARE;
         }
         try (var socket = opened.socket()) {
             TtcpReceiver.Result r = new TtcpReceiver(socket, options, opened.probe(), out).run();

@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -20,8 +21,9 @@ import picocli.CommandLine.Spec;
             "Join the overlay, wait for --wait-for receivers to say HELLO, warm up, multicast --count DATA messages",
             "of --size bytes paced at --rate (default: as fast as the substrate accepts them), wait up to --linger",
             "seconds for every receiver's DONE, send FIN, write --json.",
-            "Exit status: 0 all sent and every receiver complete; 1 errors or failed sends; 2 bad arguments;",
-            "3 receivers not ready in time; 4 a receiver missed messages or never reported."
+            "Exit status: 0 all sent and every receiver complete; 1 failed sends, receivers not ready in time, a",
+            "receiver that missed messages or never reported (the report's outcome says which); 2 bad arguments",
+            "or configuration."
         })
 final class TtcpSendCommand implements Callable<Integer> {
 
@@ -121,9 +123,12 @@ final class TtcpSendCommand implements Callable<Integer> {
                         + cfg.buffers().maxMessageBytes() + " with the overlay header (128 bytes reserved)");
             }
             opened = TtcpSockets.open(cfg);
-        } catch (OverlayConfigException | IOException e) {
+        } catch (OverlayConfigException e) {
             spec.commandLine().getErr().println("statecast ttcp send: " + e.getMessage());
-            return 1;
+            return CommandLine.ExitCode.USAGE;
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("statecast ttcp send: " + e.getMessage());
+            return CommandLine.ExitCode.SOFTWARE;
         }
         try (var socket = opened.socket()) {
             TtcpSender.Result r = new TtcpSender(socket, options, opened.probe(), out).run();

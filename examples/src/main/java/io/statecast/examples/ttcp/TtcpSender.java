@@ -134,8 +134,9 @@ public final class TtcpSender {
      * The outcome.
      *
      * @param exitCode 0 if every message was sent and every ready receiver reported DONE with
-     *                 nothing missing; 3 if the receivers did not all show up in time; 4 if a
-     *                 receiver reported missing messages or never reported; 1 if sends failed
+     *                 nothing missing; else 1: the receivers did not all show up in time, a receiver
+     *                 reported missing messages or never reported, or sends failed (the report's
+     *                 {@code outcome} says which)
      * @param report   the JSON report
      */
     public record Result(int exitCode, ObjectNode report) {
@@ -196,7 +197,7 @@ public final class TtcpSender {
             report.set("drops", TtcpReport.drops(socket, kernelBefore, probe));
             report.set("storeActivity", TtcpReport.activity(probe));
             report.set("statistics", TtcpReport.statistics(socket));
-            return new Result(3, report);
+            return new Result(1, report);
         }
         gate = new BackpressureGate(socket, options.serviceId());
         // sampling starts with the run; the thread, and the canary's compilation, before the warm-up
@@ -292,7 +293,7 @@ public final class TtcpSender {
             exit = 1;
             report.put("outcome", "send-failures");
         } else if (!allDone || roster.complete() < roster.ready()) {
-            exit = options.waitFor() == 0 && roster.ready() == 0 ? 0 : 4;
+            exit = options.waitFor() == 0 && roster.ready() == 0 ? 0 : 1;
             report.put("outcome", exit == 0 ? "sent" : "receivers-incomplete");
         } else {
             exit = 0;

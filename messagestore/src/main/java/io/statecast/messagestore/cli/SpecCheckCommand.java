@@ -6,6 +6,7 @@ import io.statecast.messagestore.tools.check.CheckReport;
 import io.statecast.messagestore.tools.check.SpecChecker;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,8 +30,6 @@ import picocli.CommandLine.Parameters;
             "Exit status 0: no errors, 1: errors (or warnings with -W), 2: a spec does not load."})
 final class SpecCheckCommand implements Callable<Integer> {
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    private boolean help;
 
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "Spec files to check.")
     private List<Path> files;
@@ -50,6 +49,10 @@ final class SpecCheckCommand implements Callable<Integer> {
             description = "Stop exploring after this many states (default: ${DEFAULT-VALUE}).")
     private int maxStates = CheckOptions.DEFAULT_MAX_STATES;
 
+    @Option(names = "--time-limit", paramLabel = "SECONDS",
+            description = "Stop exploring a spec after this many seconds (default: ${DEFAULT-VALUE}).")
+    private long timeLimitSeconds = CheckOptions.DEFAULT_TIME_LIMIT.toSeconds();
+
     @Option(names = {"-P", "--param"}, paramLabel = "NAME=VALUE",
             description = "Check with this parameter value instead of the spec's default (repeatable), e.g. a count "
                     + "threshold larger than the depth.")
@@ -67,16 +70,25 @@ final class SpecCheckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        Integer refused = InputFiles.refuseUnreadable(files, spec.commandLine().getErr());
+        if (refused != null) {
+            return refused;
+        }
         CheckOptions options;
         try {
             options = CheckOptions.defaults().withDepth(depth).withPeers(peers).withHistoryCap(historyCap)
-                    .withMaxStates(maxStates);
+                    .withMaxStates(maxStates).withTimeLimit(Duration.ofSeconds(timeLimitSeconds));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         List<CheckReport> reports = new ArrayList<>();
         try (SpecLoader loader = new SpecLoader()) {
-            SpecChecker checker = new SpecChecker(loader);
+            PrintWriter err = spec.commandLine().getErr();
+            SpecChecker checker = new SpecChecker(loader, (states, transitions, elapsed) -> {
+                err.printf("  … %,d states, %,d transitions after %d s (stops at %,d states or %d s)%n", states,
+                        transitions, elapsed.toSeconds(), maxStates, timeLimitSeconds);
+                err.flush();
+            });
             for (Path f : files) {
                 CheckReport r = checker.check(f, options, parameters);
                 reports.add(r);

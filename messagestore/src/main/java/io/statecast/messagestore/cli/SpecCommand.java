@@ -9,6 +9,8 @@ import picocli.CommandLine.Command;
  */
 @Command(
         name = "spec",
+        scope = CommandLine.ScopeType.INHERIT,
+        mixinStandardHelpOptions = true,
         description = "Check, inspect, lint, draw, test and model-check executable specifications (SCXML service specs).",
         subcommands = {
             SpecValidateCommand.class,
@@ -21,8 +23,6 @@ import picocli.CommandLine.Command;
         })
 public final class SpecCommand implements Runnable {
 
-    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    private boolean help;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;

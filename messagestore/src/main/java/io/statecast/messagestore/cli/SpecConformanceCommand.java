@@ -1,5 +1,6 @@
 package io.statecast.messagestore.cli;
 
+import io.statecast.overlay.io.FileErrors;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -26,8 +27,6 @@ import picocli.CommandLine.Parameters;
                 + "print a line per test and 'N passed, N failed, N excluded'. Exit status 1 if any failed.")
 final class SpecConformanceCommand implements Callable<Integer> {
 
-    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    private boolean help;
 
     @Parameters(index = "0", paramLabel = "DIR", description = "Directory of testNNN.scxml files (XPath versions).")
     private Path dir;
@@ -51,7 +50,7 @@ final class SpecConformanceCommand implements Callable<Integer> {
         try {
             outcomes = new ConformanceRunner().runAll(dir);
         } catch (IOException e) {
-            err.println(dir + ": cannot read: " + e);
+            err.println(dir + ": cannot read: " + FileErrors.describe(e));
             err.flush();
             return 2;
         }

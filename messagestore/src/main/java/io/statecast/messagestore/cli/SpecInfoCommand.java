@@ -15,6 +15,7 @@ import io.statecast.messagestore.spec.SpecLoader;
 import io.statecast.messagestore.spec.SpecStructure;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.StringJoiner;
 import java.util.TreeSet;
@@ -23,16 +24,17 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
-/** {@code statecast spec info FILE}: what a spec declares. Exits 1 when it does not load. */
+/**
+ * {@code statecast spec info FILE…}: what each spec declares, one block per file, blank line
+ * between. Exit status 1 when any spec does not load, 2 when a file cannot be read.
+ */
 @Command(name = "info",
-        description = "Show a spec's service, states, events, timers, primitives and parameters.")
+        description = {"Show each spec's service, states, events, timers, primitives and parameters.",
+            "Exit status 0: all load, 1: a spec does not load, 2: bad usage or a file cannot be read."})
 final class SpecInfoCommand implements Callable<Integer> {
 
-    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    private boolean help;
-
-    @Parameters(index = "0", paramLabel = "FILE", description = "Spec file.")
-    private Path file;
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Spec files.")
+    private List<Path> files;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -40,19 +42,32 @@ final class SpecInfoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        ServiceSpec s;
-        try (SpecLoader loader = new SpecLoader()) {
-            s = loader.load(file);
-        } catch (SpecException e) {
-            for (Problem p : e.problems()) {
-                out.println(p.format(file.toString()));
-            }
-            out.flush();
-            return 1;
+        Integer refused = InputFiles.refuseUnreadable(files, spec.commandLine().getErr());
+        if (refused != null) {
+            return refused;
         }
-        print(s, out);
+        int status = CommandLine.ExitCode.OK;
+        try (SpecLoader loader = new SpecLoader()) {
+            for (int i = 0; i < files.size(); i++) {
+                Path file = files.get(i);
+                if (i > 0) {
+                    out.println();
+                }
+                if (files.size() > 1) {
+                    out.println("file:        " + file);
+                }
+                try {
+                    print(loader.load(file), out);
+                } catch (SpecException e) {
+                    for (Problem p : e.problems()) {
+                        out.println(p.format(file.toString()));
+                    }
+                    status = CommandLine.ExitCode.SOFTWARE;
+                }
+            }
+        }
         out.flush();
-        return 0;
+        return status;
     }
 
     static void print(ServiceSpec s, PrintWriter out) {

@@ -15,22 +15,23 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code statecast spec lint FILE… [--json]}: validation plus the static analyses of
- * {@link io.statecast.messagestore.tools.lint.Rule}. Exit status 0 without findings, 1 with
- * warnings only, 2 with any error.
+ * {@link io.statecast.messagestore.tools.lint.Rule}. Exit status 0 without errors, 1 with any
+ * error (or warning, with {@code -W}), 2 for bad usage or an unreadable file.
  */
 @Command(name = "lint",
         description = {"Validate specs and look for what validation lets through: unreachable and leaking states, "
                 + "unused or undeclared events, unhandled timers, history reads of impossible events, metaops "
                 + "that contradict the actions.",
-            "Prints file:line:column: severity: message [rule]. Exit status 0: no findings, 1: warnings only, "
-                + "2: errors."})
+            "Prints file:line:column: severity: message [rule]. Exit status 0: no errors, 1: errors (or warnings with -W), "
+                + "2: bad usage or a file cannot be read."})
 final class SpecLintCommand implements Callable<Integer> {
 
-    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    private boolean help;
 
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "Spec files to lint.")
     private List<Path> files;
+
+    @CommandLine.Option(names = {"-W", "--warnings-as-errors"}, description = "Exit with status 1 on warnings too.")
+    private boolean warningsAsErrors;
 
     @CommandLine.Option(names = "--json", description = "Print the findings as one JSON document.")
     private boolean json;
@@ -41,6 +42,10 @@ final class SpecLintCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        Integer refused = InputFiles.refuseUnreadable(files, spec.commandLine().getErr());
+        if (refused != null) {
+            return refused;
+        }
         List<Finding> findings = new ArrayList<>();
         try (SpecLoader loader = new SpecLoader()) {
             Linter linter = new Linter(loader);
@@ -50,7 +55,7 @@ final class SpecLintCommand implements Callable<Integer> {
         }
         LintReport report = new LintReport(files.size(), findings);
         if (json) {
-            out.print(report.toJson());
+            out.print(report.toJson(warningsAsErrors));
         } else {
             for (Finding f : report.findings()) {
                 out.println(f.format());
@@ -58,6 +63,6 @@ final class SpecLintCommand implements Callable<Integer> {
             out.println(report.summary());
         }
         out.flush();
-        return report.exitStatus();
+        return report.exitStatus(warningsAsErrors);
     }
 }

@@ -16,8 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -25,7 +25,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code statecast spec render FILE [--format svg|png|dot|mermaid] [-o OUT]}: the spec's state
- * diagram. Exit status 0 when written, 1 when the spec does not load or is too large to draw.
+ * diagram. Exit status 0 when written, 1 when the spec does not load or is too large to draw, 2 for
+ * bad usage (an output extension it does not write, without {@code --format}) or an unreadable file.
  */
 @Command(name = "render",
         description = {"Draw a spec's state diagram: states, the initial and final states, every transition "
@@ -34,8 +35,6 @@ import picocli.CommandLine.Parameters;
                 + "Text formats go to standard output unless -o is given."})
 final class SpecRenderCommand implements Callable<Integer> {
 
-    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    private boolean help;
 
     @Parameters(index = "0", paramLabel = "FILE", description = "Spec file.")
     private Path file;
@@ -59,13 +58,16 @@ final class SpecRenderCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        Integer refused = InputFiles.refuseUnreadable(List.of(file), err);
+        if (refused != null) {
+            return refused;
+        }
         boolean toStdout = output == null || output.toString().equals("-");
         RenderFormat f;
         try {
             f = format != null ? RenderFormat.ofName(format)
                     : toStdout ? RenderFormat.SVG
-                    : Objects.requireNonNullElse(RenderFormat.ofFileName(output.getFileName().toString()),
-                            RenderFormat.SVG);
+                    : formatOf(output);
             if (!f.isText() && toStdout) {
                 throw new IllegalArgumentException(f.name().toLowerCase(Locale.ROOT)
                         + " is binary: give an output file with -o");
@@ -123,5 +125,22 @@ final class SpecRenderCommand implements Callable<Integer> {
         } finally {
             Files.deleteIfExists(tmp);
         }
+    }
+
+    /**
+     * The format an output file's extension names; svg without an extension. An extension of
+     * another format ({@code x.jpg}) is refused rather than given SVG under a name that lies.
+     */
+    private static RenderFormat formatOf(Path output) {
+        String name = output.getFileName().toString();
+        if (name.lastIndexOf('.') < 0) {
+            return RenderFormat.SVG;
+        }
+        RenderFormat f = RenderFormat.ofFileName(name);
+        if (f == null) {
+            throw new IllegalArgumentException(output + ": render writes svg, png, dot and mermaid (.svg, .png, .dot, "
+                    + ".mmd); name the file so or give --format");
+        }
+        return f;
     }
 }

@@ -5,6 +5,7 @@ import io.statecast.messagestore.tools.scenario.ScenarioException;
 import io.statecast.messagestore.tools.scenario.ScenarioReport;
 import io.statecast.messagestore.tools.scenario.ScenarioResult;
 import io.statecast.messagestore.tools.scenario.ScenarioSuite;
+import io.statecast.overlay.io.FileErrors;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -24,11 +25,10 @@ import picocli.CommandLine.Parameters;
         description = {"Run scripted scenarios (YAML or JSON) against a spec on a virtual clock and check the "
                 + "primitives it calls, the states it reaches and whether it terminates.",
             "SCENARIO may be a directory: every *.yaml, *.yml and *.json in it runs. "
-                + "Exit status 0: all passed, 1: a scenario failed or could not be read, 2: usage."})
+                + "Exit status 0: all passed, 1: a scenario failed or the spec does not load, 2: bad usage, no scenario, "
+                + "or a file that cannot be read or is not a valid scenario."})
 final class SpecTestCommand implements Callable<Integer> {
 
-    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    private boolean help;
 
     @Parameters(index = "0", paramLabel = "FILE", description = "The spec.")
     private Path specFile;
@@ -45,6 +45,10 @@ final class SpecTestCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        Integer refused = InputFiles.refuseUnreadable(List.of(specFile), spec.commandLine().getErr());
+        if (refused != null) {
+            return refused;
+        }
         try {
             ScenarioSuite suite;
             try {
@@ -57,11 +61,12 @@ final class SpecTestCommand implements Callable<Integer> {
             try {
                 files = ScenarioSuite.expand(scenarios);
             } catch (IOException e) {
-                out.println("cannot list scenarios: " + e.getMessage());
-                return 1;
+                out.println("cannot list scenarios: " + FileErrors.describe(e));
+                return CommandLine.ExitCode.USAGE;
             }
             int passed = 0;
             int failed = 0;
+            int invalid = 0;
             for (Path f : files) {
                 try {
                     ScenarioResult r = suite.run(f);
@@ -74,12 +79,15 @@ final class SpecTestCommand implements Callable<Integer> {
                 } catch (ScenarioException e) {
                     out.println(e.getMessage());
                     out.println("FAIL (not a valid scenario)");
-                    failed++;
+                    invalid++;
                 }
             }
             out.println(files.size() + (files.size() == 1 ? " scenario: " : " scenarios: ") + passed + " passed, "
-                    + failed + " failed");
-            return failed == 0 && !files.isEmpty() ? 0 : 1;
+                    + failed + " failed" + (invalid == 0 ? "" : ", " + invalid + " not valid"));
+            if (invalid > 0 || files.isEmpty()) {
+                return CommandLine.ExitCode.USAGE;
+            }
+            return failed == 0 ? CommandLine.ExitCode.OK : CommandLine.ExitCode.SOFTWARE;
         } finally {
             out.flush();
         }

@@ -16,11 +16,9 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "validate",
         description = "Check specs; print every problem as file:line:column: severity: message. "
-                + "Exit status 1 if any error.")
+                + "Exit status 0: no errors, 1: a spec has errors, 2: bad usage or a file cannot be read.")
 final class SpecValidateCommand implements Callable<Integer> {
 
-    @CommandLine.Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    private boolean help;
 
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "Spec files to check.")
     private List<Path> files;
@@ -34,6 +32,10 @@ final class SpecValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        Integer refused = InputFiles.refuseUnreadable(files, spec.commandLine().getErr());
+        if (refused != null) {
+            return refused;
+        }
         int errors = 0;
         int warnings = 0;
         try (SpecLoader loader = new SpecLoader()) {

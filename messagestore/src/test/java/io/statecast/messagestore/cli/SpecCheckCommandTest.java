@@ -56,9 +56,10 @@ class SpecCheckCommandTest {
     }
 
     @Test
-    void shouldExitTwoWhenASpecDoesNotLoadAndRefuseBadBounds() throws Exception {
-        assertEquals(2, run("check", resource("invalid/cond-attribute.scxml")).exit());
+    void shouldFailASpecThatDoesNotLoadAndRefuseUnreadableFilesAndBadBounds() throws Exception {
+        assertEquals(1, run("check", resource("invalid/cond-attribute.scxml")).exit());
         assertEquals(2, run("check", "/nonexistent/spec.scxml").exit());
+        assertEquals(2, run("check", "--time-limit", "0", resource("specs/loop-sender.scxml")).exit());
         Run bad = run("check", "--depth", "0", resource("specs/loop-sender.scxml"));
         assertEquals(2, bad.exit(), bad.out());
         assertTrue(bad.out().contains("depth must be 1..64"), bad.out());

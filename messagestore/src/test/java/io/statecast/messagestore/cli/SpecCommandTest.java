@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URL;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class SpecCommandTest {
@@ -46,10 +48,49 @@ class SpecCommandTest {
     }
 
     @Test
-    void shouldReportAMissingFileAsAnError() {
-        Run r = run("validate", "/nonexistent/spec.scxml");
+    void shouldRefuseAFileItCannotReadAsBadInputNamingTheCause(@TempDir Path dir) {
+        for (String command : new String[] {"validate", "info", "lint", "check", "render"}) {
+            Run r = run(command, "/nonexistent/spec.scxml");
+            assertEquals(2, r.exit(), command + ": " + r.out());
+            assertTrue(r.out().contains("/nonexistent/spec.scxml: error: no such file"), command + ": " + r.out());
+            Run d = run(command, dir.toString());
+            assertEquals(2, d.exit(), command + ": " + d.out());
+            assertTrue(d.out().contains(dir + ": error: is a directory"), command + ": " + d.out());
+        }
+    }
+
+    @Test
+    void shouldFailASpecThatIsNotXmlInEveryCommand(@TempDir Path dir) throws Exception {
+        Path notXml = Files.writeString(dir.resolve("notes.scxml"), "not xml at all\n");
+        for (String command : new String[] {"validate", "info", "lint", "check", "render"}) {
+            Run r = run(command, notXml.toString());
+            assertEquals(1, r.exit(), command + ": " + r.out());
+            assertTrue(r.out().contains(notXml + ":1:1: error: "), command + ": " + r.out());
+        }
+    }
+
+    @Test
+    void shouldPrintTheVersionAndHelpOfEverySubcommand() {
+        CommandLine root = new CommandLine(new SpecCommand());
+        for (String sub : root.getSubcommands().keySet()) {
+            Run v = run(sub, "-V");
+            assertEquals(0, v.exit(), sub);
+            Run h = run(sub, "--help");
+            assertEquals(0, h.exit(), sub);
+            assertTrue(h.out().contains("-V, --version"), sub + ": " + h.out());
+        }
+    }
+
+    @Test
+    void shouldDescribeSeveralSpecsAndFailWhenOneDoesNotLoad() throws Exception {
+        String good = resource("specs/blueprint-h2h.scxml");
+        String bad = resource("invalid/undeclared-event.scxml");
+        Run r = run("info", good, bad);
         assertEquals(1, r.exit(), r.out());
-        assertTrue(r.out().contains("/nonexistent/spec.scxml: error: cannot read spec"), r.out());
+        assertTrue(r.out().contains("file:        " + good + "\nservice:     h2hack"), r.out());
+        String badPart = r.out().substring(r.out().indexOf("file:        " + bad));
+        assertTrue(badPart.contains(bad + ":38:5: error: transition on undeclared"), r.out());
+        assertEquals(0, run("info", good, good).exit());
     }
 
     @Test

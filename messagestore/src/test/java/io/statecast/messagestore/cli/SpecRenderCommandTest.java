@@ -73,6 +73,11 @@ class SpecRenderCommandTest {
         assertEquals(2, unknown.exit());
         assertTrue(unknown.err().contains("unknown format 'jpeg' (svg, png, dot, mermaid)"), unknown.err());
         assertEquals(2, run("render", spec, "--scale", "9", "-o", dir.resolve("x.png").toString()).exit());
+        Run jpg = run("render", spec, "-o", dir.resolve("x.jpg").toString());
+        assertEquals(2, jpg.exit());
+        assertTrue(jpg.err().contains("render writes svg, png, dot and mermaid"), jpg.err());
+        assertTrue(Files.notExists(dir.resolve("x.jpg")), "nothing written under a name that lies");
+        assertEquals(2, run("render", dir.resolve("absent.scxml").toString()).exit());
     }
 
     @Test

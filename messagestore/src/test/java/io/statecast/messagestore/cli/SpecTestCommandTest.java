@@ -49,9 +49,9 @@ class SpecTestCommandTest {
         assertTrue(r.out().contains("FAIL 1 of 1 step failed\n"), r.out());
         Path invalid = Files.writeString(dir.resolve("invalid.yaml"), "scenario: x\nsteps:\n  - wait: 5\n");
         Run i = run("test", SPEC, invalid.toString());
-        assertEquals(1, i.exit(), i.out());
+        assertEquals(2, i.exit(), i.out());
         assertTrue(i.out().contains("invalid.yaml:3:5: steps[0].wait: unknown field"), i.out());
-        assertEquals(1, run("test", "/nonexistent.scxml", wrong.toString()).exit());
+        assertEquals(2, run("test", "/nonexistent.scxml", wrong.toString()).exit());
     }
 
     @Test

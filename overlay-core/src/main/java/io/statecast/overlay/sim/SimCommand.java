@@ -19,15 +19,13 @@ import picocli.CommandLine.Option;
  * the in-memory substrate with a virtual clock, checked against an independent Delaunay
  * triangulation. Exit status 0 only when the overlay converged and matches it; 1 otherwise.
  */
-@Command(name = "sim",
+@Command(name = "sim", mixinStandardHelpOptions = true,
         description = "Simulate a DT overlay: N nodes join at once on the in-memory substrate with a virtual clock; "
                 + "report rounds and virtual time to convergence, whether the overlay is the Delaunay triangulation "
                 + "(checked independently of the protocol), degree and tree-depth statistics. "
                 + "Exit status 0 only when converged and matching.")
 public final class SimCommand implements Callable<Integer> {
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-    private boolean help;
 
     @Option(names = {"-n", "--nodes"}, required = true, paramLabel = "N", description = "Number of nodes (1..100000).")
     private int nodes;

@@ -1,5 +1,6 @@
 package io.statecast.specserver.cli;
 
+import io.statecast.overlay.io.FileErrors;
 import io.statecast.specserver.MessageStoreSpecCheck;
 import io.statecast.specserver.SpecServer;
 import io.statecast.specserver.SpecServerConfig;
@@ -32,6 +33,7 @@ import picocli.CommandLine.Option;
  */
 @Command(
         name = "spec-server",
+        mixinStandardHelpOptions = true,
         description = "Run the spec server: store, validate and serve executable specs (SCXML) over HTTP.",
         footer = "Writes need 'Authorization: Bearer <token>' unless --insecure. See docs/spec-server.md.")
 public final class SpecServerCommand implements Callable<Integer> {
@@ -41,8 +43,6 @@ public final class SpecServerCommand implements Callable<Integer> {
     /** Largest token file read: a token is at most {@value SpecServerConfig#MAX_TOKEN_CHARS} characters. */
     static final int MAX_TOKEN_FILE_BYTES = 4096;
 
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
-    boolean help;
 
     @Option(names = "--port", defaultValue = "0", description = "TCP port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
@@ -106,7 +106,7 @@ public final class SpecServerCommand implements Callable<Integer> {
         try (InputStream in = Files.newInputStream(file)) {
             bytes = in.readNBytes(MAX_TOKEN_FILE_BYTES + 1);
         } catch (IOException e) {
-            throw new IOException("cannot read --token-file " + file + ": " + e.getMessage(), e);
+            throw new IOException("cannot read --token-file " + file + ": " + FileErrors.describe(e), e);
         }
         if (bytes.length > MAX_TOKEN_FILE_BYTES) {
             throw new IOException("--token-file " + file + " is larger than " + MAX_TOKEN_FILE_BYTES + " bytes");

@@ -51,7 +51,7 @@ public record CheckOptions(int depth, int peers, int historyCap, int maxStates, 
     /** The defaults. */
     public static CheckOptions defaults() {
         return new CheckOptions(DEFAULT_DEPTH, DEFAULT_PEERS, DEFAULT_HISTORY_CAP, DEFAULT_MAX_STATES,
-                Duration.ofSeconds(60));
+                DEFAULT_TIME_LIMIT);
     }
 
     /** These options with another depth. */
@@ -68,6 +68,14 @@ public record CheckOptions(int depth, int peers, int historyCap, int maxStates, 
     public CheckOptions withHistoryCap(int cap) {
         return new CheckOptions(depth, peers, cap, maxStates, timeLimit);
     }
+
+    /** These options with another time limit. */
+    public CheckOptions withTimeLimit(Duration limit) {
+        return new CheckOptions(depth, peers, historyCap, maxStates, limit);
+    }
+
+    /** Default time limit. */
+    public static final Duration DEFAULT_TIME_LIMIT = Duration.ofSeconds(60);
 
     /** These options with another state bound. */
     public CheckOptions withMaxStates(int n) {

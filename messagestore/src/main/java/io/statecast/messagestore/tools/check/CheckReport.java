@@ -9,7 +9,7 @@ import java.util.Objects;
  * What {@code spec check} found in one spec, and how much it explored.
  *
  * <p>Exit status: {@value #CLEAN} without errors (warnings too count when asked), {@value #ERRORS}
- * with errors, {@value #NOT_CHECKED} when the spec does not load.
+ * with errors or when the spec does not load (it is not checked then).
  *
  * @param file     the spec as named on the command line
  * @param options  the bounds used
@@ -22,8 +22,6 @@ public record CheckReport(String file, CheckOptions options, List<CheckFinding> 
     public static final int CLEAN = 0;
     /** Exit status: errors (or warnings, with {@code --warnings-as-errors}). */
     public static final int ERRORS = 1;
-    /** Exit status: the spec could not be checked (does not load, unreadable). */
-    public static final int NOT_CHECKED = 2;
 
     /**
      * How much was explored.
@@ -72,7 +70,7 @@ public record CheckReport(String file, CheckOptions options, List<CheckFinding> 
     /** The exit status; {@code warningsAsErrors} makes warnings fail too. */
     public int exitStatus(boolean warningsAsErrors) {
         if (stats == null) {
-            return NOT_CHECKED;
+            return ERRORS; // not checked: the spec does not load, which fails the check like an error
         }
         return errors() > 0 || (warningsAsErrors && !findings.isEmpty()) ? ERRORS : CLEAN;
     }

@@ -1,5 +1,6 @@
 package io.statecast.messagestore.tools.check;
 
+import io.statecast.overlay.io.FileErrors;
 import io.statecast.messagestore.spec.Problem;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
@@ -41,10 +42,17 @@ import java.util.Objects;
 public final class SpecChecker {
 
     private final SpecLoader loader;
+    private final CheckProgress progress;
 
     /** A checker loading specs with {@code loader} (not closed by the checker). */
     public SpecChecker(SpecLoader loader) {
+        this(loader, CheckProgress.NONE);
+    }
+
+    /** A checker that tells {@code progress} how far each exploration has got. */
+    public SpecChecker(SpecLoader loader, CheckProgress progress) {
         this.loader = Objects.requireNonNull(loader, "loader");
+        this.progress = Objects.requireNonNull(progress, "progress");
     }
 
     /** Checks a file, reading at most one byte more than the loader's size limit. */
@@ -62,7 +70,7 @@ public final class SpecChecker {
             bytes = in.readNBytes(loader.limits().maxBytes() + 1);
         } catch (IOException e) {
             return new CheckReport(file.toString(), options, List.of(CheckFinding.of(CheckRule.INVALID,
-                    file.toString(), 0, 0, "cannot read spec: " + e, null)), null);
+                    file.toString(), 0, 0, "cannot read spec: " + FileErrors.describe(e), null)), null);
         }
         return check(bytes, file.toString(), options, parameters);
     }
@@ -99,11 +107,17 @@ public final class SpecChecker {
             }
             return new CheckReport(file, options, out, null);
         }
-        return check(spec, text, file, options);
+        return check(spec, text, file, options, progress);
     }
 
     /** Checks a loaded spec ({@code text} only gives columns; {@link SourceText#empty()} will do). */
     public static CheckReport check(ServiceSpec spec, SourceText text, String file, CheckOptions options) {
+        return check(spec, text, file, options, CheckProgress.NONE);
+    }
+
+    /** {@link #check(ServiceSpec, SourceText, String, CheckOptions)}, telling {@code progress} how far it got. */
+    public static CheckReport check(ServiceSpec spec, SourceText text, String file, CheckOptions options,
+            CheckProgress progress) {
         List<String> unmodelled = spec.chart().standardContent();
         if (!unmodelled.isEmpty()) {
             // its states are configurations only: a datamodel or history would make its verdicts wrong
@@ -122,7 +136,7 @@ public final class SpecChecker {
         List<Input.Arrival> alphabet = Alphabet.of(spec, node);
         Simulator sim = new Simulator(spec, graph, node);
         StateKey keys = new StateKey(spec, graph, alphabet, options.historyCap(), options.depth());
-        StateSpace space = StateSpace.explore(sim, keys, alphabet, options);
+        StateSpace space = StateSpace.explore(sim, keys, alphabet, options, progress);
         Analysis analysis = new Analysis(spec, graph, space, text, file);
         List<CheckFinding> findings = analysis.run();
         int expanded = 0;

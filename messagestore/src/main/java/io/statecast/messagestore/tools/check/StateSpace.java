@@ -1,6 +1,7 @@
 package io.statecast.messagestore.tools.check;
 
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.HashMap;
@@ -68,6 +69,8 @@ final class StateSpace {
         TIME
     }
 
+    private static final long PROGRESS_INTERVAL_NANOS = 1_000_000_000L;
+
     final Node start;
     final Outcome startOutcome;
     final List<Node> nodes;
@@ -95,8 +98,11 @@ final class StateSpace {
      *
      * @param alphabet the message inputs
      */
-    static StateSpace explore(Simulator sim, StateKey keys, List<Input.Arrival> alphabet, CheckOptions options) {
-        long deadline = System.nanoTime() + options.timeLimit().toNanos();
+    static StateSpace explore(Simulator sim, StateKey keys, List<Input.Arrival> alphabet, CheckOptions options,
+            CheckProgress progress) {
+        long started = System.nanoTime();
+        long deadline = started + options.timeLimit().toNanos();
+        long nextReport = started + PROGRESS_INTERVAL_NANOS;
         Outcome first = sim.start();
         List<Node> nodes = new ArrayList<>();
         Map<String, Node> byKey = new HashMap<>();
@@ -121,9 +127,14 @@ final class StateSpace {
                 cut = Cut.STATES;
                 break;
             }
-            if (System.nanoTime() > deadline) {
+            long now = System.nanoTime();
+            if (now > deadline) {
                 cut = Cut.TIME;
                 break;
+            }
+            if (now > nextReport) {
+                progress.explored(nodes.size(), transitions, Duration.ofNanos(now - started));
+                nextReport = now + PROGRESS_INTERVAL_NANOS;
             }
             n.expanded = true;
             inputs.clear();

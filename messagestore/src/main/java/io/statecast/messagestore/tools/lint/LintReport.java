@@ -5,21 +5,19 @@ import java.util.List;
 /**
  * The findings for a set of files, and what they mean for the exit status.
  *
- * <p>Exit status: {@value #CLEAN} when there is no finding, {@value #WARNINGS} when there are
- * warnings only, {@value #ERRORS} when there is at least one error (validation errors and
- * unreadable files included).
+ * <p>Exit status, as every command's (0 success, 1 the work failed, 2 bad usage or input):
+ * {@value #CLEAN} when there is no error, {@value #ERRORS} when there is at least one (validation
+ * errors included), or a warning and warnings count as errors.
  *
  * @param files    how many files were linted
  * @param findings every finding, sorted
  */
 public record LintReport(int files, List<Finding> findings) {
 
-    /** Exit status: no finding. */
+    /** Exit status: no error. */
     public static final int CLEAN = 0;
-    /** Exit status: warnings, no error. */
-    public static final int WARNINGS = 1;
-    /** Exit status: at least one error. */
-    public static final int ERRORS = 2;
+    /** Exit status: at least one error (or warning, when warnings count as errors). */
+    public static final int ERRORS = 1;
 
     /** Copies and sorts the findings. */
     public LintReport {
@@ -36,9 +34,9 @@ public record LintReport(int files, List<Finding> findings) {
         return findings.size() - errors();
     }
 
-    /** {@link #CLEAN}, {@link #WARNINGS} or {@link #ERRORS}. */
-    public int exitStatus() {
-        return errors() > 0 ? ERRORS : findings.isEmpty() ? CLEAN : WARNINGS;
+    /** {@link #CLEAN} or {@link #ERRORS}; {@code warningsAsErrors} makes a warning fail too. */
+    public int exitStatus(boolean warningsAsErrors) {
+        return errors() > 0 || (warningsAsErrors && !findings.isEmpty()) ? ERRORS : CLEAN;
     }
 
     /** One line: "N files linted: E errors, W warnings". */
@@ -50,10 +48,10 @@ public record LintReport(int files, List<Finding> findings) {
     }
 
     /**
-     * The report as JSON: {@code {"findings":[{"file","line","column","severity","rule","message"}…],
+     * The report as JSON ({@code warningsAsErrors} as for {@link #exitStatus(boolean)}): {@code {"findings":[{"file","line","column","severity","rule","message"}…],
      * "summary":{"files","errors","warnings","exitStatus"}}}. Line and column are 0 when unknown.
      */
-    public String toJson() {
+    public String toJson(boolean warningsAsErrors) {
         StringBuilder sb = new StringBuilder("{\"findings\":[");
         for (int i = 0; i < findings.size(); i++) {
             Finding f = findings.get(i);
@@ -69,7 +67,7 @@ public record LintReport(int files, List<Finding> findings) {
         sb.append("\n\"summary\":{\"files\":").append(files)
                 .append(",\"errors\":").append(errors())
                 .append(",\"warnings\":").append(warnings())
-                .append(",\"exitStatus\":").append(exitStatus()).append("}}\n");
+                .append(",\"exitStatus\":").append(exitStatus(warningsAsErrors)).append("}}\n");
         return sb.toString();
     }
 

@@ -228,7 +228,7 @@ class SpecCheckerTest {
     void shouldRefuseASpecThatDoesNotLoad() {
         CheckReport r = checker.check("<scxml/>".getBytes(StandardCharsets.UTF_8), "bad.scxml",
                 CheckOptions.defaults());
-        assertEquals(CheckReport.NOT_CHECKED, r.exitStatus(false));
+        assertEquals(CheckReport.ERRORS, r.exitStatus(false), "a spec that does not load fails the check");
         assertFalse(r.findings().isEmpty());
         assertTrue(r.findings().stream().allMatch(f -> f.rule() == CheckRule.INVALID), r.format());
     }
