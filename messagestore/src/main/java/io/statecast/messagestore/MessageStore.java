@@ -87,10 +87,10 @@ import org.slf4j.LoggerFactory;
  * too.
  *
  * <h2>Tombstones</h2>
- * A message-scope instance that ends (terminate, final state, idle) leaves its key in its shard's
- * tombstone set for {@code tombstoneTtlMs}; a message for that key in that time is dropped
- * ({@link DropReason#TERMINATED_INSTANCE}) instead of starting the instance again — a late
- * duplicate payload must not reach the application twice. The set is bounded; when full the
+ * A message-scope instance that ends (terminate, final state, a limit of its machine, idle) leaves
+ * its key in its shard's tombstone set for {@code tombstoneTtlMs}; a message for that key in that
+ * time is dropped ({@link DropReason#TERMINATED_INSTANCE}) instead of starting the instance again
+ * — a late duplicate payload must not reach the application twice. The set is bounded; when full the
  * oldest key is forgotten (counted). Flow-scope instances leave no tombstone: a new message from
  * the source starts a new flow.
  */

@@ -624,6 +624,9 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         if (cause == EndCause.FINISHED) {
             instance.service().counters().instanceFinished();
             store.nodeCounters().instanceFinished();
+        } else if (cause == EndCause.LIMIT) {
+            instance.service().counters().instanceEndedByLimit(instance.stoppedBy());
+            store.nodeCounters().instanceEndedByLimit(instance.stoppedBy());
         } else {
             instance.service().counters().instanceTerminated();
             store.nodeCounters().instanceTerminated();

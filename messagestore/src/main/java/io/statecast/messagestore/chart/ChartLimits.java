@@ -2,8 +2,10 @@ package io.statecast.messagestore.chart;
 
 /**
  * Bounds on what one session may do, so that a hostile or mistaken chart cannot loop or grow
- * without end. Exceeding a bound raises {@code error.execution} (items, queue) or stops the
- * session (microsteps).
+ * without end. Passing {@code maxMicrosteps} or {@code maxQueuedEvents} stops the session
+ * ({@link ChartLimit}, {@link Session#stoppedBy()}; the runtime then ends its instance); passing
+ * any other bound raises {@code error.execution} for the content that would pass it, which the
+ * chart may handle.
  *
  * @param maxMicrosteps    microsteps one macrostep may take before the session is stopped as
  *                         looping (default 10,000)

@@ -85,6 +85,8 @@ public final class Session {
         Map<String, Object> pendingSends;
         long sendIds;
         String stopReason;
+        ChartLimit stoppedBy;
+        List<String> stoppedIn;
     }
 
     private Rare rare() {
@@ -157,6 +159,19 @@ public final class Session {
     /** Why the session was stopped by a limit, or {@code null}. */
     public String stopReason() {
         return rare == null ? null : rare.stopReason;
+    }
+
+    /** The bound whose excess stopped the session, or {@code null} if none did. */
+    public ChartLimit stoppedBy() {
+        return rare == null ? null : rare.stoppedBy;
+    }
+
+    /**
+     * The active atomic states when a limit stopped the session (the configuration is empty
+     * afterwards: the session exited its states); empty if no limit stopped it.
+     */
+    public List<String> stoppedIn() {
+        return rare == null || rare.stoppedIn == null ? List.of() : rare.stoppedIn;
     }
 
     /** The id of the top-level final state the session ended in, or {@code null}. */
@@ -267,8 +282,8 @@ public final class Session {
             }
             if (enabled != null) {
                 if (++steps > limits.maxMicrosteps()) {
-                    rare().stopReason = "more than " + limits.maxMicrosteps() + " microsteps without waiting for an event";
-                    running = false;
+                    stop(ChartLimit.MICROSTEPS, "more than " + limits.maxMicrosteps()
+                            + " microsteps without waiting for an event");
                     break;
                 }
                 microstep(enabled);
@@ -610,9 +625,21 @@ public final class Session {
         if (queued < limits.maxQueuedEvents()) {
             return false;
         }
-        rare().stopReason = "more than " + limits.maxQueuedEvents() + " events queued";
-        running = false;
+        if (running) {
+            stop(ChartLimit.QUEUED_EVENTS, "more than " + limits.maxQueuedEvents() + " events queued");
+        }
         return true;
+    }
+
+    /** Stops a running session because {@code limit} was passed; the first stop is the one kept. */
+    private void stop(ChartLimit limit, String reason) {
+        Rare r = rare();
+        if (r.stoppedBy == null) {
+            r.stoppedBy = limit;
+            r.stopReason = reason;
+            r.stoppedIn = List.copyOf(activeAtomicStates());
+        }
+        running = false;
     }
 
     void raiseError(ChartError e) {

@@ -6,6 +6,11 @@ public enum EndCause {
     TERMINATED,
     /** The state machine reached a top-level final state. */
     FINISHED,
+    /**
+     * A bound of the state machine stopped it ({@code ServiceInstance.stoppedBy()} says which
+     * {@link io.statecast.messagestore.chart.ChartLimit}): that instance ends, its service goes on.
+     */
+    LIMIT,
     /** No message reached it for the idle timeout. */
     IDLE,
     /** Its service was unloaded. */

@@ -34,7 +34,10 @@ public interface InstanceEnvironment {
      */
     ActionQueue actionQueue();
 
-    /** {@code instance} ended by itself (terminate or a final state); forget it. */
+    /**
+     * {@code instance} ended by itself ({@code terminate}, a final state, or a bound of its state
+     * machine: {@link EndCause}); forget it.
+     */
     void ended(ServiceInstance instance, EndCause cause);
 
     /** An expression of {@code service} must not run again (it overflowed the stack). */

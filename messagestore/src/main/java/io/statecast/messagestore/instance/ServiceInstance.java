@@ -7,6 +7,7 @@ import io.statecast.messagestore.action.ActionOutcome;
 import io.statecast.messagestore.action.ActionRecord;
 import io.statecast.messagestore.action.PrimitiveExecutor;
 import io.statecast.messagestore.action.TokenBucket;
+import io.statecast.messagestore.chart.ChartLimit;
 import io.statecast.messagestore.event.CompiledPath;
 import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.EvaluationException;
@@ -128,6 +129,9 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         } catch (RuntimeException e) {
             engineError("starting", e);
         }
+        if (stoppedByLimit(queue, mark)) {
+            return;
+        }
         runActions(queue, mark);
         afterStep();
     }
@@ -228,6 +232,9 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
             machine.fire(service.spec().chartEvent(event));
         } catch (RuntimeException e) {
             engineError("firing " + event, e);
+        }
+        if (stoppedByLimit(queue, mark)) {
+            return false;
         }
         runActions(queue, mark);
         if (terminateRequested) {
@@ -380,6 +387,33 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         }
     }
 
+    /**
+     * After an engine step: if a bound of the machine stopped it ({@link ChartLimit}), the step did
+     * not complete, so the actions it queued above {@code mark} are discarded (recorded as such),
+     * and the instance ends with {@link EndCause#LIMIT}. The service goes on: one instance's loop
+     * or overflow is bounded by the limit itself and says nothing about the service's next one.
+     *
+     * @return whether the machine was stopped (the instance has ended)
+     */
+    private boolean stoppedByLimit(ActionQueue queue, int mark) {
+        ChartLimit limit = machine.stoppedBy();
+        if (limit == null) {
+            return false;
+        }
+        for (int i = mark; i < queue.size(); i++) {
+            record(queue.get(i), ActionOutcome.DISCARDED, "the state machine was stopped by " + limit.setting());
+        }
+        queue.truncate(mark);
+        int k = limit.ordinal();
+        if (service.limitLog.allow(k)) {
+            LOG.warn("{}: {}: the state machine passed {}={} in state {}; the instance ends ({} more of this "
+                    + "service since the last report)", service, key, limit.setting(),
+                    limit.value(MachineState.limits()), machine.stoppedIn(), service.limitLog.takeSuppressed(k));
+        }
+        end(EndCause.LIMIT);
+        return true;
+    }
+
     private void end(EndCause cause) {
         if (ended != null) {
             return;
@@ -526,6 +560,9 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         } catch (RuntimeException e) {
             engineError("a delayed send", e);
         }
+        if (stoppedByLimit(queue, mark)) {
+            return;
+        }
         runActions(queue, mark);
         if (terminateRequested) {
             end(EndCause.TERMINATED);
@@ -594,6 +631,11 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
     /** The timers set now. */
     public Set<Integer> timersSet() {
         return timers.ids();
+    }
+
+    /** The bound that stopped its state machine (it ended with {@link EndCause#LIMIT}), or {@code null}. */
+    public ChartLimit stoppedBy() {
+        return machine.stoppedBy();
     }
 
     /** Why it ended, or {@code null} while it runs. */

@@ -1,6 +1,7 @@
 package io.statecast.messagestore.instance;
 
 import io.statecast.messagestore.action.ResolvedFields;
+import io.statecast.messagestore.chart.ChartLimit;
 import io.statecast.messagestore.event.CompiledPath;
 import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.HistoryNames;
@@ -52,6 +53,9 @@ public final class ServiceRuntime {
     final RateLimitedLog actionLog = RateLimitedLog.onePer(INSTANCE_LOG, Duration.ofSeconds(10));
     final RateLimitedLog throttleLog = RateLimitedLog.onePer(INSTANCE_LOG, Duration.ofSeconds(10));
     final RateLimitedLog engineLog = RateLimitedLog.onePer(INSTANCE_LOG, Duration.ofSeconds(10));
+    /** One line per 10 s for each {@link ChartLimit} (its ordinal is the key) that ends an instance. */
+    final RateLimitedLog limitLog = new RateLimitedLog(INSTANCE_LOG, System::nanoTime, Duration.ofSeconds(10), 1,
+            ChartLimit.values().length);
     private volatile String quarantineReason;
     /**
      * The node view most recently recorded by an instance of this service; immutable, so sharing

@@ -1,6 +1,7 @@
 package io.statecast.messagestore.metrics;
 
 import io.statecast.messagestore.action.ActionOutcome;
+import io.statecast.messagestore.chart.ChartLimit;
 import io.statecast.messagestore.spec.Primitive;
 import java.util.EnumMap;
 import java.util.Map;
@@ -30,6 +31,7 @@ public final class Counters {
     private final LongAdder[] drops = adders(DropReason.values().length);
     private final LongAdder[] primitives = adders(Primitive.values().length);
     private final LongAdder[] outcomes = adders(ActionOutcome.values().length);
+    private final LongAdder[] limitEnds = adders(ChartLimit.values().length);
 
     private static LongAdder[] adders(int n) {
         LongAdder[] a = new LongAdder[n];
@@ -70,6 +72,12 @@ public final class Counters {
     /** An instance ended in a final state. */
     public void instanceFinished() {
         finished.increment();
+        liveInstances.decrementAndGet();
+    }
+
+    /** An instance ended because its state machine passed {@code limit}. */
+    public void instanceEndedByLimit(ChartLimit limit) {
+        limitEnds[limit.ordinal()].increment();
         liveInstances.decrementAndGet();
     }
 
@@ -142,8 +150,12 @@ public final class Counters {
         for (ActionOutcome x : ActionOutcome.values()) {
             o.put(x, x == ActionOutcome.EXECUTED ? executed : outcomes[x.ordinal()].sum());
         }
+        Map<ChartLimit, Long> l = new EnumMap<>(ChartLimit.class);
+        for (ChartLimit x : ChartLimit.values()) {
+            l.put(x, limitEnds[x.ordinal()].sum());
+        }
         return new CountersSnapshot(messages.sum(), timerEvents.sum(), liveInstances.get(), created.sum(),
-                terminated.sum(), finished.sum(), expired.sum(), d, p, o, compositeEvaluations.sum(),
+                terminated.sum(), finished.sum(), expired.sum(), l, d, p, o, compositeEvaluations.sum(),
                 compositesFired.sum(), evaluationFailures.sum(), historyEvicted.sum(), engineErrors.sum(),
                 dataHolds.sum(), processing.snapshot());
     }

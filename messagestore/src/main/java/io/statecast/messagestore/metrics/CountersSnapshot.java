@@ -1,6 +1,7 @@
 package io.statecast.messagestore.metrics;
 
 import io.statecast.messagestore.action.ActionOutcome;
+import io.statecast.messagestore.chart.ChartLimit;
 import io.statecast.messagestore.spec.Primitive;
 import java.util.Map;
 
@@ -14,6 +15,8 @@ import java.util.Map;
  * @param terminated           instances ended by {@code terminate}
  * @param finished             instances ended by reaching a final state
  * @param expired              instances removed for idleness, unload or quarantine
+ * @param limitEnds            instances ended because their state machine passed a bound, by bound
+ *                             ({@code MICROSTEPS}: a loop; {@code QUEUED_EVENTS}: a queue overflow)
  * @param drops                dropped messages by reason
  * @param primitives           primitive calls executed, by primitive
  * @param actionOutcomes       every action by outcome (executed, failed, throttled, discarded)
@@ -28,16 +31,27 @@ import java.util.Map;
  *                             the end of its actions
  */
 public record CountersSnapshot(long messages, long timerEvents, int liveInstances, long created, long terminated,
-        long finished, long expired, Map<DropReason, Long> drops, Map<Primitive, Long> primitives,
-        Map<ActionOutcome, Long> actionOutcomes, long compositeEvaluations, long compositesFired,
-        long evaluationFailures, long historyEvicted, long engineErrors, long dataHolds,
+        long finished, long expired, Map<ChartLimit, Long> limitEnds, Map<DropReason, Long> drops,
+        Map<Primitive, Long> primitives, Map<ActionOutcome, Long> actionOutcomes, long compositeEvaluations,
+        long compositesFired, long evaluationFailures, long historyEvicted, long engineErrors, long dataHolds,
         LatencyHistogram.Snapshot processing) {
 
     /** Copies the maps. */
     public CountersSnapshot {
+        limitEnds = Map.copyOf(limitEnds);
         drops = Map.copyOf(drops);
         primitives = Map.copyOf(primitives);
         actionOutcomes = Map.copyOf(actionOutcomes);
+    }
+
+    /** Instances ended because their state machine passed {@code limit}. */
+    public long limitEnds(ChartLimit limit) {
+        return limitEnds.getOrDefault(limit, 0L);
+    }
+
+    /** Instances ended because their state machine passed any bound. */
+    public long totalLimitEnds() {
+        return limitEnds.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** Drops for {@code reason}. */
@@ -67,7 +81,14 @@ public record CountersSnapshot(long messages, long timerEvents, int liveInstance
         out.append(indent).append("T_msg ").append(processing).append('\n');
         out.append(indent).append("instances live ").append(liveInstances).append(", created ").append(created)
                 .append(", terminated ").append(terminated).append(", finished ").append(finished)
-                .append(", expired ").append(expired).append('\n');
+                .append(", expired ").append(expired).append(", ended by limits ").append(totalLimitEnds());
+        for (ChartLimit l : ChartLimit.values()) {
+            long n = limitEnds(l);
+            if (n > 0) {
+                out.append(' ').append(l).append(' ').append(n);
+            }
+        }
+        out.append('\n');
         out.append(indent).append("actions");
         for (ActionOutcome o : ActionOutcome.values()) {
             out.append(' ').append(o.name().toLowerCase(java.util.Locale.ROOT)).append(' ').append(actions(o));

@@ -2,6 +2,7 @@ package io.statecast.messagestore.spec;
 
 import io.statecast.messagestore.chart.ChartEvent;
 import io.statecast.messagestore.chart.ChartHost;
+import io.statecast.messagestore.chart.ChartLimit;
 import io.statecast.messagestore.chart.ChartLimits;
 import io.statecast.messagestore.chart.Session;
 import java.util.List;
@@ -26,7 +27,12 @@ public final class MachineState implements ChartHost {
         this.spec = spec;
         this.sink = sink;
         this.timers = timers;
-        this.session = new Session(spec.chart(), this, ChartLimits.DEFAULTS, null);
+        this.session = new Session(spec.chart(), this, limits(), null);
+    }
+
+    /** The bounds every machine runs within ({@link ChartLimits#DEFAULTS}). */
+    public static ChartLimits limits() {
+        return ChartLimits.DEFAULTS;
     }
 
     /** Enters the initial configuration; its entry actions reach the sink. */
@@ -68,6 +74,19 @@ public final class MachineState implements ChartHost {
     /** Whether the machine is in one of the spec's declared in-flight states. */
     public boolean inFlight() {
         return spec.inFlight(session);
+    }
+
+    /**
+     * The bound whose excess stopped the machine ({@link ChartLimit}), or {@code null}: a stopped
+     * machine has exited its states, cancelled its delayed sends and takes no more events.
+     */
+    public ChartLimit stoppedBy() {
+        return session.stoppedBy();
+    }
+
+    /** The atomic states the machine was in when a limit stopped it; empty if none did. */
+    public List<String> stoppedIn() {
+        return session.stoppedIn();
     }
 
     /** Whether the machine reached a top-level final state: the instance has finished. */

@@ -101,6 +101,43 @@ class SessionTest {
         assertFalse(s.running());
         assertNotNull(s.stopReason());
         assertTrue(s.stopReason().contains("500 microsteps"), s.stopReason());
+        assertEquals(ChartLimit.MICROSTEPS, s.stoppedBy());
+        assertEquals(1, s.stoppedIn().size(), "the state it was in when stopped: " + s.stoppedIn());
+        assertEquals(List.of(), s.activeStates(), "a stopped session has exited its states");
+    }
+
+    @Test
+    void shouldStopAChartWhoseRaisesOverflowTheQueuesAndCancelItsDelayedSends() throws Exception {
+        Chart c = Charts.lenient(Charts.scxml("", """
+                <datamodel><data id="i"/></datamodel>
+                <state id="a">
+                  <onentry><send event="late" delay="1s"/></onentry>
+                  <transition event="go" target="b"/>
+                </state>
+                <state id="b">
+                  <onentry><foreach array="1 to 50" item="i"><raise event="more"/></foreach></onentry>
+                  <transition event="more"/>
+                </state>"""));
+        Charts.Host host = new Charts.Host();
+        Session s = new Session(c, host, new ChartLimits(500, 20, 100, 10, 1000), "q");
+        s.start();
+        assertEquals(1, host.pending());
+        assertEquals(null, s.stoppedBy());
+        s.process(ChartEvent.external("go"));
+        assertFalse(s.running());
+        assertEquals(ChartLimit.QUEUED_EVENTS, s.stoppedBy());
+        assertEquals(List.of("b"), s.stoppedIn());
+        assertEquals(0, host.pending(), "the delayed send was cancelled");
+    }
+
+    @Test
+    void shouldNotCountAFinalStateAsALimitStop() throws Exception {
+        Chart c = Charts.lenient(Charts.scxml("", "<state id=\"a\"><transition event=\"go\" target=\"f\"/></state><final id=\"f\"/>"));
+        Session s = started(c, new Charts.Host());
+        s.process(ChartEvent.external("go"));
+        assertFalse(s.running());
+        assertEquals(null, s.stoppedBy());
+        assertEquals(List.of(), s.stoppedIn());
     }
 
     @Test
