@@ -37,7 +37,8 @@ final class LauncherLayout {
 
     /**
      * Builds the layout under {@code dir} and returns the script to run. Jars on the class path are
-     * linked (or copied where links are not allowed), directories are packed into jars.
+     * hard-linked (or copied where links are not allowed, such as across file systems),
+     * directories are packed into jars.
      */
     static Path create(Path dir) {
         try {
@@ -55,8 +56,10 @@ final class LauncherLayout {
                 if (Files.isDirectory(entry)) {
                     pack(entry, jar);
                 } else if (Files.isRegularFile(entry)) {
+                    // a hard link, not a symbolic one: JUnit warns for every symbolic link out of a
+                    // temporary directory it deletes, and a hard link is an ordinary file to it
                     try {
-                        Files.createSymbolicLink(jar, entry.toAbsolutePath());
+                        Files.createLink(jar, entry.toAbsolutePath());
                     } catch (UnsupportedOperationException | IOException e) {
                         Files.copy(entry, jar);
                     }
