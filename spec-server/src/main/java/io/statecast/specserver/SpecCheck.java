@@ -8,7 +8,8 @@ import java.util.Objects;
  *
  * <p>The server knows nothing about the executable-spec format itself: it asks this check whether a
  * document is a valid spec and, if so, which service it describes. Production wiring uses the
- * MessageStore spec loader; tests and the interim CLI use {@link BasicSpecCheck}.
+ * MessageStore spec loader ({@link MessageStoreSpecCheck}); the server's own tests use a shallow
+ * test double.
  *
  * <p>Implementations must be thread-safe (the server calls them from several worker threads), must
  * treat the document as hostile (no external entities, bounded work) and must not throw for a bad

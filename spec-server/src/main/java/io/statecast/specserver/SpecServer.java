@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * unknown ServiceID.
  *
  * <pre>{@code
- * try (SpecServer server = SpecServer.start(SpecServerConfig.secured(dir, token), new BasicSpecCheck())) {
+ * try (SpecServer server = SpecServer.start(SpecServerConfig.secured(dir, token), new MessageStoreSpecCheck(1 << 20))) {
  *     URI base = server.baseUri();   // http://127.0.0.1:<port>/
  *     ...
  * }

@@ -30,14 +30,14 @@ import org.xml.sax.helpers.DefaultHandler;
  * }</pre>
  *
  * <p>It checks nothing else: not the schema, not states, events or actions. Production uses
- * {@link MessageStoreSpecCheck}, the full validator; this one serves tests and tools that need the
- * metadata without loading Saxon and Commons SCXML.
+ * {@link MessageStoreSpecCheck}, the full validator; this test double serves the server's own tests,
+ * which need the metadata without loading the whole spec toolchain.
  *
  * <p>Thread-safe: each call uses its own parser. Parsing is hardened against hostile input: DOCTYPE declarations are refused (so no entity
  * expansion and no external entities), external DTD and schema access is disabled, and only the
  * metadata text is accumulated, capped at {@value #MAX_FIELD_CHARS} characters per field.
  */
-public final class BasicSpecCheck implements SpecCheck {
+final class BasicSpecCheck implements SpecCheck {
 
     /** The SCXML namespace; a root {@code scxml} without a namespace is accepted as well. */
     public static final String SCXML_NS = "http://www.w3.org/2005/07/scxml";
