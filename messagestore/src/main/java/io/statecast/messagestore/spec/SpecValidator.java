@@ -8,6 +8,7 @@ import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.HistoryReads;
 import io.statecast.messagestore.event.MessageAttribute;
 import io.statecast.messagestore.event.MessageEventDefinition;
+import io.statecast.messagestore.event.MessageKeyExpression;
 import io.statecast.messagestore.event.MessageFilter;
 import io.statecast.messagestore.event.QueryException;
 import io.statecast.messagestore.event.TimerEventDefinition;
@@ -201,6 +202,7 @@ final class SpecValidator {
             ServiceMetadata service = parseService();
             MetaOps metaops = parseMetaops();
             parseParameters();
+            service = compileScopeKey(service);
             parseEvents();
             if (timedOut("compiling the events")) {
                 return null;
@@ -669,18 +671,59 @@ final class SpecValidator {
                     case "Scope" -> {
                         Scope s = Scope.ofLabel(text);
                         if (s == null) {
-                            error(c, "unknown scope '" + abbreviate(text) + "' (known: message, message-source, flow,"
-                                    + " flow-source, flow-destination, flow-peer)");
+                            error(c, "unknown scope '" + abbreviate(text) + "' (known: " + Scope.labels() + ")");
                         } else {
                             scope = s;
+                            scopeAt = c;
                         }
                     }
+                    case "ScopeKey" -> scopeKeyAt = c;
                     case "Description" -> description = text;
                     case "InFlight" -> inFlight = inFlightStates(c, text);
                     default -> { }
                 }
             }
             return name == null ? null : new ServiceMetadata(name, id, modes, scope, description, inFlight);
+        }
+
+        /** The {@code <Scope>} element, if the service section has one. */
+        private Element scopeAt;
+        /** The {@code <ScopeKey>} element, if the service section has one. */
+        private Element scopeKeyAt;
+
+        /**
+         * Compiles the {@code <ScopeKey>} (after the parameters, which it may read): required with
+         * scope {@code expression}, refused with any other.
+         */
+        private ServiceMetadata compileScopeKey(ServiceMetadata service) {
+            if (service == null) {
+                return null;
+            }
+            if (service.scope() != Scope.EXPRESSION) {
+                if (scopeKeyAt != null) {
+                    error(scopeKeyAt, "<ScopeKey> goes with <Scope>expression</Scope> only; this service's scope is "
+                            + service.scope().label());
+                }
+                return service;
+            }
+            if (scopeKeyAt == null) {
+                error(scopeAt, "scope expression needs a <ScopeKey>: an XPath over the message whose value keys its"
+                        + " instance, e.g. <ScopeKey>Fields/Field[@name='stream']</ScopeKey>");
+                return null;
+            }
+            String xpath = scopeKeyAt.getTextContent().strip();
+            if (xpath.isEmpty()) {
+                error(scopeKeyAt, "<ScopeKey> is empty: write an XPath over the message");
+                return null;
+            }
+            try {
+                MessageKeyExpression key = new MessageKeyExpression(engine.compilePath(xpath, parameters.keySet()));
+                return new ServiceMetadata(service.name(), service.serviceId(), service.deliveryModes(), Scope.EXPRESSION,
+                        service.description(), service.inFlight(), key);
+            } catch (QueryException ex) {
+                error(scopeKeyAt, "ScopeKey: " + ex.getMessage());
+                return null;
+            }
         }
 
         /**
