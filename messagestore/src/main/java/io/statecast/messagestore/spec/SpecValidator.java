@@ -199,10 +199,10 @@ final class SpecValidator {
             if (timedOut("checking the structure")) {
                 return null;
             }
+            // the parameters first: a <ScopeKey> in the service section may read them
+            parseParameters();
             ServiceMetadata service = parseService();
             MetaOps metaops = parseMetaops();
-            parseParameters();
-            service = compileScopeKey(service);
             parseEvents();
             if (timedOut("compiling the events")) {
                 return null;
@@ -651,6 +651,8 @@ final class SpecValidator {
             Scope scope = Scope.MESSAGE;
             String description = "";
             List<String> inFlight = List.of();
+            Element scopeAt = null;
+            Element scopeKeyAt = null;
             for (Element c : elements(d)) {
                 String text = c.getTextContent().strip();
                 switch (c.getLocalName()) {
@@ -683,45 +685,43 @@ final class SpecValidator {
                     default -> { }
                 }
             }
-            return name == null ? null : new ServiceMetadata(name, id, modes, scope, description, inFlight);
-        }
-
-        /** The {@code <Scope>} element, if the service section has one. */
-        private Element scopeAt;
-        /** The {@code <ScopeKey>} element, if the service section has one. */
-        private Element scopeKeyAt;
-
-        /**
-         * Compiles the {@code <ScopeKey>} (after the parameters, which it may read): required with
-         * scope {@code expression}, refused with any other.
-         */
-        private ServiceMetadata compileScopeKey(ServiceMetadata service) {
-            if (service == null) {
+            if (name == null) {
                 return null;
             }
-            if (service.scope() != Scope.EXPRESSION) {
-                if (scopeKeyAt != null) {
-                    error(scopeKeyAt, "<ScopeKey> goes with <Scope>expression</Scope> only; this service's scope is "
-                            + service.scope().label());
-                }
-                return service;
+            MessageKeyExpression key = scopeKey(scope, scopeAt, scopeKeyAt);
+            if (scope == Scope.EXPRESSION && key == null) {
+                return null; // refused
             }
-            if (scopeKeyAt == null) {
+            return new ServiceMetadata(name, id, modes, scope, description, inFlight, key);
+        }
+
+        /**
+         * The compiled {@code <ScopeKey>} ({@code keyAt}; {@code null} when absent): required with
+         * scope {@code expression}, refused with any other. {@code null} when there is none or it
+         * was refused.
+         */
+        private MessageKeyExpression scopeKey(Scope scope, Element scopeAt, Element keyAt) {
+            if (scope != Scope.EXPRESSION) {
+                if (keyAt != null) {
+                    error(keyAt, "<ScopeKey> goes with <Scope>expression</Scope> only; this service's scope is "
+                            + scope.label());
+                }
+                return null;
+            }
+            if (keyAt == null) {
                 error(scopeAt, "scope expression needs a <ScopeKey>: an XPath over the message whose value keys its"
                         + " instance, e.g. <ScopeKey>Fields/Field[@name='stream']</ScopeKey>");
                 return null;
             }
-            String xpath = scopeKeyAt.getTextContent().strip();
+            String xpath = keyAt.getTextContent().strip();
             if (xpath.isEmpty()) {
-                error(scopeKeyAt, "<ScopeKey> is empty: write an XPath over the message");
+                error(keyAt, "<ScopeKey> is empty: write an XPath over the message");
                 return null;
             }
             try {
-                MessageKeyExpression key = new MessageKeyExpression(engine.compilePath(xpath, parameters.keySet()));
-                return new ServiceMetadata(service.name(), service.serviceId(), service.deliveryModes(), Scope.EXPRESSION,
-                        service.description(), service.inFlight(), key);
+                return new MessageKeyExpression(engine.compilePath(xpath, parameters.keySet()));
             } catch (QueryException ex) {
-                error(scopeKeyAt, "ScopeKey: " + ex.getMessage());
+                error(keyAt, "ScopeKey: " + ex.getMessage());
                 return null;
             }
         }
