@@ -16,6 +16,7 @@ import io.statecast.messagestore.metrics.DropReason;
 import io.statecast.messagestore.metrics.MessageStoreMetrics;
 import io.statecast.messagestore.metrics.ServiceMetrics;
 import io.statecast.messagestore.spec.MetaOps;
+import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
 import io.statecast.messagestore.spec.SpecLoader;
@@ -590,15 +591,43 @@ public final class MessageStore implements MessageStorePort {
             drop(data ? DropReason.DATA_QUEUE_FULL : DropReason.CONTROL_QUEUE_FULL, rt);
             return false;
         }
-        InstanceKey key = InstanceKey.of(rt.scope(), message, context().localAddress());
+        InstanceKey key = arrivalKey(rt, message);
         // counted before the shard sees it, so a sender reading inFlight() never misses its
         // messages still queued; the instance adopts the count (Shard.process)
         boolean own = data && arrival == Arrival.FROM_APPLICATION && rt.spec().declaresInFlight();
         if (own) {
             inFlightCounter(rt.serviceId()).add();
         }
-        shardOf(key).offer(new Inbound(message, arrival, rt, key, data, own));
+        (key != null ? shardOf(key) : keyingShard(rt, message)).offer(new Inbound(message, arrival, rt, key, data, own));
         return true;
+    }
+
+    /**
+     * The key of a message as it arrives, or {@code null} for scope expression: an XPath (maybe
+     * on Saxon) does not run on the caller's thread (an I/O thread), so a shard computes it
+     * ({@link Shard}) and hands the message on to the shard of that key.
+     */
+    private InstanceKey arrivalKey(ServiceRuntime rt, OverlayMessage message) {
+        return rt.scope() == Scope.EXPRESSION ? null : InstanceKey.of(rt.scope(), message, context().localAddress());
+    }
+
+    /** Where a message without a key yet is keyed: by source, so one sender's messages stay in order. */
+    private Shard keyingShard(ServiceRuntime rt, OverlayMessage message) {
+        return shardOf(InstanceKey.ofFlow(rt.serviceId(), message.source()));
+    }
+
+    /** Whether {@code key}'s instance lives on {@code shard}. */
+    boolean isShardOf(InstanceKey key, Shard shard) {
+        return shardOf(key) == shard;
+    }
+
+    /**
+     * Hands {@code in}, keyed by a shard ({@link #arrivalKey}), to the shard of its key; it counts
+     * in the backlog again until that shard takes it.
+     */
+    void dispatch(Inbound in) {
+        (in.data() ? dataBacklog : controlBacklog).incrementAndGet();
+        shardOf(in.key()).offer(in);
     }
 
     /** The in-flight count of {@code serviceId}, created on first use. */
@@ -614,10 +643,10 @@ public final class MessageStore implements MessageStorePort {
 
     /** A message whose service was reloaded with another scope goes to the shard of its new key. */
     void redispatch(ServiceRuntime current, Inbound in) {
-        InstanceKey key = InstanceKey.of(current.scope(), in.message(), context().localAddress());
+        InstanceKey key = arrivalKey(current, in.message());
         Inbound again = new Inbound(in.message(), in.arrival(), current, key, in.data(), in.own());
         (in.data() ? dataBacklog : controlBacklog).incrementAndGet();
-        shardOf(key).offer(again);
+        (key != null ? shardOf(key) : keyingShard(current, in.message())).offer(again);
     }
 
     /** Messages waiting for a shard now, data and control. */

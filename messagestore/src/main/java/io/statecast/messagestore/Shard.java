@@ -1,5 +1,6 @@
 package io.statecast.messagestore;
 
+import io.statecast.messagestore.event.EvaluationException;
 import io.statecast.messagestore.event.EvaluationGuard;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.QueryEvaluator;
@@ -421,6 +422,19 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 store.drop(DropReason.QUARANTINED, service);
                 return outcome;
             }
+            if (in.key() == null) {
+                // scope expression: keyed here, off the caller's (I/O) thread
+                InstanceKey key = service.keyOf(m, store.context().localAddress(), evaluator);
+                if (key == null) {
+                    store.drop(DropReason.NO_INSTANCE_KEY, service);
+                    return outcome;
+                }
+                in = in.withKey(key);
+                if (!store.isShardOf(key, this)) {
+                    store.dispatch(in);
+                    return Outcome.KEPT;
+                }
+            }
             int slot = instances.find(in.key());
             ServiceInstance instance = slot < 0 ? null : instances.at(slot);
             if (instance == null) {
@@ -429,7 +443,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                     store.drop(DropReason.SERVICE_UNLOADED, service);
                     return outcome;
                 }
-                if (current != service && current.scope() != service.scope()) {
+                if (current.keysDifferently(service)) {
                     store.redispatch(current, in); // reloaded with another scope: the key changed
                     return Outcome.KEPT;
                 }
@@ -458,6 +472,10 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
             long t = System.nanoTime() - t0;
             service.counters().messageProcessed(t);
             store.nodeCounters().messageProcessed(t);
+        } catch (EvaluationException e) {
+            // only a runaway ScopeKey gets here (the instance handles its own expressions' errors)
+            store.quarantine(service, "the ScopeKey " + e.getMessage());
+            store.drop(DropReason.QUARANTINED, service);
         } catch (RuntimeException e) {
             store.drop(DropReason.INTERNAL_ERROR, service);
             if (errorLog.allow()) {

@@ -291,6 +291,62 @@ class MessageStoreTest {
         assertEquals(1, count(calls, SendControl.class), "the conversation {1, 9} saw two messages: " + calls);
     }
 
+    /** flow-counter keyed by {@code scopeKey}: expression scope. */
+    private static ServiceSpec byExpression(String scopeKey) throws Exception {
+        return Specs.parse(new String(Specs.bytes("specs/flow-counter.scxml"), java.nio.charset.StandardCharsets.UTF_8)
+                .replace("<Scope>flow</Scope>", "<Scope>expression</Scope><ScopeKey>" + scopeKey + "</ScopeKey>"));
+    }
+
+    /** A multicast payload of service 88 from {@code source}, with the field stream when not null. */
+    private static OverlayMessage streamed(long id, long source, String stream) {
+        List<io.statecast.overlay.message.Extension> ext = new ArrayList<>(List.of(
+                new io.statecast.overlay.message.FsmExtension(88, io.statecast.overlay.message.FsmExtension.PAYLOAD_TYPE, id),
+                new io.statecast.overlay.message.PayloadExtension(new byte[] {(byte) id})));
+        if (stream != null) {
+            ext.add(new io.statecast.overlay.message.FieldsExtension(io.statecast.overlay.message.MessageFields.of(
+                    Map.of("stream", new io.statecast.overlay.message.MessageField.Text(stream)))));
+        }
+        return new OverlayMessage(DeliveryMode.MULTICAST, 250, a(source), null, a(source), null, ext);
+    }
+
+    /**
+     * expression scope: two sources' messages with the same stream field reach one instance (its
+     * composite event sees both and answers the second's source), another stream gets its own, and
+     * a message without the field belongs to none: dropped and counted. Both on the compiled path
+     * and on Saxon, with four shards so that messages keyed on one shard move to another.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"Fields/Field[@name='stream']",
+        "Fields/Field[@name='stream'] ! string(.)"})
+    void shouldKeyExpressionScopeInstancesByTheKeysValue(String scopeKey) throws Exception {
+        ServiceSpec spec = byExpression(scopeKey);
+        assertEquals(scopeKey.contains("!"), spec.service().scopeKey().path().compiled() == null, "the path under test");
+        MessageStore s = store(MessageStoreConfig.defaults().withShards(4).withWarmStart(false));
+        s.install(spec);
+        // streams a0..a7 from source 5, then from 6: each pair shares an instance; b-streams do not
+        for (int round = 0; round < 8; round++) {
+            s.receiveMessage(streamed(100 + round, 5, "a" + round), Arrival.DELIVERED);
+            s.receiveMessage(streamed(200 + round, 6, "b" + round), Arrival.DELIVERED);
+        }
+        settle();
+        for (int round = 0; round < 8; round++) {
+            s.receiveMessage(streamed(300 + round, 6, "a" + round), Arrival.DELIVERED);
+        }
+        s.receiveMessage(streamed(400, 5, null), Arrival.DELIVERED);
+        settle();
+        List<Call> calls = overlay.drain();
+        CountersSnapshot svc = s.metrics().service(88).counters();
+        assertEquals(16, svc.created(), () -> s.metrics().format());
+        assertEquals(24, count(calls, ToApplication.class));
+        List<Call> acks = calls.stream().filter(SendControl.class::isInstance).toList();
+        assertEquals(8, acks.size(), "one per a-stream, whose instance saw two messages: " + calls);
+        for (Call c : acks) {
+            assertEquals(a(6), ((SendControl) c).route().destination(), "answered to the second source: " + c);
+        }
+        assertEquals(1, svc.drops(DropReason.NO_INSTANCE_KEY), "the message without a stream");
+        assertEquals(1, s.metrics().node().drops(DropReason.NO_INSTANCE_KEY));
+    }
+
     @Test
     void shouldExpireIdleInstancesAndUnloadServices() throws Exception {
         MessageStore s = store(MessageStoreConfig.defaults().withShards(2).withWarmStart(false)

@@ -77,6 +77,10 @@ final class SpecInfoCommand implements Callable<Integer> {
         s.service().deliveryModes().stream().sorted().forEach(m -> modes.add(AttributeValues.name(m)));
         out.println("delivery:    " + modes);
         out.println("scope:       " + s.service().scope().label());
+        if (s.service().scopeKey() != null) {
+            out.println("scope key:   " + s.service().scopeKey().text() + (s.service().scopeKey().path().compiled() != null
+                    ? " (compiled to Java)" : " (on Saxon)"));
+        }
         if (!s.service().inFlight().isEmpty()) {
             out.println("in flight:   " + String.join(" ", s.service().inFlight()) + " (the send window counts own messages here)");
         }

@@ -8,6 +8,7 @@ import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.QueryTimeoutException;
 import io.statecast.messagestore.instance.EndCause;
 import io.statecast.messagestore.instance.InstanceKey;
+import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
@@ -142,8 +143,11 @@ public final class WarmStart implements AutoCloseable {
             for (MessageEventDefinition d : spec.messageEvents()) {
                 inputs.add(synthesize(spec, d, self, other, messageId));
             }
-            // the key of the first input, as the store would make it (every scope has one)
-            InstanceKey key = inputs.isEmpty()
+            // the key of the first input, as the store would make it (an expression's value is
+            // any string to the instance)
+            InstanceKey key = spec.service().scope() == Scope.EXPRESSION
+                    ? InstanceKey.ofExpression(spec.service().serviceId(), "warm-start")
+                    : inputs.isEmpty()
                     ? (spec.service().scope().perMessage() ? InstanceKey.ofMessage(spec.service().serviceId(), messageId)
                             : InstanceKey.ofFlow(spec.service().serviceId(), other))
                     : InstanceKey.of(spec.service().scope(), inputs.get(0), self);

@@ -224,6 +224,21 @@ public final class CompiledExpression {
         }
     }
 
+    /**
+     * The value with {@code context} rather than the document as context item (a message's key:
+     * {@link MessageKeyExpression}).
+     */
+    List<Object> runAt(History history, HistoryItem context, QueryBindings bindings) throws EvaluationException {
+        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, slots)) {
+            c.item = context;
+            return root.eval(c);
+        } catch (SubsetEval.DynamicError e) {
+            throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);
+        } catch (StackOverflowError e) {
+            throw new EvaluationException("'" + text + "' overflowed the stack", true, e);
+        }
+    }
+
     @Override
     public String toString() {
         return "CompiledExpression[" + text + "]";

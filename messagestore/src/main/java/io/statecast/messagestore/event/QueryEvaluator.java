@@ -128,6 +128,15 @@ public final class QueryEvaluator {
         if (doc == null) {
             return null;
         }
+        return evaluateAt(owner, path, bindings, doc);
+    }
+
+    /**
+     * Evaluates an XPath on Saxon with {@code context} as context item (a message's key,
+     * {@link MessageKeyExpression}), under the guard like every Saxon evaluation.
+     */
+    XdmValue evaluateAt(Object owner, CompiledPath path, QueryBindings bindings, XdmItem doc)
+            throws EvaluationException {
         Map<Object, Object> cache = loaded.computeIfAbsent(owner, k -> new IdentityHashMap<>());
         XPathSelector selector = (XPathSelector) cache.get(path);
         boolean first = selector == null;

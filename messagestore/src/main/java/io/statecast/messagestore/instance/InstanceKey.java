@@ -14,7 +14,10 @@ import java.util.Objects;
  *   <li>{@code flow}: (ServiceID, source);</li>
  *   <li>{@code flow-destination}: (ServiceID, destination, else the tree's root);</li>
  *   <li>{@code flow-peer}: (ServiceID, {source, destination}) as an unordered pair, this node
- *       standing in for a missing destination; the pair is stored ordered by address bits.</li>
+ *       standing in for a missing destination; the pair is stored ordered by address bits;</li>
+ *   <li>{@code expression}: (ServiceID, the string the spec's {@code <ScopeKey>} gives for the
+ *       message), made by {@link #ofExpression} (the expression is the service's:
+ *       {@code ServiceRuntime.keyOf}).</li>
  * </ul>
  *
  * @param scope     the scope the key was made for
@@ -23,14 +26,22 @@ import java.util.Objects;
  * @param address   the source (message-source, flow), destination (flow-destination) or the lower
  *                  end of the pair (flow-peer); {@code null} for message scope
  * @param peer      the higher end of the pair (flow-peer), else {@code null}
+ * @param value     the value of the {@code <ScopeKey>} (expression), else {@code null}
  */
-public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAddress address, LogicalAddress peer) {
+public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAddress address, LogicalAddress peer,
+        String value) {
+
+    /** A key of any scope but {@link Scope#EXPRESSION}. */
+    public InstanceKey(Scope scope, int serviceId, long messageId, LogicalAddress address, LogicalAddress peer) {
+        this(scope, serviceId, messageId, address, peer, null);
+    }
 
     /** Checks that the parts fit the scope. */
     public InstanceKey {
         Objects.requireNonNull(scope, "scope");
-        if ((address == null) != (scope == Scope.MESSAGE) || (peer == null) != (scope != Scope.FLOW_PEER)
-                || (!scope.perMessage() && messageId != 0)) {
+        boolean expression = scope == Scope.EXPRESSION;
+        if ((address == null) != (scope == Scope.MESSAGE || expression) || (peer == null) != (scope != Scope.FLOW_PEER)
+                || (value == null) != !expression || (!scope.perMessage() && messageId != 0)) {
             throw new IllegalArgumentException("key parts do not fit scope " + scope.label());
         }
     }
@@ -45,6 +56,11 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
         return new InstanceKey(Scope.FLOW, serviceId, 0, Objects.requireNonNull(source, "source"), null);
     }
 
+    /** The key of an expression-scope instance: the {@code <ScopeKey>}'s value for its messages. */
+    public static InstanceKey ofExpression(int serviceId, String value) {
+        return new InstanceKey(Scope.EXPRESSION, serviceId, 0, null, null, Objects.requireNonNull(value, "value"));
+    }
+
     /** The key of a conversation between {@code a} and {@code b}, in either order. */
     public static InstanceKey ofPeers(int serviceId, LogicalAddress a, LogicalAddress b) {
         boolean aFirst = Long.compareUnsigned(a.toBits(), b.toBits()) <= 0;
@@ -55,7 +71,9 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
      * The key of the instance {@code message} belongs to under {@code scope} on the node
      * {@code local}.
      *
-     * @throws IllegalArgumentException if the message has no FSM extension
+     * @throws IllegalArgumentException if the message has no FSM extension, or for scope
+     *                                  {@link Scope#EXPRESSION} (its key is the spec's expression's
+     *                                  value: {@code ServiceRuntime.keyOf})
      */
     public static InstanceKey of(Scope scope, OverlayMessage message, LogicalAddress local) {
         FsmExtension fsm = message.fsm();
@@ -71,6 +89,8 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
                     message.destination() != null ? message.destination() : message.treeRoot(), null);
             case FLOW_PEER -> ofPeers(service, message.source(),
                     message.destination() != null ? message.destination() : Objects.requireNonNull(local, "local"));
+            case EXPRESSION -> throw new IllegalArgumentException(
+                    "an expression-scope key is the value of the spec's ScopeKey, not a message header's");
         };
     }
 
@@ -109,6 +129,9 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
         if (peer != null) {
             h ^= mix(peer.toBits());
         }
+        if (value != null) {
+            h ^= mix(value.hashCode());
+        }
         h *= 0xBF58476D1CE4E5B9L;
         h ^= h >>> 31;
         h *= 0x94D049BB133111EBL;
@@ -127,13 +150,14 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
     public int hashCode() {
         int h = 31 * serviceId + (address == null ? 0 : address.hashCode());
         h = 31 * h + (peer == null ? 0 : peer.hashCode());
+        h = 31 * h + (value == null ? 0 : value.hashCode());
         return 31 * h + Long.hashCode(messageId);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof InstanceKey k && k.serviceId == serviceId && k.messageId == messageId && k.scope == scope
-                && Objects.equals(k.address, address) && Objects.equals(k.peer, peer);
+                && Objects.equals(k.address, address) && Objects.equals(k.peer, peer) && Objects.equals(k.value, value);
     }
 
     @Override
@@ -144,6 +168,21 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
             case FLOW -> "service " + serviceId + " flow from " + address;
             case FLOW_DESTINATION -> "service " + serviceId + " flow to " + address;
             case FLOW_PEER -> "service " + serviceId + " conversation " + address + " <-> " + peer;
+            case EXPRESSION -> "service " + serviceId + " key '" + printable(value) + "'";
         };
+    }
+
+    /** The value with control characters escaped: it comes from a message and goes to logs. */
+    private static String printable(String v) {
+        StringBuilder sb = new StringBuilder(v.length());
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                sb.append(String.format("\\u%04x", (int) c));
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
     }
 }

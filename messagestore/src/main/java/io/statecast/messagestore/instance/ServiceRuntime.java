@@ -4,6 +4,9 @@ import io.statecast.messagestore.action.ResolvedFields;
 import io.statecast.messagestore.chart.ChartLimit;
 import io.statecast.messagestore.event.CompiledPath;
 import io.statecast.messagestore.event.CompositeEventDefinition;
+import io.statecast.messagestore.event.EvaluationException;
+import io.statecast.messagestore.event.MessageKeyExpression;
+import io.statecast.messagestore.event.QueryEvaluator;
 import io.statecast.messagestore.event.HistoryNames;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.NodeSnapshot;
@@ -15,7 +18,9 @@ import io.statecast.messagestore.spec.FieldValue;
 import io.statecast.messagestore.spec.Parameter;
 import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.logging.RateLimitedLog;
+import io.statecast.overlay.message.OverlayMessage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -56,6 +61,8 @@ public final class ServiceRuntime {
     /** One line per 10 s for each {@link ChartLimit} (its ordinal is the key) that ends an instance. */
     final RateLimitedLog limitLog = new RateLimitedLog(INSTANCE_LOG, System::nanoTime, Duration.ofSeconds(10), 1,
             ChartLimit.values().length);
+    /** Gate for the lines about messages the {@code <ScopeKey>} gave no key (one per 10 s). */
+    private final RateLimitedLog keyLog = RateLimitedLog.onePer(INSTANCE_LOG, Duration.ofSeconds(10));
     private volatile String quarantineReason;
     /**
      * The node view most recently recorded by an instance of this service; immutable, so sharing
@@ -127,9 +134,55 @@ public final class ServiceRuntime {
         return spec.service().name();
     }
 
-    /** Message or flow scope. */
+    /** Which messages share an instance. */
     public Scope scope() {
         return spec.service().scope();
+    }
+
+    /**
+     * The key of the instance {@code message} belongs to on the node {@code local}: the header
+     * values the scope names, or for scope {@link Scope#EXPRESSION} the value of the spec's
+     * {@code <ScopeKey>}, evaluated by {@code evaluator} (the calling shard's: Saxon runs under
+     * its guard).
+     *
+     * @return the key, or {@code null} when the {@code <ScopeKey>} gives none (the message belongs
+     *         to no instance; the reason is logged, rate-limited, and the caller counts the drop)
+     * @throws EvaluationException when the expression ran away (fatal: quarantine the service)
+     */
+    public InstanceKey keyOf(OverlayMessage message, LogicalAddress local, QueryEvaluator evaluator)
+            throws EvaluationException {
+        MessageKeyExpression key = spec.service().scopeKey();
+        if (key == null) {
+            return InstanceKey.of(scope(), message, local);
+        }
+        try {
+            return InstanceKey.ofExpression(serviceId(), key.keyOf(message, this, evaluator, bindings));
+        } catch (MessageKeyExpression.NoKey e) {
+            logNoKey(message, e.getMessage());
+        } catch (EvaluationException e) {
+            if (e.fatal()) {
+                throw e;
+            }
+            logNoKey(message, e.getMessage());
+        }
+        return null;
+    }
+
+    private void logNoKey(OverlayMessage message, String why) {
+        if (keyLog.allow()) {
+            INSTANCE_LOG.warn("{}: ScopeKey {} gave no key for message {} from {}: {}; dropped ({} more since the "
+                    + "last report)", name(), spec.service().scopeKey().text(), message.fsm().messageId(),
+                    message.source(), why, keyLog.takeSuppressed());
+        }
+    }
+
+    /**
+     * Whether a message keyed under {@code other} (an earlier load of this service) may have
+     * another key under this one: the scope changed, or both key by an expression (whose text
+     * or parameters may differ; recomputing costs one evaluation).
+     */
+    public boolean keysDifferently(ServiceRuntime other) {
+        return other != this && (other.scope() != scope() || scope() == Scope.EXPRESSION);
     }
 
     /** The last value of each field of {@code action} resolved once for this deployment ({@link ResolvedFields}). */

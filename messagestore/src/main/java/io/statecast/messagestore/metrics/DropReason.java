@@ -16,6 +16,13 @@ public enum DropReason {
     INSTANCE_LIMIT,
     /** The message's instance has terminated (message scope) and is remembered as such. */
     TERMINATED_INSTANCE,
+    /**
+     * The service keys instances by an expression ({@code <Scope>expression</Scope>}) and its
+     * {@code <ScopeKey>} gave no key for the message: an empty value, several items, a value
+     * longer than {@code MessageKeyExpression.MAX_KEY_CHARS}, or an evaluation error (logged,
+     * rate-limited).
+     */
+    NO_INSTANCE_KEY,
     /** The service was quarantined (a query overran its time) and its messages are refused. */
     QUARANTINED,
     /** The service was unloaded while the message waited. */

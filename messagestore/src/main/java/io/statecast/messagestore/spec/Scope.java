@@ -25,7 +25,14 @@ public enum Scope {
      * without a destination (multicast, flood) counts this node as its destination. A message
      * from A to B and B's reply to A reach the same instance on A, on B and on every node between.
      */
-    FLOW_PEER("flow-peer");
+    FLOW_PEER("flow-peer"),
+    /**
+     * One instance per value of the spec's {@code <ScopeKey>}, an XPath over the message (a
+     * message field, a header value, a combination): messages with equal values share an
+     * instance whatever their source. A message whose value is no single item belongs to no
+     * instance and is dropped. Like the flow scopes, its instances leave no tombstone.
+     */
+    EXPRESSION("expression");
 
     private final String label;
 
@@ -41,6 +48,18 @@ public enum Scope {
     /** Whether an instance is one message's ({@link #MESSAGE}, {@link #MESSAGE_SOURCE}): it leaves a tombstone when it ends. */
     public boolean perMessage() {
         return this == MESSAGE || this == MESSAGE_SOURCE;
+    }
+
+    /** The labels of every scope, for messages that list them. */
+    public static String labels() {
+        StringBuilder sb = new StringBuilder();
+        for (Scope s : values()) {
+            sb.append(sb.isEmpty() ? "" : ", ").append(s.label);
+            if (s == FLOW) {
+                sb.append(", flow-source");
+            }
+        }
+        return sb.toString();
     }
 
     /** The scope written {@code text} ({@code flow-source} is {@link #FLOW}), or {@code null}. */

@@ -1,5 +1,6 @@
 package io.statecast.messagestore.spec;
 
+import io.statecast.messagestore.event.MessageKeyExpression;
 import io.statecast.overlay.message.DeliveryMode;
 import java.util.List;
 import java.util.Objects;
@@ -16,9 +17,16 @@ import java.util.Set;
  * @param inFlight      ids of the states in which a message this node sent is still awaiting
  *                      acknowledgement ({@code <InFlight>}), as written; empty when the spec
  *                      declares none (then the socket's send window does not apply)
+ * @param scopeKey      the {@code <ScopeKey>} of scope {@link Scope#EXPRESSION}, else {@code null}
  */
 public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
-        String description, List<String> inFlight) {
+        String description, List<String> inFlight, MessageKeyExpression scopeKey) {
+
+    /** A service whose scope is not {@link Scope#EXPRESSION}. */
+    public ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
+            String description, List<String> inFlight) {
+        this(name, serviceId, deliveryModes, scope, description, inFlight, null);
+    }
 
     /** A service that declares no in-flight states. */
     public ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
@@ -33,6 +41,10 @@ public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deli
         Objects.requireNonNull(description, "description");
         deliveryModes = Set.copyOf(deliveryModes);
         inFlight = List.copyOf(inFlight);
+        if ((scopeKey != null) != (scope == Scope.EXPRESSION)) {
+            throw new IllegalArgumentException("a ScopeKey goes with scope expression and only with it (scope "
+                    + scope.label() + ")");
+        }
         if (serviceId < 0) {
             throw new IllegalArgumentException("serviceId must be >= 0, got " + serviceId);
         }

@@ -8,6 +8,7 @@ import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.HistoryReads;
 import io.statecast.messagestore.event.MessageAttribute;
 import io.statecast.messagestore.event.MessageEventDefinition;
+import io.statecast.messagestore.event.MessageKeyExpression;
 import io.statecast.messagestore.event.MessageFilter;
 import io.statecast.messagestore.event.QueryException;
 import io.statecast.messagestore.event.TimerEventDefinition;
@@ -198,9 +199,10 @@ final class SpecValidator {
             if (timedOut("checking the structure")) {
                 return null;
             }
+            // the parameters first: a <ScopeKey> in the service section may read them
+            parseParameters();
             ServiceMetadata service = parseService();
             MetaOps metaops = parseMetaops();
-            parseParameters();
             parseEvents();
             if (timedOut("compiling the events")) {
                 return null;
@@ -649,6 +651,8 @@ final class SpecValidator {
             Scope scope = Scope.MESSAGE;
             String description = "";
             List<String> inFlight = List.of();
+            Element scopeAt = null;
+            Element scopeKeyAt = null;
             for (Element c : elements(d)) {
                 String text = c.getTextContent().strip();
                 switch (c.getLocalName()) {
@@ -669,18 +673,57 @@ final class SpecValidator {
                     case "Scope" -> {
                         Scope s = Scope.ofLabel(text);
                         if (s == null) {
-                            error(c, "unknown scope '" + abbreviate(text) + "' (known: message, message-source, flow,"
-                                    + " flow-source, flow-destination, flow-peer)");
+                            error(c, "unknown scope '" + abbreviate(text) + "' (known: " + Scope.labels() + ")");
                         } else {
                             scope = s;
+                            scopeAt = c;
                         }
                     }
+                    case "ScopeKey" -> scopeKeyAt = c;
                     case "Description" -> description = text;
                     case "InFlight" -> inFlight = inFlightStates(c, text);
                     default -> { }
                 }
             }
-            return name == null ? null : new ServiceMetadata(name, id, modes, scope, description, inFlight);
+            if (name == null) {
+                return null;
+            }
+            MessageKeyExpression key = scopeKey(scope, scopeAt, scopeKeyAt);
+            if (scope == Scope.EXPRESSION && key == null) {
+                return null; // refused
+            }
+            return new ServiceMetadata(name, id, modes, scope, description, inFlight, key);
+        }
+
+        /**
+         * The compiled {@code <ScopeKey>} ({@code keyAt}; {@code null} when absent): required with
+         * scope {@code expression}, refused with any other. {@code null} when there is none or it
+         * was refused.
+         */
+        private MessageKeyExpression scopeKey(Scope scope, Element scopeAt, Element keyAt) {
+            if (scope != Scope.EXPRESSION) {
+                if (keyAt != null) {
+                    error(keyAt, "<ScopeKey> goes with <Scope>expression</Scope> only; this service's scope is "
+                            + scope.label());
+                }
+                return null;
+            }
+            if (keyAt == null) {
+                error(scopeAt, "scope expression needs a <ScopeKey>: an XPath over the message whose value keys its"
+                        + " instance, e.g. <ScopeKey>Fields/Field[@name='stream']</ScopeKey>");
+                return null;
+            }
+            String xpath = keyAt.getTextContent().strip();
+            if (xpath.isEmpty()) {
+                error(keyAt, "<ScopeKey> is empty: write an XPath over the message");
+                return null;
+            }
+            try {
+                return new MessageKeyExpression(engine.compilePath(xpath, parameters.keySet()));
+            } catch (QueryException ex) {
+                error(keyAt, "ScopeKey: " + ex.getMessage());
+                return null;
+            }
         }
 
         /**

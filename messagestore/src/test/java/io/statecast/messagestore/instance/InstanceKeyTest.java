@@ -99,4 +99,36 @@ class InstanceKeyTest {
             assertTrue(c > 850 && c < 1150, java.util.Arrays.toString(counts));
         }
     }
+
+    @Test
+    void shouldKeyExpressionScopeByServiceAndValueOnly() {
+        InstanceKey k = InstanceKey.ofExpression(5, "stream-7");
+        assertEquals(k, InstanceKey.ofExpression(5, new String("stream-7")));
+        assertEquals(k.hashCode(), InstanceKey.ofExpression(5, "stream-7").hashCode());
+        assertEquals(k.spread(), InstanceKey.ofExpression(5, "stream-7").spread(), "same shard");
+        assertNotEquals(k, InstanceKey.ofExpression(6, "stream-7"));
+        assertNotEquals(k, InstanceKey.ofExpression(5, "stream-8"));
+        assertNotEquals(InstanceKey.ofExpression(5, ""), InstanceKey.ofMessage(5, 0));
+        assertTrue(!Scope.EXPRESSION.perMessage(), "no tombstones");
+        assertEquals("service 5 key 'a\\u000ab'", InstanceKey.ofExpression(5, "a\nb").toString(),
+                "a value from a message is printed without control characters");
+        assertThrows(IllegalArgumentException.class, () -> new InstanceKey(Scope.EXPRESSION, 1, 0, null, null));
+        assertThrows(IllegalArgumentException.class, () -> new InstanceKey(Scope.FLOW, 1, 0, a(1), null, "v"));
+        assertThrows(IllegalArgumentException.class, () -> new InstanceKey(Scope.EXPRESSION, 1, 0, a(1), null, "v"));
+        assertThrows(IllegalArgumentException.class,
+                () -> InstanceKey.of(Scope.EXPRESSION, Messages.payload(5, 77, 3, 3, "x"), a(9)));
+        assertEquals(Scope.EXPRESSION, Scope.ofLabel("expression"));
+    }
+
+    @Test
+    void shouldSpreadExpressionKeysOverShards() {
+        int shards = 4;
+        int[] counts = new int[shards];
+        for (int i = 0; i < 4000; i++) {
+            counts[Math.floorMod(InstanceKey.ofExpression(1, "s" + i).spread(), shards)]++;
+        }
+        for (int c : counts) {
+            assertTrue(c > 850 && c < 1150, java.util.Arrays.toString(counts));
+        }
+    }
 }

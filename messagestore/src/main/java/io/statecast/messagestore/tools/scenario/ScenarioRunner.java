@@ -6,6 +6,7 @@ import io.statecast.messagestore.event.AttributeValues;
 import io.statecast.messagestore.event.HistoryEntry;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.NodeSnapshot;
+import io.statecast.messagestore.event.EvaluationException;
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.ServiceInstance;
@@ -175,7 +176,17 @@ public final class ScenarioRunner {
                         + spec.service().serviceId() + ": not for this spec");
                 return;
             }
-            InstanceKey key = InstanceKey.of(runtime.scope(), m, node.localAddress());
+            InstanceKey key;
+            try {
+                key = runtime.keyOf(m, node.localAddress(), node.evaluator());
+            } catch (EvaluationException e) {
+                failures.add(what + ": the ScopeKey ran away: " + e.getMessage());
+                return;
+            }
+            if (key == null) {
+                notes.add(what + ": the ScopeKey gives it no key (see the log): dropped");
+                return;
+            }
             if (instance != null && !instance.key().equals(key)) {
                 notes.add(what + " belongs to another instance (" + key + "; this scenario drives " + instance.key()
                         + "): dropped");

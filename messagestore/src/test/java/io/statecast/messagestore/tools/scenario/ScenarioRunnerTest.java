@@ -113,6 +113,58 @@ class ScenarioRunnerTest {
         assertTrue(bad.getMessage().contains("s.yaml:4") && bad.getMessage().contains("must be a letter"), bad.getMessage());
     }
 
+    /**
+     * Expression scope: the instance is the stream's, whichever source sends to it; another
+     * stream's message belongs to another instance; a message without the field to none.
+     */
+    @Test
+    void shouldKeyByTheScopeKeysValue() throws Exception {
+        ServiceSpec streams = Specs.parse("""
+                <scxml version="1.0" xmlns="http://www.w3.org/2005/07/scxml"
+                       xmlns:action="http://my.custom-actions.domain/action" initialstate="s">
+                  <datamodel>
+                    <data name="service"><ServiceName>streams</ServiceName><ServiceID>91</ServiceID>
+                      <DeliveryMode>unicast</DeliveryMode><Scope>expression</Scope>
+                      <ScopeKey>Fields/Field[@name='stream']</ScopeKey></data>
+                    <data name="events"><Basic>
+                      <Event name="data"><Message><MessageType>0x80</MessageType></Message></Event>
+                    </Basic></data>
+                  </datamodel>
+                  <state id="s">
+                    <transition event="data">
+                      <action:create name="sendControlMessage"/>
+                      <action:set name="sendControlMessage" field="Message/DeliveryMode" value="unicast"/>
+                      <action:set name="sendControlMessage" field="Message/DestinationAddress" value="1"/>
+                      <action:set name="sendControlMessage" field="Message/MessageType" value="2"/>
+                      <action:set name="sendControlMessage" field="Message/Fields/sack" type="ranges"
+                          xpath="/HistoryOfEvents/Event[@name='data']/Message/Fields/Field[@name='seq']"/>
+                      <action:execute name="sendControlMessage"/>
+                    </transition>
+                  </state>
+                </scxml>""");
+        ScenarioResult r = run(streams, """
+                scenario: one instance per stream
+                node: {address: 3}
+                defaults: {destination: 3}
+                steps:
+                  - receive: {source: 1, fields: {stream: {string: v}, seq: 4}}
+                    expect:
+                      - sendControlMessage: {fields: {sack: {ranges: "4"}}}
+                  - receive: {source: 2, fields: {stream: {string: v}, seq: 5}}
+                    expect:
+                      - sendControlMessage: {fields: {sack: {ranges: "4-5"}}}
+                  - receive: {source: 1, fields: {stream: {string: w}, seq: 6}}
+                    expect: []
+                  - receive: {source: 1, fields: {seq: 7}}
+                    expect: []
+                """);
+        assertTrue(r.passed(), () -> ScenarioReport.format(r, true));
+        assertTrue(r.steps().get(2).notes().get(0).contains("belongs to another instance (service 91 key 'w'"),
+                r.steps().get(2).notes().toString());
+        assertTrue(r.steps().get(3).notes().get(0).contains("the ScopeKey gives it no key"),
+                r.steps().get(3).notes().toString());
+    }
+
     @Test
     void shouldReportEveryMessageOfACallThatSelectsSeveral() throws Exception {
         // one toApplication and one forwardMessage whose XPath selects every held message, newest first
