@@ -78,6 +78,7 @@ doc = f'''<?xml version="1.0" encoding="UTF-8"?>
       <DeliveryMode>flood</DeliveryMode>
       <Scope>flow</Scope>
       <Description>Per source, delivers in MessageIdentifier order; a hole is skipped after Wait or when more than BufferSize messages are held; late messages are dropped.</Description>
+      <Promises>source-order no-duplicates</Promises>
     </data>
     <data name="metaops">
       <messageStoreWillForwardMessage>false</messageStoreWillForwardMessage>

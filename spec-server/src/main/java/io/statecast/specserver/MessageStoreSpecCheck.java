@@ -1,6 +1,7 @@
 package io.statecast.specserver;
 
 import io.statecast.messagestore.spec.Problem;
+import io.statecast.messagestore.spec.Promise;
 import io.statecast.messagestore.spec.ServiceMetadata;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
@@ -53,7 +54,7 @@ public final class MessageStoreSpecCheck implements SpecCheck, AutoCloseable {
             ServiceSpec spec = loader.load(document, SOURCE);
             ServiceMetadata service = spec.service();
             return new Validated.Valid(new SpecMetadata(service.serviceId(), service.name(),
-                    service.scope().label()));
+                    service.scope().label(), service.promises().stream().map(Promise::label).toList()));
         } catch (SpecException e) {
             List<Problem> errors = e.problems().stream().filter(Problem::isError).toList();
             List<SpecProblem> problems = (errors.isEmpty() ? e.problems() : errors).stream()

@@ -58,7 +58,7 @@ import java.util.stream.Collectors;
  */
 public final class Demo {
 
-    /** Exit status when a receiver missed messages the service promised. */
+    /** Exit status when a promise of the service did not hold (messages missing, duplicates). */
     public static final int EXIT_MISSING = 1;
     /** Exit status when the demo could not run. */
     public static final int EXIT_FAILED = 1;
@@ -157,9 +157,12 @@ public final class Demo {
             long elapsedMs = (System.nanoTime() - startNanos) / 1_000_000;
             ObjectNode report = DemoReport.build(options, service, server.baseUri().toString(), formMs, distributeMs, runMs,
                     elapsedMs, nodes, sent.report());
-            int missing = report.get("totals").get("missing").asInt();
-            int exit = service.promisesAll() && (missing > 0 || report.get("totals").get("corrupt").asInt() > 0)
-                    ? EXIT_MISSING : 0;
+            JsonNode totals = report.get("totals");
+            int missing = totals.get("missing").asInt();
+            DemoVerdict verdict = DemoVerdict.of(service, missing, totals.get("duplicates").asLong(),
+                    totals.get("corrupt").asLong());
+            int exit = verdict.passed() ? 0 : EXIT_MISSING;
+            verdict.broken().forEach(report.putArray("brokenPromises")::add);
             report.put("exitCode", exit);
             write(report);
             for (DemoReport.NodeOutcome n : nodes) {
@@ -174,11 +177,12 @@ public final class Demo {
                 out.printf("statecast demo: chart  %s%n", c.toAbsolutePath());
             }
             out.printf("statecast demo: node log %s%n", log.toAbsolutePath());
-            if (!service.promisesAll() && missing > 0) {
-                out.printf("statecast demo: best-effort delivery: %,d deliveries missing, none was promised%n", missing);
-            } else if (exit != 0) {
-                out.printf("statecast demo: FAILED: %s promises every message, %,d deliveries are missing, %,d corrupt%n",
-                        service.describe(), missing, report.get("totals").get("corrupt").asInt());
+            for (String b : verdict.broken()) {
+                out.printf("statecast demo: FAILED: %s%n", b);
+            }
+            if (verdict.passed() && missing > 0) {
+                out.printf("statecast demo: %,d deliveries missing; %s does not promise every message%n", missing,
+                        service.describe());
             }
             return new Result(exit, report, charts, log);
         } catch (IOException e) {

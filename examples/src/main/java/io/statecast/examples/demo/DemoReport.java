@@ -52,7 +52,8 @@ final class DemoReport {
             r.put("serviceId", service.serviceId());
         }
         r.put("serviceName", service.name());
-        r.put("promisesEveryMessage", service.promisesAll());
+        r.put("promisesEveryMessage", service.promises().contains(DemoService.EVERY_MESSAGE));
+        service.promises().forEach(r.putArray("promises")::add);
         r.put("messages", o.messages());
         r.put("size", o.size());
         r.put("lossRate", o.loss());

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -20,10 +21,20 @@ import java.util.stream.Collectors;
  * @param document   the spec's bytes, published to the spec server; {@code null} for none
  * @param serviceId  its ServiceID; {@code null} for none
  * @param name       its ServiceName; {@code null} for none
- * @param promisesAll whether every message must reach every application: true for any service,
- *                   false for best-effort ({@code none})
+ * @param promises   what the spec promises its applications ({@code <Promises>}: {@link #EVERY_MESSAGE},
+ *                   {@link #NO_DUPLICATES}, {@code source-order}); empty for best effort and for {@code none}
  */
-record DemoService(String label, URI uri, byte[] document, Integer serviceId, String name, boolean promisesAll) {
+record DemoService(String label, URI uri, byte[] document, Integer serviceId, String name, List<String> promises) {
+
+    /** The promise the demo checks by counting missing deliveries. */
+    static final String EVERY_MESSAGE = "every-message";
+    /** The promise the demo checks by counting duplicate deliveries. */
+    static final String NO_DUPLICATES = "no-duplicates";
+
+    /** Copies the promises. */
+    DemoService {
+        promises = List.copyOf(promises);
+    }
 
     /** The service {@code bin/statecast demo} uses when none is named. */
     static final String DEFAULT = "h2h-ack";
@@ -37,7 +48,7 @@ record DemoService(String label, URI uri, byte[] document, Integer serviceId, St
 
     /** Best-effort delivery: no MessageStore service at all. */
     static DemoService none() {
-        return new DemoService("none", null, null, null, null, false);
+        return new DemoService("none", null, null, null, null, List.of());
     }
 
     /**
@@ -72,7 +83,7 @@ record DemoService(String label, URI uri, byte[] document, Integer serviceId, St
                     .limit(5).map(SpecProblem::toString).collect(Collectors.joining("; ")));
         }
         var meta = ((SpecCheck.Validated.Valid) v).metadata();
-        return new DemoService(t, uri, doc, meta.serviceId(), meta.name(), true);
+        return new DemoService(t, uri, doc, meta.serviceId(), meta.name(), meta.promises());
     }
 
     private static URI uriOf(String t) throws DemoException {

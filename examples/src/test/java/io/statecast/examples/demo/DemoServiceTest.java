@@ -1,7 +1,6 @@
 package io.statecast.examples.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +39,7 @@ class DemoServiceTest {
         assertEquals("classpath:services/h2h-ack.scxml", s.uri().toString());
         assertEquals(1, s.serviceId());
         assertEquals("h2h-ack", s.name());
-        assertTrue(s.promisesAll());
+        assertEquals(List.of("every-message", "no-duplicates"), s.promises());
         assertTrue(s.document().length > 0);
     }
 
@@ -48,7 +48,7 @@ class DemoServiceTest {
         DemoService s = DemoService.resolve("NONE", check, MAX);
         assertNull(s.serviceId());
         assertNull(s.uri());
-        assertFalse(s.promisesAll());
+        assertEquals(List.of(), s.promises());
     }
 
     @Test

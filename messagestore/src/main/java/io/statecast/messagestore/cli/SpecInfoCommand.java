@@ -84,6 +84,9 @@ final class SpecInfoCommand implements Callable<Integer> {
         if (!s.service().inFlight().isEmpty()) {
             out.println("in flight:   " + String.join(" ", s.service().inFlight()) + " (the send window counts own messages here)");
         }
+        StringJoiner promises = new StringJoiner(" ");
+        s.service().promises().forEach(p -> promises.add(p.label()));
+        out.println("promises:    " + (promises.length() == 0 ? "none (best effort)" : promises.toString()));
         if (!s.service().description().isEmpty()) {
             out.println("description: " + s.service().description());
         }

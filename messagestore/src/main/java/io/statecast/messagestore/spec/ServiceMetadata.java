@@ -2,6 +2,8 @@ package io.statecast.messagestore.spec;
 
 import io.statecast.messagestore.event.MessageKeyExpression;
 import io.statecast.overlay.message.DeliveryMode;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -18,9 +20,17 @@ import java.util.Set;
  *                      acknowledgement ({@code <InFlight>}), as written; empty when the spec
  *                      declares none (then the socket's send window does not apply)
  * @param scopeKey      the {@code <ScopeKey>} of scope {@link Scope#EXPRESSION}, else {@code null}
+ * @param promises      what the service promises its applications ({@code <Promises>}); empty
+ *                      when it declares nothing (best effort)
  */
 public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
-        String description, List<String> inFlight, MessageKeyExpression scopeKey) {
+        String description, List<String> inFlight, MessageKeyExpression scopeKey, Set<Promise> promises) {
+
+    /** A service that promises nothing. */
+    public ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
+            String description, List<String> inFlight, MessageKeyExpression scopeKey) {
+        this(name, serviceId, deliveryModes, scope, description, inFlight, scopeKey, Set.of());
+    }
 
     /** A service whose scope is not {@link Scope#EXPRESSION}. */
     public ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
@@ -41,6 +51,7 @@ public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deli
         Objects.requireNonNull(description, "description");
         deliveryModes = Set.copyOf(deliveryModes);
         inFlight = List.copyOf(inFlight);
+        promises = promises.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(promises));
         if ((scopeKey != null) != (scope == Scope.EXPRESSION)) {
             throw new IllegalArgumentException("a ScopeKey goes with scope expression and only with it (scope "
                     + scope.label() + ")");

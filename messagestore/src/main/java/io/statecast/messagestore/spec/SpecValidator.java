@@ -651,6 +651,7 @@ final class SpecValidator {
             Scope scope = Scope.MESSAGE;
             String description = "";
             List<String> inFlight = List.of();
+            Set<Promise> promises = EnumSet.noneOf(Promise.class);
             Element scopeAt = null;
             Element scopeKeyAt = null;
             for (Element c : elements(d)) {
@@ -682,6 +683,7 @@ final class SpecValidator {
                     case "ScopeKey" -> scopeKeyAt = c;
                     case "Description" -> description = text;
                     case "InFlight" -> inFlight = inFlightStates(c, text);
+                    case "Promises" -> promises(c, text, promises);
                     default -> { }
                 }
             }
@@ -692,7 +694,7 @@ final class SpecValidator {
             if (scope == Scope.EXPRESSION && key == null) {
                 return null; // refused
             }
-            return new ServiceMetadata(name, id, modes, scope, description, inFlight, key);
+            return new ServiceMetadata(name, id, modes, scope, description, inFlight, key, promises);
         }
 
         /**
@@ -723,6 +725,23 @@ final class SpecValidator {
             } catch (QueryException ex) {
                 error(keyAt, "ScopeKey: " + ex.getMessage());
                 return null;
+            }
+        }
+
+        /** The {@code <Promises>} list: known labels, each once. */
+        private void promises(Element at, String text, Set<Promise> into) {
+            if (text.isEmpty()) {
+                error(at, "<Promises> is empty: list what the service promises (" + Promise.labels()
+                        + "), or leave the element out for best effort");
+                return;
+            }
+            for (String label : text.split("\\s+")) {
+                Promise p = Promise.ofLabel(label);
+                if (p == null) {
+                    error(at, "unknown promise '" + abbreviate(label) + "' (known: " + Promise.labels() + ")");
+                } else if (!into.add(p)) {
+                    error(at, "promise " + label + " is listed twice");
+                }
             }
         }
 
