@@ -77,23 +77,32 @@ public abstract class ProtocolNode<T extends Topology> implements OverlayNode {
 
     /**
      * Takes the timestamps of a heartbeat just received from the current neighbour {@code from}
-     * (nothing if the sender sent none), counting a sample as {@code rttSamples} and a dropped
-     * one (negative or absurd) as {@code rttSamplesDropped}. Protocol thread only.
+     * ({@code null} if the sender sent none: it is sent none back), counting a sample as
+     * {@code rttSamples} and a dropped one (negative or absurd) as {@code rttSamplesDropped}.
+     * Protocol thread only.
      */
     protected final void receiveStamp(LogicalAddress from, HeartbeatStamp stamp) {
-        if (stamp == null) {
-            return;
-        }
         switch (rtts.receive(from, stamp, timers.nanoTime())) {
             case SAMPLED -> count("rttSamples");
             case DROPPED -> count("rttSamplesDropped");
-            case NO_ECHO -> { }
+            case NO_ECHO, UNSTAMPED -> { }
         }
     }
 
-    /** The timestamps for a heartbeat to {@code to} sent now. Protocol thread only. */
+    /**
+     * The timestamps for a heartbeat to {@code to} sent now, or {@code null} if {@code to} sends
+     * none (an older version). Protocol thread only.
+     */
     protected final HeartbeatStamp stampFor(LogicalAddress to) {
         return rtts.stamp(to, timers.nanoTime());
+    }
+
+    /**
+     * Timestamps with no echo, for a heartbeat to a node known only by its substrate address (a
+     * buddy): so that a node of this version never looks like an older one. Protocol thread only.
+     */
+    protected final HeartbeatStamp bareStamp() {
+        return new HeartbeatStamp(RttTable.micros(timers.nanoTime()), null);
     }
 
     @Override

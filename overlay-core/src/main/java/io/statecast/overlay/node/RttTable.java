@@ -18,7 +18,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link #retainOnly}), so the table never holds more than the node's neighbours. Any thread
  * may read the estimates ({@link #estimate}); each is an immutable record.
  *
- * <p>A timestamp is echoed once: a heartbeat that echoes it consumes it, so two heartbeats sent
+ * <p>A neighbour whose heartbeats have never carried timestamps runs an older version that refuses
+ * them: it is sent none until one of its heartbeats carries some (from then on it always is), so
+ * mixed versions still form an overlay, without RTTs between old and new. Nodes of this version
+ * stamp every heartbeat they send to a node they have not marked so, which keeps two of them from
+ * ever taking each other for old ones. A timestamp is echoed once: a heartbeat that echoes it consumes it, so two heartbeats sent
  * before the next one arrives do not yield two samples of the same exchange. Samples below 0 or
  * above {@value #MAX_SAMPLE_MICROS} µs (a forged or garbled echo, a clock that jumped) are
  * dropped.
@@ -30,6 +34,8 @@ public final class RttTable {
 
     /** What {@link #receive} made of a stamp. */
     public enum Outcome {
+        /** The heartbeat carried no timestamps: the neighbour runs an older version, and is sent none. */
+        UNSTAMPED,
         /** The stamp carried no echo: nothing to measure yet. */
         NO_ECHO,
         /** The echo gave a sample, now part of the estimate. */
@@ -43,6 +49,8 @@ public final class RttTable {
         long theirSentMicros;
         long receivedAtMicros;
         boolean due;
+        /** The neighbour has sent timestamps: it runs a version that takes them. */
+        boolean stamps;
     }
 
     private final Map<LogicalAddress, Pending> pending = new HashMap<>();
@@ -55,12 +63,16 @@ public final class RttTable {
 
     /**
      * The stamp for a heartbeat to {@code to} sent at {@code nowNanos}: this node's send time,
-     * and the neighbour's last timestamp if one is waiting to be echoed (consumed). Protocol
-     * thread only.
+     * and the neighbour's last timestamp if one is waiting to be echoed (consumed); {@code null}
+     * — send none — if the neighbour has been heard from but never with timestamps (a node of
+     * an older version, which refuses the timestamp flags). Protocol thread only.
      */
     public HeartbeatStamp stamp(LogicalAddress to, long nowNanos) {
         long now = micros(nowNanos);
         Pending p = pending.get(to);
+        if (p != null && !p.stamps) {
+            return null;
+        }
         HeartbeatStamp.Echo echo = null;
         if (p != null && p.due) {
             p.due = false;
@@ -74,13 +86,18 @@ public final class RttTable {
 
     /**
      * Takes the stamp of a heartbeat received at {@code nowNanos} from {@code from}, which must
-     * be a current neighbour (the caller checks: the table keeps state only for neighbours).
-     * Protocol thread only.
+     * be a current neighbour (the caller checks: the table keeps state only for neighbours);
+     * {@code stamp} is {@code null} if the heartbeat carried none. Protocol thread only.
      */
     public Outcome receive(LogicalAddress from, HeartbeatStamp stamp, long nowNanos) {
         Objects.requireNonNull(from, "from");
         long now = micros(nowNanos);
         Pending p = pending.computeIfAbsent(from, k -> new Pending());
+        if (stamp == null) {
+            p.due = false;
+            return Outcome.UNSTAMPED;
+        }
+        p.stamps = true;
         p.theirSentMicros = stamp.sentMicros();
         p.receivedAtMicros = now;
         p.due = true;

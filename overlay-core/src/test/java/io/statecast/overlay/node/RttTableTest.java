@@ -90,4 +90,18 @@ class RttTableTest {
         assertEquals(0, atA.size());
         assertTrue(atA.estimate(c).isEmpty());
     }
+
+    @Test
+    void shouldSendNoTimestampsToANeighbourThatSendsNone() {
+        assertEquals(RttTable.Outcome.UNSTAMPED, atA.receive(B, null, MS));
+        assertNull(atA.stamp(B, 2 * MS), "an older node refuses the timestamp flags: it gets none");
+        assertNotNull(atA.stamp(new DtAddress(3, 3), 2 * MS), "others still do");
+        atA.receive(B, new HeartbeatStamp(5, null), 3 * MS);
+        HeartbeatStamp again = atA.stamp(B, 4 * MS);
+        assertNotNull(again, "stamped once B's heartbeats are");
+        assertEquals(5, again.echo().echoMicros());
+        atA.receive(B, null, 5 * MS);
+        assertNotNull(atA.stamp(B, 6 * MS), "a node that has sent timestamps takes them: one bare heartbeat changes nothing");
+        assertNull(atA.stamp(B, 6 * MS).echo(), "but there is nothing to echo");
+    }
 }

@@ -424,7 +424,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             }
             if (!duplicateSeen(sub) && h.neighbour()) {
                 NodeRef me = new NodeRef(self, advertised.get(0));
-                send(sub, DtMessages.encode(new Hello(false, self, h.sender(), advertised, me, me)), "helloNotNeighborSent");
+                send(sub, DtMessages.encode(new Hello(false, self, h.sender(), advertised, me, me, bareStamp())), "helloNotNeighborSent");
             }
             return;
         }
@@ -543,7 +543,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             }
             count("duplicateAddress");
             NodeRef me = new NodeRef(self, advertised.get(0));
-            send(to, DtMessages.encode(new Hello(false, self, joiner, advertised, me, me)), "helloNotNeighborSent");
+            send(to, DtMessages.encode(new Hello(false, self, joiner, advertised, me, me, bareStamp())), "helloNotNeighborSent");
             return;
         }
         Neighbour n = table.get(joiner);
@@ -681,7 +681,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
     }
 
     private void replyDuplicate(DtAddress to, SubstrateAddress toSub, NodeRef holder) {
-        send(toSub, DtMessages.encode(new Hello(false, self, to, advertised, holder, holder)), "helloNotNeighborSent");
+        send(toSub, DtMessages.encode(new Hello(false, self, to, advertised, holder, holder, bareStamp())), "helloNotNeighborSent");
     }
 
     // ------------------------------------------------------------------------------------ helpers

@@ -242,7 +242,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
             candidates.remove(l.address);
         }
         if (!candidates.isEmpty()) {
-            ProtocolMessage beacon = TreeMessages.encode(beacon(false));
+            ProtocolMessage beacon = TreeMessages.encode(beacon(false).withStamp(bareStamp()));
             if (links.isEmpty()) {
                 for (SubstrateAddress a : candidates) {
                     send(a, beacon, "rendezvousSent");

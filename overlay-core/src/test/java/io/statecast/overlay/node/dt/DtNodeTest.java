@@ -570,4 +570,17 @@ class DtNodeTest {
         assertTrue(n.neighbours().isEmpty(), "neither was taken as a Hello");
         assertTrue(sent.isEmpty());
     }
+
+    @Test
+    void shouldSendNoTimestampsToANeighbourWhoseHellosCarryNone() {
+        DtNode n = started(new DtAddress(5, 5), List.of());
+        DtAddress old = new DtAddress(6, 6);
+        deliver(n, helloNeighbour(old, "old", n.localAddress()), at("old"));
+        assertTrue(n.topology().isNeighbour(old));
+        assertNull(hello(sentTo("old").get(0)).stamp(), "the answer to an older node carries no timestamps it would refuse");
+        sent.clear();
+        clock.advanceBy(Duration.ofMillis(FAST_MS));
+        assertNull(hello(sentTo("old").get(0)).stamp(), "nor do its heartbeats");
+        assertTrue(n.rtt(old).isEmpty());
+    }
 }
