@@ -533,17 +533,7 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
 
     @Override
     public net.sf.saxon.s9api.XdmValue platform() {
-        java.util.Map<String, net.sf.saxon.s9api.XdmValue> m = new java.util.LinkedHashMap<>();
-        net.sf.saxon.s9api.XdmNode doc = history.queryable() ? history.document() : null;
-        m.put("history", doc == null ? net.sf.saxon.s9api.XdmEmptySequence.getInstance() : doc);
-        m.put("address", new net.sf.saxon.s9api.XdmAtomicValue(String.valueOf(env.overlay().localAddress())));
-        m.put("time", new net.sf.saxon.s9api.XdmAtomicValue(nowMillis()));
-        List<net.sf.saxon.s9api.XdmAtomicValue> neighbours = new ArrayList<>();
-        for (Object n : env.overlay().topology().neighbours()) {
-            neighbours.add(new net.sf.saxon.s9api.XdmAtomicValue(String.valueOf(n)));
-        }
-        m.put("neighbours", new net.sf.saxon.s9api.XdmValue(neighbours));
-        return net.sf.saxon.s9api.XdmMap.makeMap(m);
+        return PlatformVariables.of(history.queryable() ? history.document() : null, env.overlay(), nowMillis());
     }
 
     /** A delayed {@code <send>} fell due: the machine takes its event, then its actions run. */

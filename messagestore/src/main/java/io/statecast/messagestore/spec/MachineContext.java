@@ -34,8 +34,9 @@ public interface MachineContext {
 
     /**
      * {@code $_x}: a map of the instance's history document ({@code history}), the node's
-     * logical address ({@code address}), clock in ms ({@code time}) and neighbours
-     * ({@code neighbours}). Empty by default.
+     * logical address ({@code address}), clock in ms ({@code time}), neighbours
+     * ({@code neighbours}) and each measured neighbour's round-trip time and its variation in ms
+     * ({@code rtt}, {@code rttvar}: maps keyed by neighbour address). Empty by default.
      */
     default net.sf.saxon.s9api.XdmValue platform() {
         return net.sf.saxon.s9api.XdmEmptySequence.getInstance();

@@ -5,11 +5,15 @@ import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.node.RttEstimate;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.TimerService;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 
@@ -53,6 +57,7 @@ public final class RecordingOverlay implements OverlayContext {
     private final Set<String> threads = new HashSet<>();
     private volatile ScheduledExecutorService receiveExecutor;
     private long nextId = 1_000_000;
+    private final Map<LogicalAddress, RttEstimate> rtts = new ConcurrentHashMap<>();
 
     public RecordingOverlay(LogicalAddress self, TimerService timers, Topology topology) {
         this.self = self;
@@ -62,6 +67,20 @@ public final class RecordingOverlay implements OverlayContext {
 
     public void topology(Topology t) {
         topology = t;
+    }
+
+    /** Makes {@link #neighbourRtt} answer {@code e} for {@code neighbour} ({@code null}: unknown again). */
+    public void rtt(LogicalAddress neighbour, RttEstimate e) {
+        if (e == null) {
+            rtts.remove(neighbour);
+        } else {
+            rtts.put(neighbour, e);
+        }
+    }
+
+    @Override
+    public Optional<RttEstimate> neighbourRtt(LogicalAddress neighbour) {
+        return Optional.ofNullable(rtts.get(neighbour));
     }
 
     /** Makes {@link #receiveExecutor()} return {@code e} (null: none, the default). */

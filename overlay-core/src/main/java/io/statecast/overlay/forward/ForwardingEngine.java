@@ -9,6 +9,7 @@ import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
+import io.statecast.overlay.node.RttEstimate;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.TimerService;
 import java.util.ArrayList;
@@ -17,8 +18,10 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,6 +79,7 @@ public final class ForwardingEngine {
 
     private final LogicalAddress.Family family;
     private final Supplier<Topology> topology;
+    private final Function<LogicalAddress, Optional<RttEstimate>> rtts;
     private final Transmitter transmitter;
     private final ApplicationSink application;
     private final TimerService timers;
@@ -107,6 +111,21 @@ public final class ForwardingEngine {
      */
     public ForwardingEngine(LogicalAddress self, Supplier<Topology> topology, Transmitter transmitter,
                             ApplicationSink application, TimerService timers, MessageIds ids, Settings settings) {
+        this(self, topology, neighbour -> Optional.empty(), transmitter, application, timers, ids, settings);
+    }
+
+    /**
+     * As {@link #ForwardingEngine(LogicalAddress, Supplier, Transmitter, ApplicationSink, TimerService, MessageIds,
+     * Settings)}, with the node's round-trip times, which the store reads through
+     * {@link OverlayContext#neighbourRtt}.
+     *
+     * @param rtts the node's measured round-trip time to a neighbour
+     *             ({@link io.statecast.overlay.node.OverlayNode#rtt}), empty if unknown
+     */
+    public ForwardingEngine(LogicalAddress self, Supplier<Topology> topology,
+                            Function<LogicalAddress, Optional<RttEstimate>> rtts, Transmitter transmitter,
+                            ApplicationSink application, TimerService timers, MessageIds ids, Settings settings) {
+        this.rtts = Objects.requireNonNull(rtts, "rtts");
         this.family = Objects.requireNonNull(self, "self").family();
         this.topology = Objects.requireNonNull(topology, "topology");
         this.transmitter = Objects.requireNonNull(transmitter, "transmitter");
@@ -463,6 +482,11 @@ public final class ForwardingEngine {
         @Override
         public Topology topology() {
             return topology.get();
+        }
+
+        @Override
+        public Optional<RttEstimate> neighbourRtt(LogicalAddress neighbour) {
+            return rtts.apply(neighbour);
         }
 
         @Override

@@ -3,8 +3,10 @@ package io.statecast.overlay.forward;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.node.RttEstimate;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.TimerService;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 
 /**
@@ -26,6 +28,18 @@ public interface OverlayContext {
      * children (lock-free; take one snapshot per decision).
      */
     Topology topology();
+
+    /**
+     * The round-trip time to {@code neighbour} as the overlay node measures it from the
+     * timestamps its heartbeats carry: smoothed RTT and variation after RFC 6298
+     * ({@link io.statecast.overlay.node.OverlayNode#rtt}). Empty — unknown — if
+     * {@code neighbour} is not a neighbour or has given no sample yet. Read-only and lock-free;
+     * ask per decision, it changes with every heartbeat. Default: always unknown (a context
+     * without a measuring node).
+     */
+    default Optional<RttEstimate> neighbourRtt(LogicalAddress neighbour) {
+        return Optional.empty();
+    }
 
     /** The node's timer service (its clock, virtual in simulations). */
     TimerService timers();

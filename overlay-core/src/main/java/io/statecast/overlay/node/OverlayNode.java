@@ -5,6 +5,7 @@ import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.ProtocolMessage;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -95,6 +96,18 @@ public interface OverlayNode {
     /** The next hop toward {@code destination}; see {@link Topology#nextHop}. */
     default LogicalAddress nextHop(LogicalAddress destination) {
         return topology().nextHop(destination);
+    }
+
+    /**
+     * The round-trip time to {@code neighbour} as this node measures it from the timestamps its
+     * heartbeats carry ({@link RttTable}): smoothed RTT and variation (RFC 6298). Empty —
+     * unknown — if {@code neighbour} is not a neighbour (for a tree node: a link) or no
+     * heartbeat exchange with it has completed yet. Read-only, lock-free, any thread; it changes
+     * with every heartbeat, so it is not part of the {@link Topology} snapshot. Default: always
+     * unknown, for a node that does not measure.
+     */
+    default Optional<RttEstimate> rtt(LogicalAddress neighbour) {
+        return Optional.empty();
     }
 
     /** Registers a listener for topology and state changes (called on the protocol thread). */

@@ -1,10 +1,12 @@
 package io.statecast.overlay.node;
 
+import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.ProtocolMessage;
 import io.statecast.overlay.substrate.TimerService;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +26,8 @@ public abstract class ProtocolNode<T extends Topology> implements OverlayNode {
 
     /** The timer service whose thread owns all protocol state. */
     protected final TimerService timers;
+    /** Round-trip times to neighbours, from heartbeat timestamps; written on the protocol thread. */
+    protected final RttTable rtts = new RttTable();
     private final ProtocolTransport transport;
     private final CopyOnWriteArrayList<NodeListener> listeners = new CopyOnWriteArrayList<>();
     private final NodeCounters counters = new NodeCounters();
@@ -64,6 +68,41 @@ public abstract class ProtocolNode<T extends Topology> implements OverlayNode {
         if (!inbox.post(() -> handle(message, from))) {
             count("droppedQueueFull");
         }
+    }
+
+    @Override
+    public final Optional<RttEstimate> rtt(LogicalAddress neighbour) {
+        return rtts.estimate(neighbour);
+    }
+
+    /**
+     * Takes the timestamps of a heartbeat just received from the current neighbour {@code from}
+     * ({@code null} if the sender sent none: it is sent none back), counting a sample as
+     * {@code rttSamples} and a dropped one (negative or absurd) as {@code rttSamplesDropped}.
+     * Protocol thread only.
+     */
+    protected final void receiveStamp(LogicalAddress from, HeartbeatStamp stamp) {
+        switch (rtts.receive(from, stamp, timers.nanoTime())) {
+            case SAMPLED -> count("rttSamples");
+            case DROPPED -> count("rttSamplesDropped");
+            case NO_ECHO, UNSTAMPED -> { }
+        }
+    }
+
+    /**
+     * The timestamps for a heartbeat to {@code to} sent now, or {@code null} if {@code to} sends
+     * none (an older version). Protocol thread only.
+     */
+    protected final HeartbeatStamp stampFor(LogicalAddress to) {
+        return rtts.stamp(to, timers.nanoTime());
+    }
+
+    /**
+     * Timestamps with no echo, for a heartbeat to a node known only by its substrate address (a
+     * buddy): so that a node of this version never looks like an older one. Protocol thread only.
+     */
+    protected final HeartbeatStamp bareStamp() {
+        return new HeartbeatStamp(RttTable.micros(timers.nanoTime()), null);
     }
 
     @Override

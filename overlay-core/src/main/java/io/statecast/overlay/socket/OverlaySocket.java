@@ -134,7 +134,7 @@ public final class OverlaySocket implements AutoCloseable {
             this.node = factory.create(config, self, env);
             InboxSink sink = new InboxSink(inbox, TimeUnit.MILLISECONDS.toNanos(config.buffers().deliveryWaitMs()),
                     TimeUnit.MICROSECONDS.toNanos(config.buffers().wakeIntervalMicros()), timers, adapter.receiveExecutor());
-            this.engine = new ForwardingEngine(self, node::topology, adapter::send, sink, timers,
+            this.engine = new ForwardingEngine(self, node::topology, node::rtt, adapter::send, sink, timers,
                     new MessageIds(random.nextLong()),
                     new ForwardingEngine.Settings(config.forwarding().hopLimit(), config.forwarding().floodCacheEntries()));
             dispatcher.ready(node, engine);

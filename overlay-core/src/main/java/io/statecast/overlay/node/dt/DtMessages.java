@@ -3,6 +3,7 @@ package io.statecast.overlay.node.dt;
 import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.ProtocolMessage;
+import io.statecast.overlay.node.HeartbeatStamp;
 import io.statecast.overlay.node.dt.DtProtocolException.Reason;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -37,8 +38,17 @@ import java.util.Objects;
  * | only if flags.CW:  CW node reference  (point | len | URI)                               |
  * | only if flags.CCW: CCW node reference (point | len | URI)                               |
  * +----------------------------------------------------------------------------------------+
- * flags: bit 0 CW present, bit 1 CCW present
+ * | only if flags.TS:   sent µs (8)                                                        |
+ * | only if flags.ECHO: echo µs (8) | held µs (4, unsigned)                                |
+ * +----------------------------------------------------------------------------------------+
+ * flags: bit 0 CW present, bit 1 CCW present, bit 2 TS (timestamp present), bit 3 ECHO (echo
+ * present; only with TS)
  * </pre>
+ * The timestamps ({@link HeartbeatStamp}) measure round-trip times: {@code sent} is the sender's
+ * monotonic clock in microseconds, {@code echo} the last {@code sent} it received from the
+ * receiver and {@code held} how long it kept it; the receiver's sample is
+ * {@code now - echo - held} on its own clock. A node stamps every Hello; a body without the
+ * flags (as older nodes send) is still accepted, and simply gives no sample.
  *
  * <h2>Goodbye (type {@value #GOODBYE})</h2>
  * Sent to every neighbour on leave, and in answer to a Hello meant for a logical address the
@@ -105,6 +115,8 @@ public final class DtMessages {
 
     static final int FLAG_CW = 1;
     static final int FLAG_CCW = 2;
+    static final int FLAG_TS = 4;
+    static final int FLAG_ECHO = 8;
     static final int FLAG_LEADER = 1;
 
     private DtMessages() {
@@ -137,14 +149,21 @@ public final class DtMessages {
      * @param addresses the sender's substrate addresses, 1..{@value #MAX_ADDRESSES}
      * @param cw        the sender's neighbour clockwise of the receiver, or {@code null}
      * @param ccw       the sender's neighbour counter-clockwise of the receiver, or {@code null}
+     * @param stamp     the sender's heartbeat timestamps, or {@code null} if it sent none
      */
     public record Hello(boolean neighbour, DtAddress sender, DtAddress receiver, List<SubstrateAddress> addresses,
-                        NodeRef cw, NodeRef ccw) implements DtMessage {
+                        NodeRef cw, NodeRef ccw, HeartbeatStamp stamp) implements DtMessage {
         /** Checks the parts. */
         public Hello {
             Objects.requireNonNull(sender, "sender");
             Objects.requireNonNull(receiver, "receiver");
             addresses = checkAddresses(addresses);
+        }
+
+        /** A Hello without timestamps. */
+        public Hello(boolean neighbour, DtAddress sender, DtAddress receiver, List<SubstrateAddress> addresses,
+                     NodeRef cw, NodeRef ccw) {
+            this(neighbour, sender, receiver, addresses, cw, ccw, null);
         }
     }
 
@@ -270,9 +289,12 @@ public final class DtMessages {
         List<byte[]> addrs = ascii(h.addresses());
         byte[] cw = h.cw() == null ? null : ascii(h.cw().substrate());
         byte[] ccw = h.ccw() == null ? null : ascii(h.ccw().substrate());
-        int size = 2 + 8 + 8 + listSize(addrs) + (cw == null ? 0 : 9 + cw.length) + (ccw == null ? 0 : 9 + ccw.length);
+        HeartbeatStamp stamp = h.stamp();
+        int size = 2 + 8 + 8 + listSize(addrs) + (cw == null ? 0 : 9 + cw.length) + (ccw == null ? 0 : 9 + ccw.length)
+                + stampSize(stamp);
         ByteBuffer out = ByteBuffer.allocate(size);
-        out.put((byte) VERSION).put((byte) ((cw != null ? FLAG_CW : 0) | (ccw != null ? FLAG_CCW : 0)));
+        out.put((byte) VERSION).put((byte) ((cw != null ? FLAG_CW : 0) | (ccw != null ? FLAG_CCW : 0)
+                | (stamp != null ? FLAG_TS : 0) | (stamp != null && stamp.echo() != null ? FLAG_ECHO : 0)));
         putPoint(out, h.sender());
         putPoint(out, h.receiver());
         putList(out, addrs);
@@ -284,7 +306,21 @@ public final class DtMessages {
             putPoint(out, h.ccw().address());
             out.put((byte) ccw.length).put(ccw);
         }
+        putStamp(out, stamp);
         return new ProtocolMessage(h.neighbour() ? HELLO_NEIGHBOR : HELLO_NOT_NEIGHBOR, out.array());
+    }
+
+    private static int stampSize(HeartbeatStamp stamp) {
+        return stamp == null ? 0 : stamp.echo() == null ? 8 : 20;
+    }
+
+    private static void putStamp(ByteBuffer out, HeartbeatStamp stamp) {
+        if (stamp != null) {
+            out.putLong(stamp.sentMicros());
+            if (stamp.echo() != null) {
+                out.putLong(stamp.echo().echoMicros()).putInt((int) stamp.echo().heldMicros());
+            }
+        }
     }
 
     private static List<byte[]> ascii(List<SubstrateAddress> addresses) {
@@ -372,13 +408,27 @@ public final class DtMessages {
 
     private static Hello decodeHello(ByteBuffer in, boolean neighbour) throws DtProtocolException {
         version(in);
-        int flags = flags(in, FLAG_CW | FLAG_CCW);
+        int flags = flags(in, FLAG_CW | FLAG_CCW | FLAG_TS | FLAG_ECHO);
+        if ((flags & FLAG_ECHO) != 0 && (flags & FLAG_TS) == 0) {
+            throw new DtProtocolException(Reason.BAD_FLAGS, "ECHO without TS");
+        }
         DtAddress sender = point(in, "sender");
         DtAddress receiver = point(in, "receiver");
         List<SubstrateAddress> addrs = addressList(in);
         NodeRef cw = (flags & FLAG_CW) != 0 ? nodeRef(in, "CW") : null;
         NodeRef ccw = (flags & FLAG_CCW) != 0 ? nodeRef(in, "CCW") : null;
-        return new Hello(neighbour, sender, receiver, addrs, cw, ccw);
+        HeartbeatStamp stamp = null;
+        if ((flags & FLAG_TS) != 0) {
+            need(in, 8, "sent timestamp");
+            long sent = in.getLong();
+            HeartbeatStamp.Echo echo = null;
+            if ((flags & FLAG_ECHO) != 0) {
+                need(in, 12, "echo timestamp and held time");
+                echo = new HeartbeatStamp.Echo(in.getLong(), in.getInt() & 0xFFFF_FFFFL);
+            }
+            stamp = new HeartbeatStamp(sent, echo);
+        }
+        return new Hello(neighbour, sender, receiver, addrs, cw, ccw, stamp);
     }
 
     private static void version(ByteBuffer in) throws DtProtocolException {

@@ -51,6 +51,10 @@ import org.slf4j.LoggerFactory;
  *       unknown node adds it if it passes the exact neighbour test ({@link NeighbourTest#passes})
  *       and is answered at once — with a HelloNeighbor if added, else with a HelloNotNeighbor
  *       that reports the node blocking it (as both CW and CCW) or the CW/CCW pair around it.</li>
+ *   <li><b>Round-trip times.</b> Every Hello carries this node's timestamp and echoes the last
+ *       one the addressee sent, with how long it was held; a Hello from a neighbour that echoes
+ *       one gives a sample of the RTT to it, smoothed per neighbour ({@link #rtt}); a neighbour's
+ *       estimate goes with it.</li>
  *   <li><b>Discovery.</b> Each heartbeat the node takes the nodes its neighbours reported (and
  *       those that HelloNotNeighbors from strangers reported, kept for a few seconds), keeps those
  *       that are not neighbours and pass the test, and sends a HelloNeighbor to the one closest to
@@ -204,6 +208,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
         cancel(heartbeatTimer);
         cancel(rendezvousTimer);
         table.clear();
+        rtts.clear();
         candidates.clear();
         contacted.clear();
         publish(DtTopology.stopped(self, ++version), true);
@@ -253,6 +258,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
         long now = timers.nanoTime();
         expire(now);
         boolean pending = discover(now);
+        rtts.retainOnly(table.keySet());
         for (Neighbour n : table.values()) {
             send(n.substrate, hello(true, n.address), "helloNeighborSent");
         }
@@ -268,6 +274,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             Neighbour n = it.next();
             if (now - n.lastHeard > timeoutNanos) {
                 it.remove();
+                rtts.forget(n.address);
                 count("neighboursTimedOut");
                 buddyCache.remember(n.substrate);
                 LOG.debug("{}: neighbour {} timed out", self, n.address);
@@ -417,7 +424,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             }
             if (!duplicateSeen(sub) && h.neighbour()) {
                 NodeRef me = new NodeRef(self, advertised.get(0));
-                send(sub, DtMessages.encode(new Hello(false, self, h.sender(), advertised, me, me)), "helloNotNeighborSent");
+                send(sub, DtMessages.encode(new Hello(false, self, h.sender(), advertised, me, me, bareStamp())), "helloNotNeighborSent");
             }
             return;
         }
@@ -449,6 +456,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             if (h.neighbour()) {
                 n.lastHeard = now;
             }
+            receiveStamp(n.address, h.stamp());
             if (changed) {
                 markChanged();
             }
@@ -460,6 +468,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             return;
         }
         if (NeighbourTest.passes(self, table.keySet(), h.sender()) && add(h.sender(), sub, h, now)) {
+            receiveStamp(h.sender(), h.stamp());
             send(sub, hello(true, h.sender()), "helloNeighborSent");
         } else {
             send(sub, hello(false, h.sender()), "helloNotNeighborSent");
@@ -486,6 +495,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             Neighbour old = it.next();
             if (!keep.contains(old.address)) {
                 it.remove();
+                rtts.forget(old.address);
                 evicted.add(old);
             }
         }
@@ -517,6 +527,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             return;
         }
         table.remove(g.sender());
+        rtts.forget(g.sender());
         count("neighboursLeft");
         remember(g.sender(), timers.nanoTime()); // stale reports may still name it for a moment
         markChanged();
@@ -532,7 +543,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             }
             count("duplicateAddress");
             NodeRef me = new NodeRef(self, advertised.get(0));
-            send(to, DtMessages.encode(new Hello(false, self, joiner, advertised, me, me)), "helloNotNeighborSent");
+            send(to, DtMessages.encode(new Hello(false, self, joiner, advertised, me, me, bareStamp())), "helloNotNeighborSent");
             return;
         }
         Neighbour n = table.get(joiner);
@@ -650,6 +661,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
         DtAddress old = self;
         goodbyeToAll(old);
         table.clear();
+        rtts.clear();
         candidates.clear();
         contacted.clear();
         knownLeader = null;
@@ -669,7 +681,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
     }
 
     private void replyDuplicate(DtAddress to, SubstrateAddress toSub, NodeRef holder) {
-        send(toSub, DtMessages.encode(new Hello(false, self, to, advertised, holder, holder)), "helloNotNeighborSent");
+        send(toSub, DtMessages.encode(new Hello(false, self, to, advertised, holder, holder, bareStamp())), "helloNotNeighborSent");
     }
 
     // ------------------------------------------------------------------------------------ helpers
@@ -677,7 +689,8 @@ public final class DtNode extends ProtocolNode<DtTopology> {
     /**
      * A Hello from this node to {@code to}: a HelloNeighbor reports this node's neighbours
      * clockwise and counter-clockwise of {@code to}; a HelloNotNeighbor reports the neighbour
-     * blocking {@code to} as both, or else the same pair.
+     * blocking {@code to} as both, or else the same pair. Either carries this node's timestamp
+     * and, to a neighbour, the echo of its last one ({@link io.statecast.overlay.node.RttTable}).
      */
     private ProtocolMessage hello(boolean neighbour, DtAddress to) {
         Set<DtAddress> ns = table.keySet();
@@ -691,7 +704,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             cw = AngularOrder.cw(self, ns, to).map(this::ref).orElse(null);
             ccw = AngularOrder.ccw(self, ns, to).map(this::ref).orElse(null);
         }
-        return DtMessages.encode(new Hello(neighbour, self, to, advertised, cw, ccw));
+        return DtMessages.encode(new Hello(neighbour, self, to, advertised, cw, ccw, stampFor(to)));
     }
 
     private NodeRef ref(DtAddress a) {

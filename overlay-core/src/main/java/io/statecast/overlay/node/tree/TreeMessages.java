@@ -2,6 +2,7 @@ package io.statecast.overlay.node.tree;
 
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.ProtocolMessage;
+import io.statecast.overlay.node.HeartbeatStamp;
 import io.statecast.overlay.node.tree.TreeProtocolException.Reason;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -26,12 +27,21 @@ import java.util.Objects;
  * +-----------------------------------------------------------------------------------------------+
  * | only if flags.SUBTREE: count (2) | count x node id (8)                                        |
  * +-----------------------------------------------------------------------------------------------+
+ * | only if flags.TS:   sent µs (8)                                                               |
+ * | only if flags.ECHO: echo µs (8) | held µs (4, unsigned)                                       |
+ * +-----------------------------------------------------------------------------------------------+
  * flags: bit 0 HAS_PARENT (parent id meaningful; else 0), bit 1 SUBTREE (the subtree list
  * follows: only in the beacon to the sender's parent), bit 2 TRUNCATED (the subtree list was cut
  * at the sender's bound), bit 3 CHILD (the sender counts the receiver as its child: only in
  * beacons to the sender's children; a node forwards to and accepts from its parent only once
- * the parent's beacons say so). Other bits must be 0. nAddr is 1..{@value #MAX_ADDRESSES}.
+ * the parent's beacons say so), bit 4 TS (a timestamp follows), bit 5 ECHO (an echo follows; only
+ * with TS). Other bits must be 0. nAddr is 1..{@value #MAX_ADDRESSES}.
  * </pre>
+ * The timestamps ({@link HeartbeatStamp}) measure round-trip times: {@code sent} is the sender's
+ * monotonic clock in microseconds, {@code echo} the last {@code sent} it received from the
+ * receiver and {@code held} how long it kept it; the receiver's sample is
+ * {@code now - echo - held} on its own clock. A node stamps every beacon; a beacon without the
+ * flags (as older nodes send) is still accepted and gives no sample.
  *
  * <h2>Goodbye (type {@value #GOODBYE})</h2>
  * Sent to every link on leave, and as a refusal to a node that cannot become a link.
@@ -56,7 +66,10 @@ public final class TreeMessages {
     static final int FLAG_SUBTREE = 2;
     static final int FLAG_TRUNCATED = 4;
     static final int FLAG_CHILD = 8;
-    private static final int FLAGS_DEFINED = FLAG_HAS_PARENT | FLAG_SUBTREE | FLAG_TRUNCATED | FLAG_CHILD;
+    static final int FLAG_TS = 16;
+    static final int FLAG_ECHO = 32;
+    private static final int FLAGS_DEFINED = FLAG_HAS_PARENT | FLAG_SUBTREE | FLAG_TRUNCATED | FLAG_CHILD | FLAG_TS
+            | FLAG_ECHO;
     private static final int BEACON_FIXED_BYTES = 37;
     private static final long[] NO_IDS = new long[0];
 
@@ -84,9 +97,11 @@ public final class TreeMessages {
      * @param truncated whether the subtree list was cut short
      * @param child     whether the sender counts the receiver as its child (the parent's
      *                  acknowledgement of the receiver's claim)
+     * @param stamp     the sender's heartbeat timestamps, or {@code null} if it sent none
      */
     public record Beacon(long sender, long root, long rootSeq, boolean hasParent, long parent, int hops,
-                         List<SubstrateAddress> addresses, long[] subtree, boolean truncated, boolean child)
+                         List<SubstrateAddress> addresses, long[] subtree, boolean truncated, boolean child,
+                         HeartbeatStamp stamp)
             implements TreeMessage {
         /** Checks ranges. */
         public Beacon {
@@ -105,10 +120,21 @@ public final class TreeMessages {
             }
         }
 
-        /** A beacon that does not acknowledge the receiver as a child. */
+        /** A beacon without timestamps. */
+        public Beacon(long sender, long root, long rootSeq, boolean hasParent, long parent, int hops,
+                      List<SubstrateAddress> addresses, long[] subtree, boolean truncated, boolean child) {
+            this(sender, root, rootSeq, hasParent, parent, hops, addresses, subtree, truncated, child, null);
+        }
+
+        /** A beacon without timestamps that does not acknowledge the receiver as a child. */
         public Beacon(long sender, long root, long rootSeq, boolean hasParent, long parent, int hops,
                       List<SubstrateAddress> addresses, long[] subtree, boolean truncated) {
-            this(sender, root, rootSeq, hasParent, parent, hops, addresses, subtree, truncated, false);
+            this(sender, root, rootSeq, hasParent, parent, hops, addresses, subtree, truncated, false, null);
+        }
+
+        /** This beacon carrying {@code stamp} instead. */
+        public Beacon withStamp(HeartbeatStamp stamp) {
+            return new Beacon(sender, root, rootSeq, hasParent, parent, hops, addresses, subtree, truncated, child, stamp);
         }
     }
 
@@ -131,9 +157,14 @@ public final class TreeMessages {
         if (b.subtree() != null) {
             size += 2 + 8 * b.subtree().length;
         }
+        HeartbeatStamp stamp = b.stamp();
+        if (stamp != null) {
+            size += stamp.echo() == null ? 8 : 20;
+        }
         ByteBuffer out = ByteBuffer.allocate(size);
         int flags = (b.hasParent() ? FLAG_HAS_PARENT : 0) | (b.subtree() != null ? FLAG_SUBTREE : 0)
-                | (b.truncated() ? FLAG_TRUNCATED : 0) | (b.child() ? FLAG_CHILD : 0);
+                | (b.truncated() ? FLAG_TRUNCATED : 0) | (b.child() ? FLAG_CHILD : 0)
+                | (stamp != null ? FLAG_TS : 0) | (stamp != null && stamp.echo() != null ? FLAG_ECHO : 0);
         out.put((byte) VERSION).put((byte) flags).putLong(b.sender()).putLong(b.root()).putLong(b.rootSeq())
                 .putLong(b.hasParent() ? b.parent() : 0).putShort((short) b.hops()).put((byte) addrs.size());
         for (byte[] a : addrs) {
@@ -143,6 +174,12 @@ public final class TreeMessages {
             out.putShort((short) b.subtree().length);
             for (long id : b.subtree()) {
                 out.putLong(id);
+            }
+        }
+        if (stamp != null) {
+            out.putLong(stamp.sentMicros());
+            if (stamp.echo() != null) {
+                out.putLong(stamp.echo().echoMicros()).putInt((int) stamp.echo().heldMicros());
             }
         }
         return new ProtocolMessage(BEACON, out.array());
@@ -187,6 +224,9 @@ public final class TreeMessages {
         boolean truncated = (flags & FLAG_TRUNCATED) != 0;
         if (truncated && !hasSubtree) {
             throw new TreeProtocolException(Reason.BAD_FLAGS, "TRUNCATED without SUBTREE");
+        }
+        if ((flags & FLAG_ECHO) != 0 && (flags & FLAG_TS) == 0) {
+            throw new TreeProtocolException(Reason.BAD_FLAGS, "ECHO without TS");
         }
         long sender = readLong(in, "sender id");
         long root = readLong(in, "root id");
@@ -236,7 +276,18 @@ public final class TreeMessages {
                 subtree[i] = in.getLong();
             }
         }
-        return new Beacon(sender, root, seq, hasParent, parent, hops, addrs, subtree, truncated, (flags & FLAG_CHILD) != 0);
+        HeartbeatStamp stamp = null;
+        if ((flags & FLAG_TS) != 0) {
+            long sent = readLong(in, "sent timestamp");
+            HeartbeatStamp.Echo echo = null;
+            if ((flags & FLAG_ECHO) != 0) {
+                need(in, 12, "echo timestamp and held time");
+                echo = new HeartbeatStamp.Echo(in.getLong(), in.getInt() & 0xFFFF_FFFFL);
+            }
+            stamp = new HeartbeatStamp(sent, echo);
+        }
+        return new Beacon(sender, root, seq, hasParent, parent, hops, addrs, subtree, truncated, (flags & FLAG_CHILD) != 0,
+                stamp);
     }
 
     private static void version(ByteBuffer in) throws TreeProtocolException {

@@ -16,12 +16,14 @@ import io.statecast.overlay.substrate.TimerService;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -41,6 +43,9 @@ import org.slf4j.LoggerFactory;
  *       links that timed out go to a small buddy cache, so a healed partition is found again.
  *       Every {@code rendezvousMs} a node beacons one buddy that is not a link (all of them while
  *       it has no link), which is how separately started trees find each other and merge.</li>
+ *   <li><b>Round-trip times.</b> Every beacon to a link carries this node's timestamp and echoes
+ *       the last one the link sent, with how long it was held; an echo gives a sample of the RTT
+ *       to that link, smoothed per link ({@link #rtt}) and forgotten with the link.</li>
  *   <li><b>Tree.</b> Each beacon offers (root id, root sequence, hops, parent). A node adopts as
  *       parent the link offering the largest root, then the fewest hops (then its current parent,
  *       then the larger id) — never a link whose parent is itself, never an offer beyond
@@ -173,6 +178,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
         cancel(heartbeatTimer);
         cancel(rendezvousTimer);
         links.clear();
+        rtts.clear();
         children.clear();
         routes = Map.of();
         publish(TreeTopology.stopped(self).withState(NodeState.STOPPED, ++version), true);
@@ -192,6 +198,11 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
         }
         long now = timers.nanoTime();
         expireLinks(now);
+        Set<TreeAddress> linked = new HashSet<>();
+        for (Link l : links.values()) {
+            linked.add(l.logical);
+        }
+        rtts.retainOnly(linked);
         freshness.values().removeIf(f -> now - f.lastSeen > 3 * timeoutNanos);
         if (!hasParent) {
             counter++;
@@ -212,6 +223,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
             Link l = it.next();
             if (now - l.lastHeard > timeoutNanos) {
                 it.remove();
+                rtts.forget(l.logical);
                 count("linksTimedOut");
                 buddyCache.remember(l.address);
                 LOG.debug("{}: link #{} timed out", self, l.id);
@@ -230,7 +242,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
             candidates.remove(l.address);
         }
         if (!candidates.isEmpty()) {
-            ProtocolMessage beacon = beacon(false);
+            ProtocolMessage beacon = TreeMessages.encode(beacon(false).withStamp(bareStamp()));
             if (links.isEmpty()) {
                 for (SubstrateAddress a : candidates) {
                     send(a, beacon, "rendezvousSent");
@@ -266,6 +278,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
             count("goodbyesReceived");
             Link l = links.remove(g.sender());
             if (l != null) {
+                rtts.forget(l.logical);
                 afterEvent(null);
             }
         }
@@ -297,6 +310,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
         l.parent = b.parent();
         l.subtree = b.subtree();
         l.acceptsMe = b.child();
+        receiveStamp(l.logical, b.stamp());
         observeRoot(b.root(), b.rootSeq(), now);
         // a new link is answered at once, so it forms in one round trip — after the recompute, so
         // the answer carries the offer this beacon may have changed (two beacons sent back to back
@@ -326,13 +340,13 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
         } else {
             if (!newChildren.isEmpty()) {
                 // the offer is unchanged, but a child waits for this acknowledgement before it uses the edge
-                ProtocolMessage ack = beacon(false, true);
+                Beacon ack = beacon(false, true);
                 for (Link c : newChildren) {
-                    send(c.address, ack, "childAcksSent");
+                    send(c, ack, "childAcksSent");
                 }
             }
             if (answer != null && !newChildren.contains(answer)) {
-                send(answer.address, beacon(hasParent && answer.id == parentId, answer.child), "beaconsSent");
+                send(answer, beacon(hasParent && answer.id == parentId, answer.child), "beaconsSent");
             }
         }
         newChildren.clear();
@@ -456,12 +470,12 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
         return a.id > b.id;
     }
 
-    private ProtocolMessage beacon(boolean toParent) {
+    private Beacon beacon(boolean toParent) {
         return beacon(toParent, false);
     }
 
-    /** A beacon; {@code toChild} acknowledges the receiver as this node's child. */
-    private ProtocolMessage beacon(boolean toParent, boolean toChild) {
+    /** A beacon, without timestamps; {@code toChild} acknowledges the receiver as this node's child. */
+    private Beacon beacon(boolean toParent, boolean toChild) {
         List<SubstrateAddress> addrs = env.localAddresses();
         if (addrs.size() > TreeMessages.MAX_ADDRESSES) {
             addrs = addrs.subList(0, TreeMessages.MAX_ADDRESSES);
@@ -469,19 +483,24 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
         if (toParent && subtreeTruncated) {
             count("subtreeTruncated");
         }
-        return TreeMessages.encode(new Beacon(selfId, rootId, rootSeq, hasParent, hasParent ? parentId : 0, hops, addrs,
-                toParent ? subtree : null, toParent && subtreeTruncated, toChild));
+        return new Beacon(selfId, rootId, rootSeq, hasParent, hasParent ? parentId : 0, hops, addrs,
+                toParent ? subtree : null, toParent && subtreeTruncated, toChild);
+    }
+
+    /** Sends {@code b} to the link {@code l}, stamped for it (its own send time, the echo of the link's). */
+    private void send(Link l, Beacon b, String counter) {
+        send(l.address, TreeMessages.encode(b.withStamp(stampFor(l.logical))), counter);
     }
 
     private void sendBeacons() {
         if (links.isEmpty()) {
             return;
         }
-        ProtocolMessage plain = beacon(false);
-        ProtocolMessage toParent = hasParent ? beacon(true) : null;
-        ProtocolMessage toChild = children.isEmpty() ? null : beacon(false, true);
+        Beacon plain = beacon(false);
+        Beacon toParent = hasParent ? beacon(true) : null;
+        Beacon toChild = children.isEmpty() ? null : beacon(false, true);
         for (Link l : links.values()) {
-            send(l.address, hasParent && l.id == parentId ? toParent : l.child ? toChild : plain, "beaconsSent");
+            send(l, hasParent && l.id == parentId ? toParent : l.child ? toChild : plain, "beaconsSent");
         }
     }
 
@@ -528,6 +547,8 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
     /** A peer exchanging beacons with this node, and its last offer. Protocol thread only. */
     private static final class Link {
         final long id;
+        /** {@link #id} as a logical address (the key of the link's round-trip time). */
+        final TreeAddress logical;
         SubstrateAddress address;
         long lastHeard = Long.MIN_VALUE;
         long root;
@@ -543,6 +564,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
 
         Link(long id) {
             this.id = id;
+            this.logical = new TreeAddress(id);
         }
     }
 

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.ProtocolMessage;
+import io.statecast.overlay.node.HeartbeatStamp;
 import io.statecast.overlay.node.dt.DtMessages.DtMessage;
 import io.statecast.overlay.node.dt.DtMessages.Goodbye;
 import io.statecast.overlay.node.dt.DtMessages.Hello;
@@ -51,11 +52,20 @@ class DtMessagesTest {
         return switch (r.nextInt(5)) {
             case 0 -> new Hello(r.nextBoolean(), p, new DtAddress(r.nextInt(), r.nextInt()), addrs,
                     r.nextBoolean() ? new NodeRef(new DtAddress(r.nextInt(), r.nextInt()), addrs.get(0)) : null,
-                    r.nextBoolean() ? new NodeRef(new DtAddress(r.nextInt(), r.nextInt()), MEM) : null);
+                    r.nextBoolean() ? new NodeRef(new DtAddress(r.nextInt(), r.nextInt()), MEM) : null, randomStamp(r));
             case 1 -> new Goodbye(p);
             case 2 -> new NewNode(p, addrs, r.nextInt(256), r.nextBoolean());
             case 3 -> new IAmHere(p, addrs, r.nextBoolean() ? new DtAddress(r.nextInt(), r.nextInt()) : null);
             default -> new IAmLeader(p, r.nextLong(), r.nextInt(256));
+        };
+    }
+
+    private static HeartbeatStamp randomStamp(Random r) {
+        return switch (r.nextInt(3)) {
+            case 0 -> null;
+            case 1 -> new HeartbeatStamp(r.nextLong(), null);
+            default -> new HeartbeatStamp(r.nextLong(), new HeartbeatStamp.Echo(r.nextLong(),
+                    r.nextLong(HeartbeatStamp.MAX_HELD_MICROS + 1)));
         };
     }
 
@@ -99,6 +109,45 @@ class DtMessagesTest {
         assertArrayEquals(new byte[] {1, 3, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 1, 2}, leader.body());
     }
 
+    @Test
+    void shouldDrawTheTimestampsAfterTheNodeReferences() throws DtProtocolException {
+        HeartbeatStamp stamp = new HeartbeatStamp(0x0102_0304_0506_0708L, new HeartbeatStamp.Echo(-2, 0xFFFF_FFFEL));
+        ProtocolMessage m = DtMessages.encode(new Hello(true, new DtAddress(1, 2), new DtAddress(3, 4), List.of(MEM), null, null,
+                stamp));
+        // ver, flags=TS|ECHO, sender, receiver, nAddr=1, len=8 "mem://n1", sent (8), echo (8), held (4)
+        byte[] expected = {1, 12, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 1, 8, 'm', 'e', 'm', ':', '/', '/', 'n', '1',
+            1, 2, 3, 4, 5, 6, 7, 8, -1, -1, -1, -1, -1, -1, -1, -2, -1, -1, -1, -2};
+        assertArrayEquals(expected, m.body());
+        assertEquals(stamp, ((Hello) DtMessages.decode(m)).stamp(), "held is unsigned on the wire");
+        ProtocolMessage sentOnly = DtMessages.encode(new Hello(false, new DtAddress(1, 2), new DtAddress(3, 4), List.of(MEM),
+                null, null, new HeartbeatStamp(9, null)));
+        assertEquals(4, sentOnly.body()[1], "TS without ECHO");
+        assertEquals(new HeartbeatStamp(9, null), ((Hello) DtMessages.decode(sentOnly)).stamp());
+    }
+
+    @Test
+    void shouldStillAcceptAHelloWithoutTimestamps() throws DtProtocolException {
+        byte[] old = {1, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 1, 8, 'm', 'e', 'm', ':', '/', '/', 'n', '1'};
+        Hello h = (Hello) DtMessages.decode(new ProtocolMessage(0x51, old));
+        assertEquals(null, h.stamp(), "an older node's Hello gives no sample but is still a Hello");
+        assertEquals(new DtAddress(1, 2), h.sender());
+    }
+
+    @Test
+    void shouldRefuseAnEchoWithoutTimestampAndCutTimestamps() {
+        byte[] stamped = DtMessages.encode(new Hello(true, new DtAddress(1, 2), new DtAddress(3, 4), List.of(MEM), null, null,
+                new HeartbeatStamp(5, new HeartbeatStamp.Echo(6, 7)))).body();
+        byte[] b = stamped.clone();
+        b[1] = 8; // ECHO alone
+        assertEquals(Reason.BAD_FLAGS, reasonOf(0x51, b), "ECHO without TS");
+        assertEquals(Reason.TRUNCATED, reasonOf(0x51, Arrays.copyOf(stamped, stamped.length - 4)), "held cut off");
+        assertEquals(Reason.TRUNCATED, reasonOf(0x51, Arrays.copyOf(stamped, stamped.length - 12)), "echo cut off");
+        assertEquals(Reason.TRUNCATED, reasonOf(0x51, Arrays.copyOf(stamped, stamped.length - 15)), "sent cut short");
+        b = stamped.clone();
+        b[1] = 4; // TS only: the echo's 12 bytes are now trailing
+        assertEquals(Reason.TRAILING_BYTES, reasonOf(0x51, b));
+    }
+
     private static Reason reasonOf(int type, byte[] body) {
         try {
             DtMessages.decode(new ProtocolMessage(type, body));
@@ -129,7 +178,7 @@ class DtMessagesTest {
         b[0] = 2;
         assertEquals(Reason.BAD_VERSION, reasonOf(0x51, b));
         b = hello.clone();
-        b[1] = 4;
+        b[1] = 16;
         assertEquals(Reason.BAD_FLAGS, reasonOf(0x51, b));
         b = hello.clone();
         b[18] = 0;

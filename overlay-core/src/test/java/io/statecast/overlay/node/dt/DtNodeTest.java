@@ -520,4 +520,67 @@ class DtNodeTest {
         assertTrue(sentTo("buddy").stream().anyMatch(s -> s.message() instanceof NewNode nn && nn.fromLeader()),
                 "a leader contacts a buddy that is not a neighbour");
     }
+
+    @Test
+    void shouldEchoANeighboursTimestampWithTheTimeItHeldIt() {
+        DtNode n = started(new DtAddress(5, 5), List.of());
+        DtAddress a = new DtAddress(6, 6);
+        deliver(n, new Hello(true, a, n.localAddress(), List.of(at("a")), null, null,
+                new io.statecast.overlay.node.HeartbeatStamp(777, null)), at("a"));
+        long receivedNanos = clock.nanoTime();
+        assertTrue(n.topology().isNeighbour(a));
+        Hello answer = hello(sentTo("a").get(0));
+        assertEquals(777, answer.stamp().echo().echoMicros(), "answered at once, echoing the joiner's stamp");
+        assertEquals(0, answer.stamp().echo().heldMicros());
+        sent.clear();
+        deliver(n, new Hello(true, a, n.localAddress(), List.of(at("a")), null, null,
+                new io.statecast.overlay.node.HeartbeatStamp(900, null)), at("a"));
+        clock.advanceBy(Duration.ofMillis(FAST_MS));
+        Hello beat = hello(sentTo("a").get(0));
+        assertEquals(900, beat.stamp().echo().echoMicros());
+        assertEquals(TimeUnit.NANOSECONDS.toMicros(sentTo("a").get(0).atNanos() - receivedNanos),
+                beat.stamp().echo().heldMicros(), "held from arrival to the heartbeat");
+        assertEquals(TimeUnit.NANOSECONDS.toMicros(sentTo("a").get(0).atNanos()), beat.stamp().sentMicros(),
+                "its own stamp is its clock in microseconds");
+        assertTrue(n.rtt(a).isEmpty(), "no echo received yet: unknown");
+        long echoed = beat.stamp().sentMicros();
+        clock.advanceBy(Duration.ofMillis(7));
+        deliver(n, new Hello(true, a, n.localAddress(), List.of(at("a")), null, null,
+                new io.statecast.overlay.node.HeartbeatStamp(1000, new io.statecast.overlay.node.HeartbeatStamp.Echo(echoed, 3_000))),
+                at("a"));
+        long sinceBeatMicros = TimeUnit.NANOSECONDS.toMicros(clock.nanoTime()) - echoed;
+        assertTrue(sinceBeatMicros >= 7_000, "at least the 7 ms just advanced");
+        assertEquals((sinceBeatMicros - 3_000) / 1000.0, n.rtt(a).orElseThrow().srttMillis(), 1e-9,
+                "the time since the heartbeat less the 3 ms held");
+        assertEquals(1L, n.counters().get("rttSamples"));
+    }
+
+    @Test
+    void shouldDropAndCountAHelloWithAMalformedTimestamp() {
+        DtNode n = started(new DtAddress(5, 5), List.of());
+        byte[] body = DtMessages.encode(new Hello(true, new DtAddress(6, 6), n.localAddress(), List.of(at("a")), null, null,
+                new io.statecast.overlay.node.HeartbeatStamp(1, new io.statecast.overlay.node.HeartbeatStamp.Echo(2, 3)))).body();
+        byte[] echoAlone = body.clone();
+        echoAlone[1] = (byte) DtMessages.FLAG_ECHO;
+        n.onProtocolMessage(new ProtocolMessage(DtMessages.HELLO_NEIGHBOR, echoAlone), at("a"));
+        n.onProtocolMessage(new ProtocolMessage(DtMessages.HELLO_NEIGHBOR, java.util.Arrays.copyOf(body, body.length - 2)), at("a"));
+        clock.advanceBy(0, TimeUnit.NANOSECONDS);
+        assertEquals(1L, n.counters().get("malformed.BAD_FLAGS"));
+        assertEquals(1L, n.counters().get("malformed.TRUNCATED"));
+        assertTrue(n.neighbours().isEmpty(), "neither was taken as a Hello");
+        assertTrue(sent.isEmpty());
+    }
+
+    @Test
+    void shouldSendNoTimestampsToANeighbourWhoseHellosCarryNone() {
+        DtNode n = started(new DtAddress(5, 5), List.of());
+        DtAddress old = new DtAddress(6, 6);
+        deliver(n, helloNeighbour(old, "old", n.localAddress()), at("old"));
+        assertTrue(n.topology().isNeighbour(old));
+        assertNull(hello(sentTo("old").get(0)).stamp(), "the answer to an older node carries no timestamps it would refuse");
+        sent.clear();
+        clock.advanceBy(Duration.ofMillis(FAST_MS));
+        assertNull(hello(sentTo("old").get(0)).stamp(), "nor do its heartbeats");
+        assertTrue(n.rtt(old).isEmpty());
+    }
 }

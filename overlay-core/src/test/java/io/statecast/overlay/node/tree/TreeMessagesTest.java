@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.ProtocolMessage;
+import io.statecast.overlay.node.HeartbeatStamp;
 import io.statecast.overlay.node.tree.TreeMessages.Beacon;
 import io.statecast.overlay.node.tree.TreeMessages.Goodbye;
 import io.statecast.overlay.node.tree.TreeProtocolException.Reason;
@@ -57,6 +58,39 @@ class TreeMessagesTest {
     @Test
     void shouldRoundTripGoodbye() throws Exception {
         assertEquals(new Goodbye(99), TreeMessages.decode(TreeMessages.encode(new Goodbye(99)), 16));
+    }
+
+    @Test
+    void shouldCarryTimestampsAfterTheSubtreeList() throws Exception {
+        HeartbeatStamp stamp = new HeartbeatStamp(-5, new HeartbeatStamp.Echo(Long.MAX_VALUE, HeartbeatStamp.MAX_HELD_MICROS));
+        Beacon b = new Beacon(1, 2, 3, true, 2, 1, ADDRS, new long[] {7}, false, false, stamp);
+        byte[] body = TreeMessages.encode(b).body();
+        assertEquals(TreeMessages.FLAG_HAS_PARENT | TreeMessages.FLAG_SUBTREE | TreeMessages.FLAG_TS | TreeMessages.FLAG_ECHO,
+                body[1]);
+        byte[] tail = Arrays.copyOfRange(body, body.length - 20, body.length);
+        assertArrayEquals(new byte[] {-1, -1, -1, -1, -1, -1, -1, -5, 0x7F, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}, tail,
+                "sent (8) | echo (8) | held (4) after the subtree list");
+        Beacon d = (Beacon) TreeMessages.decode(new ProtocolMessage(TreeMessages.BEACON, body), 16);
+        assertEquals(stamp, d.stamp());
+        assertArrayEquals(new long[] {7}, d.subtree());
+        Beacon sentOnly = (Beacon) TreeMessages.decode(TreeMessages.encode(b.withStamp(new HeartbeatStamp(4, null))), 16);
+        assertEquals(new HeartbeatStamp(4, null), sentOnly.stamp());
+        assertNull(((Beacon) TreeMessages.decode(TreeMessages.encode(b.withStamp(null)), 16)).stamp(),
+                "a beacon without timestamps, as older nodes send, still decodes");
+    }
+
+    @Test
+    void shouldRejectAnEchoWithoutTimestampAndCutTimestamps() {
+        byte[] good = TreeMessages.encode(new Beacon(1, 2, 3, false, 0, 1, ADDRS, null, false, false,
+                new HeartbeatStamp(5, new HeartbeatStamp.Echo(6, 7)))).body();
+        byte[] echoAlone = good.clone();
+        echoAlone[1] = (byte) TreeMessages.FLAG_ECHO;
+        assertEquals(Reason.BAD_FLAGS, reasonOf(TreeMessages.BEACON, echoAlone, 16));
+        assertEquals(Reason.TRUNCATED, reasonOf(TreeMessages.BEACON, Arrays.copyOf(good, good.length - 1), 16), "held cut");
+        assertEquals(Reason.TRUNCATED, reasonOf(TreeMessages.BEACON, Arrays.copyOf(good, good.length - 13), 16), "sent cut");
+        byte[] tsOnly = good.clone();
+        tsOnly[1] = (byte) TreeMessages.FLAG_TS;
+        assertEquals(Reason.TRAILING_BYTES, reasonOf(TreeMessages.BEACON, tsOnly, 16));
     }
 
     private static Reason reasonOf(int type, byte[] body, int maxIds) {
