@@ -1,5 +1,7 @@
 package io.statecast.messagestore;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.statecast.overlay.io.FileErrors;
 import io.statecast.messagestore.deploy.PendingMessages;
 import io.statecast.messagestore.deploy.ServiceLoadException;
@@ -14,7 +16,9 @@ import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.metrics.Counters;
 import io.statecast.messagestore.metrics.DropReason;
 import io.statecast.messagestore.metrics.MessageStoreMetrics;
+import io.statecast.messagestore.metrics.DeploymentMeters;
 import io.statecast.messagestore.metrics.ServiceMetrics;
+import io.statecast.messagestore.metrics.StoreMeters;
 import io.statecast.messagestore.spec.MetaOps;
 import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.spec.ServiceSpec;
@@ -28,6 +32,7 @@ import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.forward.ScratchStore;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.metrics.Meters;
 import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.TimerService;
 import java.io.IOException;
@@ -129,6 +134,8 @@ public final class MessageStore implements MessageStorePort {
     private volatile MessageStoreConfig.Threading threading;
     private TimerService.Timer sweepTimer;
     private TimerService.Timer pendingTimer;
+    /** The socket's meters once {@link #bindMeters} was called, else {@code null}. */
+    private volatile StoreMeters meters;
 
     /** A store with {@code config}, loading specs with its own {@link SpecLoader}. */
     public MessageStore(MessageStoreConfig config) {
@@ -243,6 +250,10 @@ public final class MessageStore implements MessageStorePort {
             throw new ServiceLoadException(spec.source() + ": the store is closed");
         }
         ServiceRuntime old = registry.put(runtime);
+        StoreMeters m = meters;
+        if (m != null) {
+            m.bindService(id, runtime.name(), runtime.counters());
+        }
         synchronized (quarantinedSpecs) {
             quarantinedSpecs.remove(id);
         }
@@ -273,6 +284,7 @@ public final class MessageStore implements MessageStorePort {
         if (rt == null) {
             return false;
         }
+        unbindMeters(rt);
         removeEverywhere(rt, EndCause.UNLOADED);
         LOG.info("unloaded {}", rt);
         return true;
@@ -302,6 +314,7 @@ public final class MessageStore implements MessageStorePort {
             quarantinedSpecs.put(service.serviceId(), service.spec().sha256Hex());
         }
         registry.remove(service.serviceId(), service);
+        unbindMeters(service);
         removeEverywhere(service, EndCause.QUARANTINED);
         LOG.warn("quarantined {} from {}: {}; its instances end and its messages are refused until a corrected spec "
                 + "is loaded", service, service.spec().source(), reason);
@@ -764,6 +777,39 @@ public final class MessageStore implements MessageStorePort {
     public boolean hasInstanceRoom() {
         long used = (long) live.get() + dataBacklog.get() + controlBacklog.get() + config.shards();
         return used < config.instances().maxLiveInstances();
+    }
+
+    /**
+     * Binds the store's counters as meters ({@code statecast.store.node.*}), every loaded
+     * service's ({@code statecast.store.*{service, service_id}}) and, as they load, those of
+     * services loaded later; see {@code docs/metrics.md}. Called by the socket once.
+     */
+    @Override
+    public void bindMeters(MeterRegistry meterRegistry) {
+        MeterRegistry r = meterRegistry;
+        StoreMeters m = new StoreMeters(r, node);
+        Meters.gauge(r, "store.node.backlog", "messages waiting for a shard now, by queue", this,
+                s -> s.dataBacklog.get(), Tags.of("queue", "data"));
+        Meters.gauge(r, "store.node.backlog", "messages waiting for a shard now, by queue", this,
+                s -> s.controlBacklog.get(), Tags.of("queue", "control"));
+        Meters.gauge(r, "store.node.held.unknown", "messages of services not loaded, held now", this,
+                s -> s.pending.size(), Tags.empty());
+        Meters.counter(r, "store.node.quarantines", "services quarantined", this, s -> s.quarantines.sum(),
+                Tags.empty());
+        Meters.counter(r, "store.node.abandoned.threads", "shard threads the watchdog gave up on", this,
+                s -> s.abandonedThreads.sum(), Tags.empty());
+        DeploymentMeters.bind(r, this, s -> s.unknownServiceHandler.metrics());
+        meters = m;
+        for (ServiceRuntime rt : registry.all()) {
+            m.bindService(rt.serviceId(), rt.name(), rt.counters());
+        }
+    }
+
+    private void unbindMeters(ServiceRuntime rt) {
+        StoreMeters m = meters;
+        if (m != null && registry.get(rt.serviceId()) == null) {
+            m.unbindService(rt.serviceId());
+        }
     }
 
     /** A snapshot of the node's and every loaded service's metrics. */

@@ -133,6 +133,31 @@ public final class Counters {
         return liveInstances.get();
     }
 
+    // single reads for meters (StoreMeters): a scrape reads one value without building a snapshot
+
+    long drops(DropReason r) {
+        return drops[r.ordinal()].sum();
+    }
+
+    long executed(Primitive p) {
+        return primitives[p.ordinal()].sum();
+    }
+
+    long actions(ActionOutcome o) {
+        if (o != ActionOutcome.EXECUTED) {
+            return outcomes[o.ordinal()].sum();
+        }
+        long n = 0;
+        for (LongAdder a : primitives) {
+            n += a.sum();
+        }
+        return n;
+    }
+
+    long limitEnds(ChartLimit l) {
+        return limitEnds[l.ordinal()].sum();
+    }
+
     /** A snapshot. */
     public CountersSnapshot snapshot() {
         Map<DropReason, Long> d = new EnumMap<>(DropReason.class);

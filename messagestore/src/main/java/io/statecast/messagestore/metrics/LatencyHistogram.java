@@ -53,6 +53,16 @@ public final class LatencyHistogram {
         return lower + width - 1; // exp <= 62 for any long >= 0, so this stays below 2^63
     }
 
+    /** Durations recorded so far (for a meter; no snapshot). */
+    long count() {
+        return total.sum();
+    }
+
+    /** Their sum in nanoseconds (for a meter; no snapshot). */
+    long totalNanos() {
+        return sum.sum();
+    }
+
     /** A snapshot of the distribution. */
     public Snapshot snapshot() {
         long[] c = new long[BUCKETS];

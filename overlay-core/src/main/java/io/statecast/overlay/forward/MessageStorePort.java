@@ -1,5 +1,6 @@
 package io.statecast.overlay.forward;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.statecast.overlay.message.OverlayMessage;
 
 /**
@@ -108,6 +109,16 @@ public interface MessageStorePort extends AutoCloseable {
      */
     default ScratchStore scratch() {
         return null;
+    }
+
+    /**
+     * Binds the store's counters as meters in the socket's registry (called once, right after
+     * the port is installed; the registry is closed with the socket). Meters must read counters
+     * the store keeps anyway ({@code FunctionCounter}, {@code Gauge}), and services loaded later
+     * bind theirs when they load. Names start with {@code statecast.store.} (see
+     * {@code docs/metrics.md}). Default: nothing is bound.
+     */
+    default void bindMeters(MeterRegistry registry) {
     }
 
     /** Stops the store; called when the socket closes. Idempotent. */

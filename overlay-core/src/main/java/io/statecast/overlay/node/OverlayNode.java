@@ -121,4 +121,12 @@ public interface OverlayNode {
      * by cause, neighbours added, timed out, said goodbye, …). A copy; any thread.
      */
     Map<String, Long> counters();
+
+    /**
+     * The live counters behind {@link #counters()}, for binding them as meters, or {@code null}
+     * (the default) when the node keeps none of that kind.
+     */
+    default NodeCounters liveCounters() {
+        return null;
+    }
 }

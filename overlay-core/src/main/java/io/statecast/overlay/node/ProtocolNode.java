@@ -120,6 +120,11 @@ public abstract class ProtocolNode<T extends Topology> implements OverlayNode {
         return counters.snapshot();
     }
 
+    @Override
+    public final NodeCounters liveCounters() {
+        return counters;
+    }
+
     /**
      * Sends a protocol message and counts it under {@code counter}, or as {@code sendFailed} if
      * the transport refused or threw (logged; the protocol goes on).

@@ -9,6 +9,7 @@ import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.node.dt.DtSettings;
 import io.statecast.overlay.node.tree.TreeSettings;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
@@ -47,9 +48,11 @@ import java.util.random.RandomGenerator;
  *       module; its presence asks for a store</td></tr>
  *   <tr><td>{@code sendWindow}</td><td>{@code {window: 1024, maxWaitMs: 10000, aimd: true}}</td><td>how many
  *       own messages of a windowed service may await acknowledgement ({@link SendWindow})</td></tr>
+ *   <tr><td>{@code metrics}</td><td>{@code {http: null}}</td><td>where to serve Prometheus text at
+ *       {@code /metrics} (off by default; JMX is always on) ({@link Metrics})</td></tr>
  * </table>
  * Nested sections and their defaults are documented on {@link Heartbeat}, {@link Rendezvous},
- * {@link Tree}, {@link Forwarding}, {@link Buffers}, {@link Join} and {@link SendWindow}.
+ * {@link Tree}, {@link Forwarding}, {@link Buffers}, {@link Join}, {@link SendWindow} and {@link Metrics}.
  *
  * @param id           overlay ID
  * @param node         kind of overlay node
@@ -65,6 +68,7 @@ import java.util.random.RandomGenerator;
  * @param join         join behaviour
  * @param messageStore the MessageStore section, or {@code null} for none
  * @param sendWindow   how many own messages of a windowed service may be in flight
+ * @param metrics      how the socket's meters are exported beyond JMX
  */
 public record OverlayConfig(
         String id,
@@ -80,7 +84,8 @@ public record OverlayConfig(
         Buffers buffers,
         Join join,
         JsonNode messageStore,
-        SendWindow sendWindow) {
+        SendWindow sendWindow,
+        Metrics metrics) {
 
     /** Default {@link #node()}. */
     public static final NodeType DEFAULT_NODE = NodeType.DT;
@@ -109,6 +114,7 @@ public record OverlayConfig(
         buffers = buffers == null ? Buffers.defaults() : buffers;
         join = join == null ? Join.defaults() : join;
         sendWindow = sendWindow == null ? SendWindow.defaults() : sendWindow;
+        metrics = metrics == null ? Metrics.defaults() : metrics;
         if (messageStore != null && messageStore.isNull()) {
             messageStore = null;
         }
@@ -130,9 +136,18 @@ public record OverlayConfig(
             @JsonProperty("buffers") Buffers buffers,
             @JsonProperty("join") Join join,
             @JsonProperty("messageStore") JsonNode messageStore,
-            @JsonProperty("sendWindow") SendWindow sendWindow) {
+            @JsonProperty("sendWindow") SendWindow sendWindow,
+            @JsonProperty("metrics") Metrics metrics) {
         return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore, sendWindow);
+                forwarding, buffers, join, messageStore, sendWindow, metrics);
+    }
+
+    /** A configuration with the default {@link Metrics} (the fields before it was added). */
+    public OverlayConfig(String id, NodeType node, String address, Frame addressFrame, List<SubstrateAddress> interfaces,
+            List<SubstrateAddress> buddies, Heartbeat heartbeat, Rendezvous rendezvous, Tree tree, Forwarding forwarding,
+            Buffers buffers, Join join, JsonNode messageStore, SendWindow sendWindow) {
+        this(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree, forwarding, buffers, join,
+                messageStore, sendWindow, null);
     }
 
     /** A configuration with the default {@link SendWindow} (the fields before it was added). */
@@ -140,12 +155,12 @@ public record OverlayConfig(
             List<SubstrateAddress> buddies, Heartbeat heartbeat, Rendezvous rendezvous, Tree tree, Forwarding forwarding,
             Buffers buffers, Join join, JsonNode messageStore) {
         this(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree, forwarding, buffers, join,
-                messageStore, null);
+                messageStore, null, null);
     }
 
     /** A configuration with every default, for overlay {@code id}, node type {@code node}. */
     public static OverlayConfig defaults(String id, NodeType node) {
-        return new OverlayConfig(id, node, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new OverlayConfig(id, node, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** Loads and validates a {@code .json}, {@code .yaml} or {@code .yml} file. */
@@ -163,31 +178,37 @@ public record OverlayConfig(
     /** This configuration with another logical address ({@code RANDOM}, an id, or {@code x,y}). */
     public OverlayConfig withAddress(String newAddress) {
         return new OverlayConfig(id, node, newAddress, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore, sendWindow);
+                forwarding, buffers, join, messageStore, sendWindow, metrics);
     }
 
     /** This configuration with other interfaces. */
     public OverlayConfig withInterfaces(List<SubstrateAddress> newInterfaces) {
         return new OverlayConfig(id, node, address, addressFrame, newInterfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore, sendWindow);
+                forwarding, buffers, join, messageStore, sendWindow, metrics);
     }
 
     /** This configuration with other buddies. */
     public OverlayConfig withBuddies(List<SubstrateAddress> newBuddies) {
         return new OverlayConfig(id, node, address, addressFrame, interfaces, newBuddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore, sendWindow);
+                forwarding, buffers, join, messageStore, sendWindow, metrics);
     }
 
     /** This configuration with another MessageStore section ({@code null}: none). */
     public OverlayConfig withMessageStore(JsonNode section) {
         return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, section, sendWindow);
+                forwarding, buffers, join, section, sendWindow, metrics);
     }
 
     /** This configuration with another send window. */
     public OverlayConfig withSendWindow(SendWindow newSendWindow) {
         return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore, newSendWindow);
+                forwarding, buffers, join, messageStore, newSendWindow, metrics);
+    }
+
+    /** This configuration with other metrics settings. */
+    public OverlayConfig withMetrics(Metrics newMetrics) {
+        return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
+                forwarding, buffers, join, messageStore, sendWindow, newMetrics);
     }
 
     // ---------------------------------------------------------------------------------- derived
@@ -299,6 +320,7 @@ public record OverlayConfig(
         forwarding.validate(p + "forwarding");
         join.validate(p + "join");
         sendWindow.validate(p + "sendWindow");
+        metrics.validate(p + "metrics");
         if (messageStore != null && !messageStore.isObject()) {
             throw new OverlayConfigException(p + "messageStore", p + "messageStore must be an object, got " + messageStore.getNodeType());
         }
@@ -736,6 +758,92 @@ public record OverlayConfig(
         void validate(String p) throws OverlayConfigException {
             range(p + ".window", window, 0, 1_000_000);
             range(p + ".maxWaitMs", maxWaitMs, 1, 3_600_000);
+        }
+    }
+
+    /**
+     * How the socket's meters ({@code docs/metrics.md}) are exported. JMX MBeans (domain
+     * {@code statecast}) are always registered; Prometheus text is served only when {@link #http()}
+     * is set.
+     *
+     * <table>
+     *   <caption>{@code overlay.metrics}</caption>
+     *   <tr><th>field</th><th>default</th><th>meaning</th></tr>
+     *   <tr><td>{@code http}</td><td>absent (off)</td><td>{@code HOST:PORT} to serve {@code GET /metrics}
+     *       at (Prometheus text format 0.0.4); {@code [v6addr]:PORT} for IPv6; port 0 picks a free
+     *       one. Bind a loopback address (e.g. {@code 127.0.0.1:9464}) unless the metrics may be
+     *       read from elsewhere: the endpoint has no authentication.</td></tr>
+     * </table>
+     *
+     * @param http {@code HOST:PORT} of the metrics endpoint, or {@code null} for none
+     */
+    public record Metrics(String http) {
+        /** Longest {@link #http()} value accepted. */
+        public static final int MAX_HTTP_LENGTH = 300;
+
+        @JsonCreator
+        static Metrics fromJson(@JsonProperty("http") String http) {
+            return new Metrics(http);
+        }
+
+        /** The documented defaults: no HTTP endpoint. */
+        public static Metrics defaults() {
+            return new Metrics(null);
+        }
+
+        /** Serves {@code /metrics} at {@code hostPort} ({@code HOST:PORT}). */
+        public static Metrics http(String hostPort) {
+            return new Metrics(hostPort);
+        }
+
+        /**
+         * The endpoint's address, unresolved, or {@code null} when off.
+         *
+         * @throws IllegalArgumentException if {@link #http()} is not {@code HOST:PORT}
+         */
+        public InetSocketAddress httpAddress() {
+            if (http == null) {
+                return null;
+            }
+            String v = http.trim();
+            int colon = v.lastIndexOf(':');
+            if (colon <= 0 || colon == v.length() - 1) {
+                throw new IllegalArgumentException("expected HOST:PORT");
+            }
+            String host = v.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            } else if (host.indexOf(':') >= 0) {
+                throw new IllegalArgumentException("an IPv6 host must be in brackets: [ADDRESS]:PORT");
+            }
+            if (host.isEmpty() || host.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+                throw new IllegalArgumentException("the host is empty or has spaces");
+            }
+            String portText = v.substring(colon + 1);
+            if (portText.length() > 5 || !portText.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                throw new IllegalArgumentException("the port '" + printable(portText) + "' is not a number");
+            }
+            int port = Integer.parseInt(portText);
+            if (port > 65_535) {
+                throw new IllegalArgumentException("the port " + port + " is not in 0..65535");
+            }
+            return InetSocketAddress.createUnresolved(host, port);
+        }
+
+        void validate(String p) throws OverlayConfigException {
+            if (http == null) {
+                return;
+            }
+            String f = p + ".http";
+            if (http.length() > MAX_HTTP_LENGTH) {
+                throw new OverlayConfigException(f, f + " has " + http.length() + " characters; at most " + MAX_HTTP_LENGTH);
+            }
+            try {
+                httpAddress();
+            } catch (IllegalArgumentException e) {
+                throw new OverlayConfigException(f, f + "='" + printable(http) + "': " + e.getMessage()
+                        + " (expected HOST:PORT, e.g. 127.0.0.1:9464)");
+            }
         }
     }
 

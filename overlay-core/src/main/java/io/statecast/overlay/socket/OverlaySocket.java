@@ -17,6 +17,7 @@ import io.statecast.overlay.message.OverlayId;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
 import io.statecast.overlay.message.ProtocolMessage;
+import io.statecast.overlay.metrics.NodeMetrics;
 import io.statecast.overlay.node.NodeEnvironment;
 import io.statecast.overlay.node.NodeListener;
 import io.statecast.overlay.node.NodeState;
@@ -28,6 +29,7 @@ import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.SubstrateInterface;
 import io.statecast.overlay.substrate.TimerService;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,6 +90,7 @@ public final class OverlaySocket implements AutoCloseable {
     /** The address the node was created with; the node's current one is {@link #localAddress()}. */
     private final LogicalAddress self;
     private final Inbox inbox;
+    private final NodeMetrics metrics;
     private final Object lifecycle = new Object();
     private volatile Consumer<OverlayMessage> callback;
     private Thread deliveryThread;
@@ -149,11 +152,26 @@ public final class OverlaySocket implements AutoCloseable {
             if (port != null) {
                 engine.installStore(port, adapter.receiveExecutor());
             }
+            this.metrics = new NodeMetrics(config.id(), meterNodeTag(adapter, self), metricsAddress(config));
+            SocketMeters.bind(metrics.registry(), engine, node, adapter, this, inbox);
+            if (port != null) {
+                port.bindMeters(metrics.registry());
+            }
         } catch (OverlayConfigException | IOException | RuntimeException e) {
             interfaces.forEach(SubstrateInterface::close);
             closeOwnedTimers();
             throw e;
         }
+    }
+
+    /** The {@code node} tag of every meter: the first substrate address, else the logical one. */
+    private static String meterNodeTag(Adapter adapter, LogicalAddress self) {
+        List<SubstrateAddress> local = adapter.localAddresses();
+        return local.isEmpty() ? String.valueOf(self) : local.get(0).toString();
+    }
+
+    private static InetSocketAddress metricsAddress(OverlayConfig config) {
+        return config.metrics().httpAddress(); // validated with the configuration
     }
 
     /**
@@ -315,6 +333,7 @@ public final class OverlaySocket implements AutoCloseable {
             }
         }
         adapter.close();
+        metrics.close();
         closeOwnedTimers();
     }
 
@@ -561,6 +580,15 @@ public final class OverlaySocket implements AutoCloseable {
     public void installMessageStore(MessageStorePort port) {
         requireOpen();
         engine.installStore(port, adapter.receiveExecutor());
+        port.bindMeters(metrics.registry());
+    }
+
+    /**
+     * The socket's meters: its registry (JMX always; Prometheus text at {@code /metrics} when
+     * {@code overlay.metrics.http} is set) — see {@code docs/metrics.md}.
+     */
+    public NodeMetrics metrics() {
+        return metrics;
     }
 
     /** The installed MessageStore (its metrics, its services), or {@code null}. */
