@@ -18,6 +18,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -25,7 +26,6 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
-import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * current text exposition; any other path is 404, any other method on {@code /metrics} is 405.
  * Every request is bounded: a request line of at most {@value #MAX_LINE_BYTES} bytes, headers of
  * at most {@value #MAX_HEADER_BYTES}, a body of at most {@value #MAX_BODY_BYTES} (else 414, 431 or
- * 413), {@value #READ_TIMEOUT_SECONDS} s to arrive (else the connection is closed), at most
+ * 413), {@value #CONNECTION_SECONDS} s for the whole exchange (else the connection is closed), at most
  * {@value #MAX_CONNECTIONS} connections at once (more are closed on accept). One request per
  * connection. One event-loop thread, a daemon.
  */
@@ -58,8 +58,8 @@ public final class MetricsEndpoint implements AutoCloseable {
     public static final int MAX_HEADER_BYTES = 8192;
     /** Largest request body (a scrape has none). */
     public static final int MAX_BODY_BYTES = 1024;
-    /** Longest a connection may stay silent before it is closed. */
-    public static final int READ_TIMEOUT_SECONDS = 10;
+    /** Longest a connection may stay open (request and response) before it is closed. */
+    public static final int CONNECTION_SECONDS = 10;
     /** Most connections open at once. */
     public static final int MAX_CONNECTIONS = 16;
 
@@ -79,6 +79,12 @@ public final class MetricsEndpoint implements AutoCloseable {
      * @throws IOException if the address cannot be resolved or bound
      */
     public static MetricsEndpoint start(InetSocketAddress where, Supplier<String> body) throws IOException {
+        return start(where, body, TimeUnit.SECONDS.toMillis(CONNECTION_SECONDS));
+    }
+
+    /** As {@link #start(InetSocketAddress, Supplier)} with another connection time limit (tests). */
+    static MetricsEndpoint start(InetSocketAddress where, Supplier<String> body, long connectionMillis)
+            throws IOException {
         InetSocketAddress bind = where.isUnresolved() ? new InetSocketAddress(where.getHostString(), where.getPort()) : where;
         if (bind.isUnresolved()) {
             throw new IOException("metrics endpoint: cannot resolve host " + where.getHostString());
@@ -96,10 +102,16 @@ public final class MetricsEndpoint implements AutoCloseable {
                                 c.close();
                                 return;
                             }
-                            c.closeFuture().addListener(f -> open.decrementAndGet());
-                            c.pipeline().addLast(new ReadTimeoutHandler(READ_TIMEOUT_SECONDS, TimeUnit.SECONDS),
-                                    new HttpServerCodec(MAX_LINE_BYTES, MAX_HEADER_BYTES, MAX_BODY_BYTES),
-                                    new HttpObjectAggregator(MAX_BODY_BYTES), new Handler(body));
+                            // a whole connection, not just each read, is bounded in time (no slow drip)
+                            var deadline = c.eventLoop().schedule(() -> {
+                                c.close();
+                            }, connectionMillis, TimeUnit.MILLISECONDS);
+                            c.closeFuture().addListener(f -> {
+                                open.decrementAndGet();
+                                deadline.cancel(false);
+                            });
+                            c.pipeline().addLast(new HttpServerCodec(MAX_LINE_BYTES, MAX_HEADER_BYTES, MAX_BODY_BYTES),
+                                    new BoundedAggregator(), new Handler(body));
                         }
                     }).bind(bind).syncUninterruptibly().channel();
             MetricsEndpoint e = new MetricsEndpoint(group, ch);
@@ -121,6 +133,18 @@ public final class MetricsEndpoint implements AutoCloseable {
     public void close() {
         server.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+
+    /** Aggregates a request's body up to {@value #MAX_BODY_BYTES}; a larger one gets 413 and a close. */
+    private static final class BoundedAggregator extends HttpObjectAggregator {
+        BoundedAggregator() {
+            super(MAX_BODY_BYTES);
+        }
+
+        @Override
+        protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+            Handler.reply(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "request too large\n", false);
+        }
     }
 
     /** Answers one request, then closes the connection. */

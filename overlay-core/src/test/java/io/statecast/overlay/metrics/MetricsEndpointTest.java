@@ -107,6 +107,17 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void shouldCloseAConnectionThatTakesTooLong() throws Exception {
+        try (MetricsEndpoint quick = MetricsEndpoint.start(InetSocketAddress.createUnresolved("127.0.0.1", 0),
+                () -> "", 200); Socket s = new Socket()) {
+            s.connect(quick.address(), 5_000);
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write("GET /metr".getBytes(US_ASCII)); // and nothing more
+            assertEquals(-1, s.getInputStream().read(), "closed without an answer once the time is up");
+        }
+    }
+
+    @Test
     void shouldStopListeningWhenClosed() throws Exception {
         InetSocketAddress a = endpoint.address();
         endpoint.close();
