@@ -65,7 +65,7 @@ public final class StoreMeters {
         m.add(Meters.counter(r, p + "timer.events", "timer expiries that reached a live instance", c,
                 x -> x.timerEvents.sum(), t));
         m.add(Meters.gauge(r, p + "instances.live", "instances alive now", c, x -> x.liveInstances.get(), t));
-        m.add(Meters.counter(r, p + "instances.created", "instances created", c, x -> x.created.sum(), t));
+        m.add(Meters.counter(r, p + "instances.creations", "instances created", c, x -> x.created.sum(), t));
         String ended = "instances ended, by cause (terminate, final state, expired: idle/unload/quarantine,"
                 + " limit_*: their state machine passed a bound)";
         m.add(Meters.counter(r, p + "instances.ended", ended, c, x -> x.terminated.sum(), t.and("cause", "terminated")));
