@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
             io.statecast.messagestore.cli.SpecCommand.class,
             ChatCommand.class,
             NodeCommand.class,
+            ProbeCommand.class,
             io.statecast.specserver.cli.SpecServerCommand.class,
             io.statecast.examples.ttcp.TtcpCommand.class,
             io.statecast.examples.demo.DemoCommand.class,
