@@ -69,6 +69,63 @@ class NodeRunnerTest {
     }
 
     @Test
+    void statsShouldShowFramesTheCodecRefused() throws Exception {
+        Path file = dir.resolve("node.yaml");
+        Files.writeString(file, "overlay: {id: x, node: TREE, address: 9, interfaces: ['udp://127.0.0.1:0']}");
+        java.io.PipedOutputStream commands = new java.io.PipedOutputStream();
+        java.io.PipedInputStream input = new java.io.PipedInputStream(commands);
+        NodeRunner r = new NodeRunner(new NodeRunner.Options(file, null, true), input, out,
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<Integer> status = pool.submit(r::run);
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            String ready;
+            while ((ready = out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("READY "))
+                    .findFirst().orElse(null)) == null) {
+                assertTrue(System.nanoTime() < deadline, "no READY line: " + err);
+                java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+            }
+            int port = Integer.parseInt(ready.substring(ready.lastIndexOf(':') + 1));
+            byte[] junk = "not a statecast frame".getBytes(StandardCharsets.US_ASCII);
+            int sent = 3;
+            try (java.net.DatagramSocket udp = new java.net.DatagramSocket()) {
+                for (int i = 0; i < sent; i++) {
+                    udp.send(new java.net.DatagramPacket(junk, junk.length, java.net.InetAddress.getLoopbackAddress(), port));
+                }
+            }
+            // the datagrams are counted on the node's I/O thread: ask until they show (bounded)
+            com.fasterxml.jackson.databind.JsonNode drops = null;
+            long total = 0;
+            int asked = 0;
+            while (total < sent) {
+                assertTrue(System.nanoTime() < deadline, "decode drops never reached " + sent + ": " + drops);
+                commands.write("stats\n".getBytes(StandardCharsets.UTF_8));
+                commands.flush();
+                asked++;
+                int want = asked;
+                while (out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("STATS ")).count() < want) {
+                    assertTrue(System.nanoTime() < deadline, "no STATS line: " + out);
+                    java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+                }
+                List<String> all = out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("STATS ")).toList();
+                drops = new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(all.get(all.size() - 1).substring("STATS ".length())).get("adapter").get("receiveDrops");
+                total = 0;
+                for (var e : (Iterable<java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>>) drops::fields) {
+                    total += e.getValue().asLong();
+                }
+            }
+            assertTrue(drops.has("BAD_MAGIC") && drops.has("FOREIGN_OVERLAY") && drops.has("CODEC_FAILURE"),
+                    "every cause is listed, zero or not: " + drops);
+            commands.close();
+            assertEquals(NodeRunner.EXIT_OK, status.get(20, java.util.concurrent.TimeUnit.SECONDS), err::toString);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void tokensShouldBeWhatTheConfigurationParses() {
         assertEquals("17", NodeRunner.token(new io.statecast.overlay.address.TreeAddress(17)));
         assertEquals("3,-4", NodeRunner.token(new io.statecast.overlay.address.DtAddress(3, -4)));
