@@ -126,6 +126,12 @@ class StoreMetersTest {
             assertTrue(exported.stream().anyMatch(x -> x.startsWith(base)),
                     () -> m.getId() + " is exported under its own name (no reserved suffix such as _created)");
         }
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("../docs/metrics.md"));
+        for (String name : exported) {
+            String family = name.replaceAll("_(count|sum)$", "");
+            assertTrue(doc.contains("`" + name + "`") || doc.contains("`" + family + "`"),
+                    () -> name + " is exported but not documented in docs/metrics.md");
+        }
         MessageStore storeA = (MessageStore) a.messageStore();
         MeterRegistry ra = a.metrics().registry();
         assertNotNull(ra.find("statecast.store.instances.live").tag("service", SERVICE).gauge());

@@ -160,6 +160,9 @@ class SocketMetricsTest {
                 .map(javax.management.MBeanAttributeInfo::getName).toList();
         assertTrue(attributes.contains("Count"), sentBean + " " + attributes);
         assertEquals(0L, ((Number) server.getAttribute(sentBean, "Count")).longValue());
+        ObjectName neighboursBean = ofA.stream().filter(o -> o.toString().contains("statecastSocketNeighbours."))
+                .findFirst().orElseThrow();
+        assertEquals(0.0, ((Number) server.getAttribute(neighboursBean, "Value")).doubleValue(), "gauges show Value");
 
         InetSocketAddress endpoint = a.metrics().httpAddress();
         a.close();
