@@ -47,6 +47,16 @@ public final class NodeMetrics implements AutoCloseable {
      * @throws IOException if the endpoint cannot bind
      */
     public NodeMetrics(String overlayId, String node, InetSocketAddress http) throws IOException {
+        this(overlayId, node, http, true);
+    }
+
+    private NodeMetrics(String overlayId, String node, InetSocketAddress http, boolean export) throws IOException {
+        if (!export) {
+            this.jmx = null;
+            this.prometheus = null;
+            this.endpoint = null;
+            return;
+        }
         registry.config().commonTags(Tags.of("overlay", Objects.requireNonNull(overlayId, "overlayId"),
                 "node", Objects.requireNonNull(node, "node")));
         this.jmx = new JmxMeterRegistry(new JmxConfig() {
@@ -74,6 +84,23 @@ public final class NodeMetrics implements AutoCloseable {
             closeRegistries();
             throw e;
         }
+    }
+
+    /**
+     * Exports nothing: its registry has no backing registry, so meters bound to it are no-ops and
+     * nothing is bound by the socket (simulations of thousands of sockets in one JVM).
+     */
+    public static NodeMetrics none() {
+        try {
+            return new NodeMetrics("", "", null, false);
+        } catch (IOException e) {
+            throw new AssertionError("nothing is bound", e);
+        }
+    }
+
+    /** Whether meters are exported (false for {@link #none()}). */
+    public boolean exporting() {
+        return jmx != null;
     }
 
     /** The registry to bind meters to (the composite). */
@@ -106,7 +133,9 @@ public final class NodeMetrics implements AutoCloseable {
     private void closeRegistries() {
         try {
             registry.close();
-            jmx.close();
+            if (jmx != null) {
+                jmx.close();
+            }
             if (prometheus != null) {
                 prometheus.close();
             }

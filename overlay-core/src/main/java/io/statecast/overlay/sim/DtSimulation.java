@@ -109,7 +109,7 @@ public final class DtSimulation implements AutoCloseable {
         OverlaySocket s;
         try {
             s = OverlaySocket.builder(c).interfaces(List.of(net.newInterface(name))).timers(clock)
-                    .random(new SplittableRandom(random.nextLong())).build();
+                    .random(new SplittableRandom(random.nextLong())).exportMetrics(false).build();
         } catch (OverlayConfigException e) {
             throw new IllegalArgumentException("simulation configuration: " + e.getMessage(), e);
         } catch (IOException e) {

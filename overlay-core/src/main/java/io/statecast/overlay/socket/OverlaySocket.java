@@ -152,10 +152,17 @@ public final class OverlaySocket implements AutoCloseable {
             if (port != null) {
                 engine.installStore(port, adapter.receiveExecutor());
             }
-            this.metrics = new NodeMetrics(config.id(), meterNodeTag(adapter, self), metricsAddress(config));
-            SocketMeters.bind(metrics.registry(), engine, node, adapter, this, inbox);
-            if (port != null) {
-                port.bindMeters(metrics.registry());
+            if (b.exportMetrics) {
+                this.metrics = new NodeMetrics(config.id(), meterNodeTag(adapter, self), metricsAddress(config));
+                SocketMeters.bind(metrics.registry(), engine, node, adapter, this, inbox);
+                if (port != null) {
+                    port.bindMeters(metrics.registry());
+                }
+            } else if (config.metrics().http() != null) {
+                throw new OverlayConfigException("overlay.metrics.http", "overlay.metrics.http="
+                        + config.metrics().http() + ": this socket was built with its metrics turned off");
+            } else {
+                this.metrics = NodeMetrics.none();
             }
         } catch (OverlayConfigException | IOException | RuntimeException e) {
             interfaces.forEach(SubstrateInterface::close);
@@ -580,7 +587,9 @@ public final class OverlaySocket implements AutoCloseable {
     public void installMessageStore(MessageStorePort port) {
         requireOpen();
         engine.installStore(port, adapter.receiveExecutor());
-        port.bindMeters(metrics.registry());
+        if (metrics.exporting()) {
+            port.bindMeters(metrics.registry());
+        }
     }
 
     /**
@@ -645,6 +654,7 @@ public final class OverlaySocket implements AutoCloseable {
         private RandomGenerator random;
         private MessageStorePort store;
         private MessageStoreProvider storeProvider;
+        private boolean exportMetrics = true;
 
         private Builder(OverlayConfig config) {
             this.config = Objects.requireNonNull(config, "config");
@@ -683,6 +693,17 @@ public final class OverlaySocket implements AutoCloseable {
         /** Installs {@code port} as the MessageStore at build time. */
         public Builder messageStore(MessageStorePort port) {
             this.store = Objects.requireNonNull(port, "port");
+            return this;
+        }
+
+        /**
+         * Whether the socket exports its meters (JMX MBeans, and {@code /metrics} when
+         * {@code overlay.metrics.http} is set); default true. Off for simulations of thousands of
+         * sockets in one JVM, where a registry per socket would cost more than the nodes; then
+         * {@code overlay.metrics.http} must not be set.
+         */
+        public Builder exportMetrics(boolean export) {
+            this.exportMetrics = export;
             return this;
         }
 

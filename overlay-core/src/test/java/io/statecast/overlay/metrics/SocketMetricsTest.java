@@ -178,6 +178,21 @@ class SocketMetricsTest {
         }
     }
 
+    @Test
+    void shouldExportNothingWhenTheBuilderTurnsMetricsOff() throws Exception {
+        OverlaySocket s = OverlaySocket.builder(OverlayConfig.defaults("metrics-off", NodeType.TREE).withAddress("1"))
+                .exportMetrics(false).build();
+        sockets.add(s);
+        assertTrue(!s.metrics().exporting() && s.metrics().registry().getMeters().isEmpty());
+        assertTrue(ManagementFactory.getPlatformMBeanServer().queryNames(new ObjectName(NodeMetrics.JMX_DOMAIN + ":*"), null)
+                .stream().noneMatch(o -> o.toString().contains(quotedPort(s))));
+        io.statecast.overlay.socket.OverlayConfigException e = org.junit.jupiter.api.Assertions.assertThrows(
+                io.statecast.overlay.socket.OverlayConfigException.class, () -> OverlaySocket.builder(
+                        OverlayConfig.defaults("metrics-off", NodeType.TREE).withAddress("2")
+                                .withMetrics(OverlayConfig.Metrics.http("127.0.0.1:0"))).exportMetrics(false).build());
+        assertEquals("overlay.metrics.http", e.field());
+    }
+
     private static String quotedPort(OverlaySocket s) {
         return ":" + s.substrateAddresses().get(0).port();
     }
