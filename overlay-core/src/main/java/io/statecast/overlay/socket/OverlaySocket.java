@@ -116,6 +116,7 @@ public final class OverlaySocket implements AutoCloseable {
             this.ownedTimers = t.closer();
         }
         List<SubstrateInterface> interfaces = new ArrayList<>();
+        NodeMetrics meters = null;
         try {
             if (b.interfaces != null) {
                 interfaces.addAll(b.interfaces);
@@ -153,18 +154,22 @@ public final class OverlaySocket implements AutoCloseable {
                 engine.installStore(port, adapter.receiveExecutor());
             }
             if (b.exportMetrics) {
-                this.metrics = new NodeMetrics(config.id(), meterNodeTag(adapter, self), metricsAddress(config));
-                SocketMeters.bind(metrics.registry(), engine, node, adapter, this, inbox);
+                meters = new NodeMetrics(config.id(), meterNodeTag(adapter, self), metricsAddress(config));
+                SocketMeters.bind(meters.registry(), engine, node, adapter, this, inbox);
                 if (port != null) {
-                    port.bindMeters(metrics.registry());
+                    port.bindMeters(meters.registry());
                 }
             } else if (config.metrics().http() != null) {
                 throw new OverlayConfigException("overlay.metrics.http", "overlay.metrics.http="
                         + config.metrics().http() + ": this socket was built with its metrics turned off");
             } else {
-                this.metrics = NodeMetrics.none();
+                meters = NodeMetrics.none();
             }
+            this.metrics = meters;
         } catch (OverlayConfigException | IOException | RuntimeException e) {
+            if (meters != null) {
+                meters.close(); // unregisters the MBeans, stops the endpoint
+            }
             interfaces.forEach(SubstrateInterface::close);
             closeOwnedTimers();
             throw e;
