@@ -487,16 +487,14 @@ final class SubsetParser {
                 return new SubsetEval.VarRef(scope.get(i).slot(), scope.get(i).data());
             }
         }
-        if (xquery && !externals.contains(name)) {
-            throw new Unsupported("variable $" + name + " is not in scope", offset);
-        }
-        if (parameters.contains(name)) {
+        if (xquery ? externals.contains(name) : parameters.contains(name) || dataIds.contains(name)) {
+            // a datamodel variable unless it is a parameter (the spec loader refuses a name that is both)
+            int data = parameters.contains(name) ? -1 : dataIds.indexOf(name);
+            if (data >= 0) {
+                return new SubsetEval.DataRef(data);
+            }
             usedParameters.add(name);
             return new SubsetEval.ParamRef(name);
-        }
-        int data = dataIds.indexOf(name);
-        if (data >= 0) {
-            return new SubsetEval.DataRef(data);
         }
         throw new Unsupported("variable $" + name + " is not in scope", offset);
     }

@@ -260,6 +260,7 @@ public final class XQueryEngine implements AutoCloseable {
         }
         inspector.checkSandbox(query.getExpression(), functions, globals);
         HistoryReads reads = QueryInspector.reads(query.getExpression(), functions.values(), globals);
+        data.sort(java.util.Comparator.comparingInt(DatamodelRef::index));
         return new CompiledQuery(text, executable, reads, externals, data,
                 CompiledExpression.compile(text, true, externals, dataIds));
     }
