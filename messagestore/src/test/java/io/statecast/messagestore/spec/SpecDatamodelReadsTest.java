@@ -12,6 +12,9 @@ import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.DatamodelItem;
 import io.statecast.messagestore.event.DatamodelRef;
 import io.statecast.messagestore.event.DatamodelValues;
+import io.statecast.messagestore.event.History;
+import io.statecast.messagestore.event.HistoryNames;
+import io.statecast.messagestore.event.QueryBindings;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -179,6 +182,31 @@ class SpecDatamodelReadsTest {
         m.fire(s.chartEvent("retry"));
         assertEquals("200", data.item(1).text());
         assertEquals("200", ((XdmNode) data.value(1)).getStringValue());
+    }
+
+    @Test
+    void shouldReadDataInACompiledQueryWithoutAllocatingPerEvaluation() throws Exception {
+        ServiceSpec s = loader.load(spec("declare variable $needed external; "
+                + "count(/HistoryOfEvents/Event[@name='msg'][last()]) <= $needed and exists($needed)", "1", ""), "t.scxml");
+        CompiledExpression q = s.compositeEvents().get(0).query().compiled();
+        assertNotNull(q, "in the subset");
+        MachineState m = s.newMachine(t -> { });
+        m.start();
+        History h = new History(16, HistoryNames.of(s.chart().configuration()));
+        h.addMessageEvent("msg", io.statecast.messagestore.support.Messages.payload(1, 1, 1, 1, "x"), 0, true);
+        QueryBindings bindings = QueryBindings.of(java.util.Map.of("P", 1L));
+        DatamodelValues data = m.datamodel();
+        assertTrue(q.isTrue(h, bindings, data));
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        int fired = 0;
+        for (int i = 0; i < 200_000; i++) {
+            fired += q.isTrue(h, bindings, data) ? 1 : 0;
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(200_000, fired);
+        // a map (or a list) per evaluation would be several MB here
+        assertTrue(allocated < 64 * 1024, "allocated " + allocated + " bytes in 200,000 evaluations");
     }
 
     @Test
