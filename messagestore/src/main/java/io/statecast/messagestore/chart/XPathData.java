@@ -356,7 +356,10 @@ final class XPathData implements SubsetExpr.Scope {
         return t == null ? "" : t;
     }
 
-    /** {@code $name}'s value as the number an arithmetic assignment left, or {@code null} (see {@code DatamodelItem#number}). */
+    /**
+     * {@code $name}'s value as the number an arithmetic assignment left, or {@code null} (see
+     * {@code DatamodelItem#number}).
+     */
     Number datumNumber(String name) {
         if (!aliases.isEmpty() && aliases.containsKey(name)) {
             return null;

@@ -10,8 +10,8 @@ import java.util.RandomAccess;
  * string value), and its effective boolean value (true: it is a node); navigation into it is left
  * to Saxon ({@link SubsetParser} keeps such expressions out of the subset).
  *
- * <p>Like a history node ({@code HistoryItem}), an item is also the sequence of just itself, so an evaluation that
- * reads a variable makes no list. Equality is identity. Implementations read the datamodel when
+ * <p>Like a history node ({@code HistoryItem}), an item is also the sequence of just itself, so
+ * an evaluation that reads a variable makes no list. Equality is identity. Implementations read the datamodel when
  * asked (they are views, not copies), so one item per variable serves every evaluation.
  */
 public abstract class DatamodelItem extends AbstractList<Object> implements RandomAccess {

@@ -11,8 +11,9 @@ import java.util.Set;
  * tree, {@link CompiledExpression} runs it). A value is a sequence, a {@code List<Object>} whose
  * items are {@link HistoryItem} nodes, {@link DatamodelItem} nodes (a datamodel variable's
  * {@code <data>} element), {@code String} ({@code xs:string}), {@code Long} ({@code xs:integer})
- * or {@code Boolean}. Node values are untyped atomic, as in the history document. Semantics follow XPath 3.1 (general comparisons, effective boolean value,
- * predicates, document order); a test compares every construct with Saxon on random histories.
+ * or {@code Boolean}. Node values are untyped atomic, as in the history document. Semantics
+ * follow XPath 3.1 (general comparisons, effective boolean value, predicates, document order); a
+ * test compares every construct with Saxon on random histories and datamodel values.
  */
 final class SubsetEval {
 

@@ -304,8 +304,11 @@ public final class XQueryEngine implements AutoCloseable {
         while (!todo.isEmpty()) {
             Expression e = todo.pop();
             if (e instanceof VariableReference r && r.getBinding() instanceof XPathVariable v
-                    && v.getVariableQName().getURI().isEmpty() && dataIds.contains(v.getVariableQName().getLocalPart())) {
-                found.add(v.getVariableQName().getLocalPart());
+                    && v.getVariableQName().getURI().isEmpty()) {
+                String name = v.getVariableQName().getLocalPart();
+                if (dataIds.contains(name)) {
+                    found.add(name);
+                }
             }
             for (Operand o : e.operands()) {
                 todo.push(o.getChildExpression());
