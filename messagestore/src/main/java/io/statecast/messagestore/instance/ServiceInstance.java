@@ -252,7 +252,8 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
             CompositeEventDefinition c = composites.get(i);
             boolean fires;
             try {
-                fires = env.evaluator().evaluateQuery(service, c.query(), service.bindings(), history);
+                fires = env.evaluator().evaluateQuery(service, c.query(), service.bindings(), machine.datamodel(),
+                        history);
             } catch (EvaluationException e) {
                 evaluationFailed(e);
                 continue;
@@ -465,7 +466,7 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         if (path.compiled() == null && service.quarantined()) {
             throw new EvaluationException("service is quarantined", false, null);
         }
-        return env.evaluator().evaluatePath(service, path, service.bindings(), history);
+        return env.evaluator().evaluatePath(service, path, service.bindings(), machine.datamodel(), history);
     }
 
     @Override
@@ -581,7 +582,8 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         if (service.quarantined()) {
             throw new EvaluationException("service is quarantined", false, null);
         }
-        return history.forget(env.evaluator().selectNodes(service, path, service.bindings(), history));
+        return history.forget(env.evaluator().selectNodes(service, path, service.bindings(), machine.datamodel(),
+                history));
     }
 
     @Override

@@ -125,7 +125,8 @@ final class SpecValidator {
             List<CompositeEventDefinition> compositeEvents,
             Map<BlockKey, List<ActionTemplate>> actions,
             Map<Element, ActionTemplate> executeElements,
-            SpecStructure structure) {
+            SpecStructure structure,
+            List<String> dataIds) {
     }
 
     /**
@@ -203,6 +204,7 @@ final class SpecValidator {
             parseParameters();
             ServiceMetadata service = parseService();
             MetaOps metaops = parseMetaops();
+            checkDataNames();
             parseEvents();
             if (timedOut("compiling the events")) {
                 return null;
@@ -246,7 +248,8 @@ final class SpecValidator {
             Map<String, Integer> sectionLines = new LinkedHashMap<>();
             sections.forEach((name, element) -> sectionLines.put(name, pos(element).line()));
             return new Checked(service, metaops, List.copyOf(parameters.values()), msgs, timers, comps,
-                    Map.copyOf(templates), java.util.Collections.unmodifiableMap(executeElements), new SpecStructure(initialState, sinfo, tinfo, sectionLines));
+                    Map.copyOf(templates), java.util.Collections.unmodifiableMap(executeElements),
+                    new SpecStructure(initialState, sinfo, tinfo, sectionLines), dataIds());
         }
 
         // -------------------------------------------------------------- structure
@@ -822,6 +825,27 @@ final class SpecValidator {
             }
         }
 
+        /**
+         * A datamodel variable may not have a parameter's name: composite queries and action
+         * XPaths read both as {@code $name}, and could not tell them apart.
+         */
+        private void checkDataNames() {
+            for (Map.Entry<String, Element> v : variables.entrySet()) {
+                Parameter p = parameters.get(v.getKey());
+                if (p != null || brokenParameters.contains(v.getKey())) {
+                    error(v.getValue(), "variable '" + v.getKey() + "' has the name of a parameter"
+                            + (p == null ? "" : " (line " + p.line() + ")")
+                            + ": composite queries and action XPaths read both as $" + v.getKey()
+                            + "; rename one");
+                }
+            }
+        }
+
+        /** The datamodel's variables in declaration order: a compiled expression's index of each. */
+        private List<String> dataIds() {
+            return List.copyOf(variables.keySet());
+        }
+
         private void parseEvents() {
             Element d = sections.get(EVENTS);
             if (d == null) {
@@ -924,7 +948,7 @@ final class SpecValidator {
             }
             String text = query.getTextContent();
             try {
-                CompiledQuery q = engine.compileQuery(text, parameters.keySet());
+                CompiledQuery q = engine.compileQuery(text, parameters.keySet(), dataIds());
                 reads = reads.union(q.reads());
                 composites.add(new PendingComposite(name, constituents, q, pos(ev).line(), ev));
             } catch (QueryException ex) {
@@ -1153,7 +1177,7 @@ final class SpecValidator {
                 return new FieldAssignment(field, new FieldValue.ParameterRef(param), line);
             }
             try {
-                CompiledPath path = engine.compilePath(xpath, parameters.keySet());
+                CompiledPath path = engine.compilePath(xpath, parameters.keySet(), dataIds());
                 reads = reads.union(path.reads());
                 return new FieldAssignment(field, new FieldValue.HistoryQuery(path), line);
             } catch (QueryException ex) {
@@ -1261,7 +1285,7 @@ final class SpecValidator {
                 return new FieldAssignment(field, new FieldValue.ParameterRef(param), line, name, type);
             }
             try {
-                CompiledPath compiled = engine.compilePath(xpath, parameters.keySet());
+                CompiledPath compiled = engine.compilePath(xpath, parameters.keySet(), dataIds());
                 reads = reads.union(compiled.reads());
                 return new FieldAssignment(field, new FieldValue.HistoryQuery(compiled), line, name, type);
             } catch (QueryException ex) {
