@@ -16,9 +16,18 @@ import java.util.Set;
  * @param inFlight      ids of the states in which a message this node sent is still awaiting
  *                      acknowledgement ({@code <InFlight>}), as written; empty when the spec
  *                      declares none (then the socket's send window does not apply)
+ * @param start         the event fired in the node's own instance when the service is deployed
+ *                      ({@code <Start>}), or {@code null}: then an instance starts only when a
+ *                      message reaches it
  */
 public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
-        String description, List<String> inFlight) {
+        String description, List<String> inFlight, String start) {
+
+    /** A service that is not started on deployment. */
+    public ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
+            String description, List<String> inFlight) {
+        this(name, serviceId, deliveryModes, scope, description, inFlight, null);
+    }
 
     /** A service that declares no in-flight states. */
     public ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
@@ -36,5 +45,13 @@ public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deli
         if (serviceId < 0) {
             throw new IllegalArgumentException("serviceId must be >= 0, got " + serviceId);
         }
+        if (start != null && scope.perMessage()) {
+            throw new IllegalArgumentException("a service started on deployment needs a flow scope, not " + scope.label());
+        }
+    }
+
+    /** Whether the store starts the node's own instance when the service is deployed. */
+    public boolean startsOnDeploy() {
+        return start != null;
     }
 }

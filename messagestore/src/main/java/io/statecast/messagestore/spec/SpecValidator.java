@@ -160,6 +160,9 @@ final class SpecValidator {
         private final Map<String, String> histories = new LinkedHashMap<>();
         /** Events the spec raises or sends itself: transitions may wait for them. */
         private final Set<String> raised = new LinkedHashSet<>();
+        /** The {@code <Start>} event and where it is written, or null. */
+        private String startEvent;
+        private Element startLine;
 
         private final Map<String, Parameter> parameters = new LinkedHashMap<>();
         /** Declared parameters refused for a bad declaration: referencing them is not a second error. */
@@ -649,6 +652,8 @@ final class SpecValidator {
             Scope scope = Scope.MESSAGE;
             String description = "";
             List<String> inFlight = List.of();
+            String start = null;
+            Element startAt = null;
             for (Element c : elements(d)) {
                 String text = c.getTextContent().strip();
                 switch (c.getLocalName()) {
@@ -677,10 +682,29 @@ final class SpecValidator {
                     }
                     case "Description" -> description = text;
                     case "InFlight" -> inFlight = inFlightStates(c, text);
+                    case "Start" -> {
+                        if (!SYMBOL.matcher(text).matches()) {
+                            error(c, "<Start> '" + abbreviate(text) + "' is not an event name (a letter or _, then "
+                                    + "letters, digits, _ or -)");
+                        } else {
+                            start = text;
+                            startAt = c;
+                            raised.add(text); // transitions may wait for it (not a second error if refused below)
+                        }
+                    }
                     default -> { }
                 }
             }
-            return name == null ? null : new ServiceMetadata(name, id, modes, scope, description, inFlight);
+            if (start != null && scope.perMessage()) {
+                error(startAt, "<Start> needs a flow scope (flow, flow-destination or flow-peer): the instance it starts "
+                        + "is the node's own flow, and scope " + scope.label() + " has one instance per message");
+                start = null;
+            }
+            if (start != null) {
+                startEvent = start;
+                startLine = startAt;
+            }
+            return name == null ? null : new ServiceMetadata(name, id, modes, scope, description, inFlight, start);
         }
 
         /**
@@ -1264,6 +1288,9 @@ final class SpecValidator {
                     }
                 }
             }
+            if (startEvent != null) {
+                checkStartEvent(declared);
+            }
             for (Map.Entry<String, String> f : firstChild.entrySet()) {
                 if (!stateElements.containsKey(f.getValue())) {
                     error(stateElements.get(f.getKey()), "initial state '" + f.getValue() + "' of state "
@@ -1322,6 +1349,31 @@ final class SpecValidator {
                 }
             }
             return false;
+        }
+
+        /**
+         * The {@code <Start>} event is the store's, not a message's or a timer's: it must not be a
+         * declared event (which would fire for messages too), and a spec that starts an instance
+         * and never waits for the event has written it by mistake.
+         */
+        private void checkStartEvent(Set<String> declared) {
+            if (declared.contains(startEvent)) {
+                error(startLine, "<Start> event '" + startEvent + "' is also declared in the events section: the "
+                        + "start event is fired by the store when the service is deployed; give it a name of its own");
+                return;
+            }
+            boolean waited = false;
+            for (TransitionRecord t : transitions) {
+                if (t.event != null) {
+                    for (String d : t.event.split("\\s+")) {
+                        waited |= d.equals("*") || matchesAny(d, Set.of(startEvent));
+                    }
+                }
+            }
+            if (!waited) {
+                error(startLine, "<Start> event '" + startEvent + "' has no transition: the instance started on "
+                        + "deployment would do nothing (write <transition event=\"" + startEvent + "\" …>)");
+            }
         }
 
         /** Marks the declared events a descriptor matches as used. */
