@@ -62,6 +62,9 @@ final class SpecInfoCommand implements Callable<Integer> {
         s.service().deliveryModes().stream().sorted().forEach(m -> modes.add(AttributeValues.name(m)));
         out.println("delivery:    " + modes);
         out.println("scope:       " + s.service().scope().label());
+        if (s.service().startsOnDeploy()) {
+            out.println("start:       " + s.service().start() + " (fired in the node's own instance when deployed)");
+        }
         if (!s.service().inFlight().isEmpty()) {
             out.println("in flight:   " + String.join(" ", s.service().inFlight()) + " (the send window counts own messages here)");
         }
