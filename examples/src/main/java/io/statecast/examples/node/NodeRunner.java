@@ -14,6 +14,7 @@ import io.statecast.overlay.socket.OverlayConfig;
 import io.statecast.overlay.socket.OverlayConfigException;
 import io.statecast.overlay.socket.OverlaySocket;
 import io.statecast.overlay.socket.OverlayStatistics;
+import io.statecast.overlay.socket.PeerEventTypes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -330,6 +331,10 @@ public final class NodeRunner {
                 send("send-to", DeliveryMode.UNICAST, to, c.count(), c.size(), null);
             } else if (command instanceof ControlCommand.Flood c) {
                 send("flood", DeliveryMode.FLOOD, null, c.count(), c.size(), null);
+            } else if (command instanceof ControlCommand.Peers c) {
+                socket.onPeerEvent(c.serviceId(), PeerEventTypes.DEFAULT, e -> lines.emit("PEER " + token(e.peer()) + " "
+                        + e.kind() + " " + e.cause()));
+                lines.emit("PEERS " + c.serviceId());
             } else if (command instanceof ControlCommand.Stats) {
                 lines.emit("STATS " + toJson(statistics()));
             } else if (command instanceof ControlCommand.Neighbours) {

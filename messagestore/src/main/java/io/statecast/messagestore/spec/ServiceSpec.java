@@ -131,6 +131,9 @@ public final class ServiceSpec {
         for (CompositeEventDefinition c : compositeEvents) {
             events.put(c.name(), ChartEvent.external(c.name()));
         }
+        if (service.startsOnDeploy()) {
+            events.put(service.start(), ChartEvent.external(service.start()));
+        }
         this.chartEvents = Map.copyOf(events);
         this.dataIds = List.copyOf(checked.dataIds());
     }

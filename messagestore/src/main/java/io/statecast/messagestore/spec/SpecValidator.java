@@ -162,6 +162,9 @@ final class SpecValidator {
         private final Map<String, String> histories = new LinkedHashMap<>();
         /** Events the spec raises or sends itself: transitions may wait for them. */
         private final Set<String> raised = new LinkedHashSet<>();
+        /** The {@code <Start>} event and where it is written, or null. */
+        private String startEvent;
+        private Element startLine;
 
         private final Map<String, Parameter> parameters = new LinkedHashMap<>();
         /** Declared parameters refused for a bad declaration: referencing them is not a second error. */
@@ -657,6 +660,8 @@ final class SpecValidator {
             Set<Promise> promises = EnumSet.noneOf(Promise.class);
             Element scopeAt = null;
             Element scopeKeyAt = null;
+            String start = null;
+            Element startAt = null;
             for (Element c : elements(d)) {
                 String text = c.getTextContent().strip();
                 switch (c.getLocalName()) {
@@ -687,8 +692,27 @@ final class SpecValidator {
                     case "Description" -> description = text;
                     case "InFlight" -> inFlight = inFlightStates(c, text);
                     case "Promises" -> promises(c, text, promises);
+                    case "Start" -> {
+                        if (!SYMBOL.matcher(text).matches()) {
+                            error(c, "<Start> '" + abbreviate(text) + "' is not an event name (a letter or _, then "
+                                    + "letters, digits, _ or -)");
+                        } else {
+                            start = text;
+                            startAt = c;
+                            raised.add(text); // transitions may wait for it (not a second error if refused below)
+                        }
+                    }
                     default -> { }
                 }
+            }
+            if (start != null && scope.perMessage()) {
+                error(startAt, "<Start> needs a flow scope (flow, flow-destination or flow-peer): the instance it starts "
+                        + "is the node's own flow, and scope " + scope.label() + " has one instance per message");
+                start = null;
+            }
+            if (start != null) {
+                startEvent = start;
+                startLine = startAt;
             }
             if (name == null) {
                 return null;
@@ -697,7 +721,7 @@ final class SpecValidator {
             if (scope == Scope.EXPRESSION && key == null) {
                 return null; // refused
             }
-            return new ServiceMetadata(name, id, modes, scope, description, inFlight, key, promises);
+            return new ServiceMetadata(name, id, modes, scope, description, inFlight, key, promises, start);
         }
 
         /**
@@ -1350,6 +1374,9 @@ final class SpecValidator {
                     }
                 }
             }
+            if (startEvent != null) {
+                checkStartEvent(declared);
+            }
             for (Map.Entry<String, String> f : firstChild.entrySet()) {
                 if (!stateElements.containsKey(f.getValue())) {
                     error(stateElements.get(f.getKey()), "initial state '" + f.getValue() + "' of state "
@@ -1408,6 +1435,31 @@ final class SpecValidator {
                 }
             }
             return false;
+        }
+
+        /**
+         * The {@code <Start>} event is the store's, not a message's or a timer's: it must not be a
+         * declared event (which would fire for messages too), and a spec that starts an instance
+         * and never waits for the event has written it by mistake.
+         */
+        private void checkStartEvent(Set<String> declared) {
+            if (declared.contains(startEvent)) {
+                error(startLine, "<Start> event '" + startEvent + "' is also declared in the events section: the "
+                        + "start event is fired by the store when the service is deployed; give it a name of its own");
+                return;
+            }
+            boolean waited = false;
+            for (TransitionRecord t : transitions) {
+                if (t.event != null) {
+                    for (String d : t.event.split("\\s+")) {
+                        waited |= d.equals("*") || matchesAny(d, Set.of(startEvent));
+                    }
+                }
+            }
+            if (!waited) {
+                error(startLine, "<Start> event '" + startEvent + "' has no transition: the instance started on "
+                        + "deployment would do nothing (write <transition event=\"" + startEvent + "\" …>)");
+            }
         }
 
         /** Marks the declared events a descriptor matches as used. */

@@ -66,7 +66,9 @@ import org.slf4j.LoggerFactory;
  * application in a bounded queue (overflow is dropped and counted as
  * {@link DropCause#APPLICATION_QUEUE_FULL}); the application takes them with {@link #receive} or
  * gets them through a callback ({@link #onMessage}) that runs on the socket's own delivery thread —
- * never on an I/O thread, so a slow callback delays only later deliveries.
+ * never on an I/O thread, so a slow callback delays only later deliveries. A failure detector's
+ * reports (such as the shipped {@code heartbeat-fd}'s) can instead reach a listener as typed
+ * {@link PeerEvent}s ({@link #onPeerEvent}), on a thread and in a queue of their own.
  *
  * <h2>Simulations</h2>
  * {@link #builder} accepts injected substrate interfaces (e.g. of an in-memory network) and timer
@@ -88,6 +90,7 @@ public final class OverlaySocket implements AutoCloseable {
     /** The address the node was created with; the node's current one is {@link #localAddress()}. */
     private final LogicalAddress self;
     private final Inbox inbox;
+    private final PeerEvents peerEvents;
     private final Object lifecycle = new Object();
     private volatile Consumer<OverlayMessage> callback;
     private Thread deliveryThread;
@@ -132,7 +135,8 @@ public final class OverlaySocket implements AutoCloseable {
             this.self = config.resolveAddress(random);
             NodeEnvironment env = new NodeEnvironment(adapter::send, adapter.localAddresses(), timers, random);
             this.node = factory.create(config, self, env);
-            InboxSink sink = new InboxSink(inbox, TimeUnit.MILLISECONDS.toNanos(config.buffers().deliveryWaitMs()),
+            this.peerEvents = new PeerEvents(String.valueOf(self));
+            InboxSink sink = new InboxSink(inbox, peerEvents, TimeUnit.MILLISECONDS.toNanos(config.buffers().deliveryWaitMs()),
                     TimeUnit.MICROSECONDS.toNanos(config.buffers().wakeIntervalMicros()), timers, adapter.receiveExecutor());
             this.engine = new ForwardingEngine(self, node::topology, node::rtt, adapter::send, sink, timers,
                     new MessageIds(random.nextLong()),
@@ -293,6 +297,7 @@ public final class OverlaySocket implements AutoCloseable {
                 deliveryThread.interrupt();
             }
         }
+        peerEvents.close();
         node.leave();
         if (ownedTimers != null) {
             // let the goodbyes go out before the substrate closes
@@ -492,6 +497,32 @@ public final class OverlaySocket implements AutoCloseable {
         }
     }
 
+    /**
+     * Delivers the peer events of the failure-detector service {@code serviceId} (such as the
+     * shipped {@code heartbeat-fd}) to {@code listener} as {@link PeerEvent}s: every control
+     * message the node's MessageStore delivers for that service with one of {@code types} is
+     * turned into an event and no longer reaches {@link #receive} or {@link #onMessage}; other
+     * messages of the service still do. The listener runs on a thread of the socket's own
+     * ({@code statecast-peer-events-…}), one event at a time in arrival order, never on an I/O or
+     * store thread; an exception from it is logged and delivery goes on. Events wait in a queue of
+     * {@value PeerEvents#QUEUE_EVENTS} apart from the message queue (a full message queue does not
+     * lose them); beyond it they are dropped, counted ({@link #peerEventsDropped()}) and logged.
+     * One listener per service.
+     *
+     * @throws IllegalStateException if the socket is closed or the service has a listener already
+     */
+    public void onPeerEvent(int serviceId, PeerEventTypes types, Consumer<PeerEvent> listener) {
+        Objects.requireNonNull(types, "types");
+        Objects.requireNonNull(listener, "listener");
+        requireOpen();
+        peerEvents.register(serviceId, types, listener);
+    }
+
+    /** Peer events dropped because their queue was full (see {@link #onPeerEvent}). */
+    public long peerEventsDropped() {
+        return peerEvents.dropped();
+    }
+
     // ---------------------------------------------------------------------------------- topology and the rest
 
     /**
@@ -685,14 +716,16 @@ public final class OverlaySocket implements AutoCloseable {
      */
     private static final class InboxSink implements ApplicationSink {
         private final Inbox inbox;
+        private final PeerEvents peerEvents;
         private final long waitNanos;
         private final TimerService timers;
         private final ScheduledExecutorService receiveExecutor;
         private final WakePacer pacer;
 
-        InboxSink(Inbox inbox, long waitNanos, long wakeIntervalNanos, TimerService timers,
+        InboxSink(Inbox inbox, PeerEvents peerEvents, long waitNanos, long wakeIntervalNanos, TimerService timers,
                   ScheduledExecutorService receiveExecutor) {
             this.inbox = inbox;
+            this.peerEvents = peerEvents;
             this.waitNanos = waitNanos;
             this.timers = timers;
             this.receiveExecutor = receiveExecutor;
@@ -724,6 +757,9 @@ public final class OverlaySocket implements AutoCloseable {
 
         @Override
         public boolean deliverFromStore(OverlayMessage message) {
+            if (peerEvents.take(message)) {
+                return true; // a listener's, queued apart from the application's messages
+            }
             if (inbox.offer(message, false)) {
                 return true;
             }
