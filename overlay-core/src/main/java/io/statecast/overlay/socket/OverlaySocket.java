@@ -22,7 +22,10 @@ import io.statecast.overlay.node.NodeListener;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.OverlayNode;
 import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.security.FrameAuthenticator;
+import io.statecast.overlay.security.KeyFileException;
 import io.statecast.overlay.substrate.Adapter;
+import io.statecast.overlay.substrate.AdapterConfig;
 import io.statecast.overlay.substrate.AdapterListener;
 import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.SubstrateInterface;
@@ -81,6 +84,8 @@ public final class OverlaySocket implements AutoCloseable {
     private final TimerService timers;
     private final AutoCloseable ownedTimers;
     private final Adapter adapter;
+    /** Re-reads the key file when it changes; null without frame authentication. */
+    private final KeyFileReloader keyReloader;
     private final MessageCodec codec;
     private final OverlayNode node;
     private final ForwardingEngine engine;
@@ -123,9 +128,17 @@ public final class OverlaySocket implements AutoCloseable {
                     interfaces.add(sf.open(a));
                 }
             }
-            this.codec = new MessageCodec(OverlayId.wireHash(config.id()), config.buffers().maxMessageBytes());
+            FrameAuthenticator auth = null;
+            int frameBudget = config.buffers().maxMessageBytes();
+            if (config.security().mode() == OverlayConfig.Security.Mode.MAC) {
+                auth = FrameAuthenticator.create(config.security().loadKeys());
+                frameBudget -= FrameAuthenticator.TRAILER_BYTES; // maxMessageBytes bounds the frame, trailer included
+            }
+            this.codec = new MessageCodec(OverlayId.wireHash(config.id()), frameBudget);
             this.inbox = new Inbox(config.buffers().receiveQueueMessages());
-            this.adapter = new Adapter(codec, timers, interfaces);
+            this.adapter = new Adapter(codec, timers, interfaces, new AddressRepository(), AdapterConfig.defaults(), auth);
+            this.keyReloader = auth == null ? null
+                    : new KeyFileReloader(config.security().keyFile(), auth, timers, config.security().reloadMs());
             this.window = new SendWindowGate(config.sendWindow(), timers);
             Dispatcher dispatcher = new Dispatcher();
             adapter.start(dispatcher);
@@ -138,6 +151,9 @@ public final class OverlaySocket implements AutoCloseable {
                     new MessageIds(random.nextLong()),
                     new ForwardingEngine.Settings(config.forwarding().hopLimit(), config.forwarding().floodCacheEntries()));
             dispatcher.ready(node, engine);
+            if (keyReloader != null) {
+                keyReloader.start();
+            }
             node.addListener(this::mirrorNeighbours);
             MessageStorePort port = b.store;
             if (port == null && config.messageStore() != null) {
@@ -313,6 +329,9 @@ public final class OverlaySocket implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("MessageStore failed to close: {}", e.toString());
             }
+        }
+        if (keyReloader != null) {
+            keyReloader.stop();
         }
         adapter.close();
         closeOwnedTimers();
@@ -535,6 +554,22 @@ public final class OverlaySocket implements AutoCloseable {
     /** The children in the tree rooted at {@code root}. */
     public List<LogicalAddress> children(LogicalAddress root) {
         return node.children(root);
+    }
+
+    /**
+     * Reads {@code overlay.security.keyFile} now and installs its keys (a key rotation; the file is
+     * also polled every {@code overlay.security.reloadMs}). Frames sealed afterwards use the
+     * file's first key; frames under any of its keys are accepted.
+     *
+     * @return whether the keys changed
+     * @throws KeyFileException      if the file cannot be used; the keys in use stay
+     * @throws IllegalStateException if the socket has no frame authentication ({@code security.mode=none})
+     */
+    public boolean reloadKeys() throws KeyFileException {
+        if (keyReloader == null) {
+            throw new IllegalStateException("overlay '" + config.id() + "' has no frame authentication (security.mode=none)");
+        }
+        return keyReloader.reload();
     }
 
     /** The overlay node (for listeners and counters). */
