@@ -8,9 +8,7 @@ import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.node.dt.DtSettings;
-import io.statecast.overlay.message.MessageCodec;
 import io.statecast.overlay.node.tree.TreeSettings;
-import io.statecast.overlay.security.FrameAuthenticator;
 import io.statecast.overlay.security.KeyFileException;
 import io.statecast.overlay.security.OverlayKeys;
 import java.nio.file.Path;
@@ -324,13 +322,7 @@ public record OverlayConfig(
         join.validate(p + "join");
         sendWindow.validate(p + "sendWindow");
         security.validate(p + "security");
-        if (security.mode() != Security.Mode.NONE
-                && buffers.maxMessageBytes() - FrameAuthenticator.TRAILER_BYTES < MessageCodec.MIN_MAX_MESSAGE_BYTES) {
-            throw new OverlayConfigException(p + "buffers.maxMessageBytes", p + "buffers.maxMessageBytes=" + buffers.maxMessageBytes()
-                    + " leaves no room for the " + FrameAuthenticator.TRAILER_BYTES + "-byte authentication trailer; must be at least "
-                    + (MessageCodec.MIN_MAX_MESSAGE_BYTES + FrameAuthenticator.TRAILER_BYTES) + " with security.mode="
-                    + security.mode().name().toLowerCase(Locale.ROOT));
-        }
+        // the trailer always fits: tree.validate already asks for at least 2 KiB per frame
         if (messageStore != null && !messageStore.isObject()) {
             throw new OverlayConfigException(p + "messageStore", p + "messageStore must be an object, got " + messageStore.getNodeType());
         }

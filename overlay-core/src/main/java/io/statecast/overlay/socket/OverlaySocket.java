@@ -572,6 +572,11 @@ public final class OverlaySocket implements AutoCloseable {
         return keyReloader.reload();
     }
 
+    /** The key-file reloader, or null without frame authentication (for tests). */
+    KeyFileReloader keyReloader() {
+        return keyReloader;
+    }
+
     /** The overlay node (for listeners and counters). */
     public OverlayNode node() {
         return node;
