@@ -12,6 +12,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.message.DecodeException;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.MessageCodec;
 import io.statecast.overlay.message.OverlayId;
@@ -157,6 +158,29 @@ class FrameAuthUdpTest {
         assertFalse(a.neighbours().contains(c.localAddress()), "a node with another key became a's neighbour");
         assertTrue(c.neighbours().isEmpty(), () -> "the outsider has neighbours: " + c.topology());
         assertEquals(0, a.adapter().metrics().received(), "a is alone: nothing of the outsider was decoded");
+    }
+
+    @Test
+    void shouldKeepNodesWithAndWithoutAKeyApartBothWays() throws Exception {
+        Path keyFile = dir.resolve("overlay.key");
+        writeKeys(keyFile, "1 " + secret(1) + "\n");
+        OverlaySocket open = OverlaySocket.create(OverlayConfig.defaults(OVERLAY, NodeType.TREE).withAddress("7"));
+        sockets.add(open);
+        open.join();
+        OverlaySocket keyed = socket("8", keyFile, 0, open.substrateAddresses());
+        keyed.joinAsync();
+        awaitUntil(() -> open.adapter().metrics().dropped(DecodeException.Reason.TRAILING_BYTES) >= 3, 10,
+                () -> "the keyless node did not refuse the keyed node's frames: " + open.adapter().metrics());
+        assertTrue(open.neighbours().isEmpty() && keyed.neighbours().isEmpty(), () -> open.topology() + " / " + keyed.topology());
+        assertEquals(0, open.adapter().metrics().received(), "nothing keyed was decoded by the keyless node");
+
+        OverlaySocket intruder = OverlaySocket.create(OverlayConfig.defaults(OVERLAY, NodeType.TREE).withAddress("9")
+                .withBuddies(keyed.substrateAddresses()));
+        sockets.add(intruder);
+        intruder.joinAsync();
+        awaitUntil(() -> authDrops(keyed) >= 3, 10, () -> "the keyed node did not refuse unsealed frames: " + keyed.adapter().metrics());
+        assertEquals(0, keyed.adapter().metrics().received(), "nothing unsealed was decoded by the keyed node");
+        assertFalse(keyed.neighbours().contains(intruder.localAddress()));
     }
 
     @Test
