@@ -410,7 +410,8 @@ public final class OverlaySocket implements AutoCloseable {
         int size = codec.encodedSize(message) + (message.mode() == DeliveryMode.FLOOD ? 16 : 0);
         if (size > codec.maxMessageBytes()) {
             throw new IllegalArgumentException("message of " + size + " bytes exceeds overlay.buffers.maxMessageBytes="
-                    + codec.maxMessageBytes());
+                    + codec.maxMessageBytes() + (keyReloader == null ? ""
+                            : " (" + config.buffers().maxMessageBytes() + " less the authentication trailer)"));
         }
         FsmExtension fsm = message.fsm();
         MessageStorePort store;
