@@ -34,6 +34,11 @@ import javax.crypto.Mac;
  * sliding window ({@link ReplayWindow}). A sender that restarts draws a new epoch and starts a new
  * window. Windows of the {@value #MAX_SENDERS} senders heard from most recently are kept.
  *
+ * <p><b>Encryption</b> ({@code mode: aead}, {@link #FrameAuthenticator(OverlayKeys, long, boolean)}):
+ * the same trailer, flags bit 1 set, the frame after its first {@value #CLEAR_PREFIX_BYTES} bytes
+ * encrypted with AES-256-GCM, and the GCM tag (over the clear prefix and the trailer's fields as
+ * associated data) in the MAC's place.
+ *
  * <p><b>Threads.</b> {@link #seal} and {@link #verify} may be called from any thread; each thread
  * keeps its own {@link Mac} per key. {@link #setKeys} takes effect for frames sealed or verified
  * after it returns.
@@ -48,6 +53,16 @@ public final class FrameAuthenticator {
     public static final int MAX_SENDERS = 4096;
     /** The {@code flags} bit of a bulk frame. */
     static final int FLAG_BULK = 1;
+    /** The {@code flags} bit of an encrypted frame ({@code mode: aead}). */
+    static final int FLAG_ENCRYPTED = 2;
+    /**
+     * Leading bytes an encrypted frame leaves in clear (authenticated, not encrypted): the codec's
+     * common header (magic, version, kind, overlay hash), which the receiving interface reads to
+     * rank control frames ahead of bulk ones before anything is verified.
+     */
+    public static final int CLEAR_PREFIX_BYTES = 7;
+    /** The trailer's fields before the tag: key id, flags, epoch, counter. */
+    private static final int FIELDS_BYTES = TRAILER_BYTES - MAC_BYTES;
 
     /** Why {@link #verify} refused a frame, or {@link #OK}. */
     public enum Verdict {
@@ -65,12 +80,20 @@ public final class FrameAuthenticator {
 
     private volatile OverlayKeys keys;
     private final long epoch;
+    /** Whether frames are encrypted (AES-GCM) rather than only authenticated (HMAC). */
+    private final boolean encrypt;
     private final java.util.concurrent.atomic.AtomicLong[] counters = {
             new java.util.concurrent.atomic.AtomicLong(), new java.util.concurrent.atomic.AtomicLong()};
     private final FastThreadLocal<MacCache> macs = new FastThreadLocal<>() {
         @Override
         protected MacCache initialValue() {
             return new MacCache();
+        }
+    };
+    private final FastThreadLocal<Gcm> ciphers = new FastThreadLocal<>() {
+        @Override
+        protected Gcm initialValue() {
+            return new Gcm();
         }
     };
     private final Map<Long, ReplayWindow[]> windows = new LinkedHashMap<>(64, 0.75f, true) {
@@ -87,13 +110,36 @@ public final class FrameAuthenticator {
      * @param epoch this sender's epoch: random, new at every start (see {@link #create})
      */
     public FrameAuthenticator(OverlayKeys keys, long epoch) {
-        this.keys = Objects.requireNonNull(keys, "keys");
-        this.epoch = epoch;
+        this(keys, epoch, false);
     }
 
-    /** An authenticator with a fresh random epoch. */
+    /**
+     * @param keys    the keys to seal with and accept
+     * @param epoch   this sender's epoch: random, new at every start (see {@link #create})
+     * @param encrypt true to encrypt frames too ({@code mode: aead}): AES-256-GCM of everything
+     *                after the first {@value #CLEAR_PREFIX_BYTES} bytes, the GCM tag in the MAC's
+     *                place; such an authenticator accepts only encrypted frames, and one that
+     *                does not encrypt only unencrypted ones
+     */
+    public FrameAuthenticator(OverlayKeys keys, long epoch, boolean encrypt) {
+        this.keys = Objects.requireNonNull(keys, "keys");
+        this.epoch = epoch;
+        this.encrypt = encrypt;
+    }
+
+    /** An authenticator (MAC only) with a fresh random epoch. */
     public static FrameAuthenticator create(OverlayKeys keys) {
-        return new FrameAuthenticator(keys, new SecureRandom().nextLong());
+        return create(keys, false);
+    }
+
+    /** An authenticator with a fresh random epoch; {@code encrypt} as in the constructor. */
+    public static FrameAuthenticator create(OverlayKeys keys, boolean encrypt) {
+        return new FrameAuthenticator(keys, new SecureRandom().nextLong(), encrypt);
+    }
+
+    /** Whether frames are encrypted as well as authenticated. */
+    public boolean encrypts() {
+        return encrypt;
     }
 
     /** This sender's epoch. */
@@ -120,8 +166,13 @@ public final class FrameAuthenticator {
      */
     public void seal(ByteBuf frame, boolean bulk) {
         OverlayKey key = keys.sending();
-        int flags = bulk ? FLAG_BULK : 0;
-        long counter = counters[flags].getAndIncrement();
+        int stream = bulk ? FLAG_BULK : 0;
+        long counter = counters[stream].getAndIncrement();
+        if (encrypt) {
+            ciphers.get().seal(frame, key, stream | FLAG_ENCRYPTED, epoch, counter);
+            return;
+        }
+        int flags = stream;
         frame.writeByte(key.id());
         frame.writeByte(flags);
         frame.writeLong(epoch);
@@ -151,6 +202,22 @@ public final class FrameAuthenticator {
             return Verdict.UNKNOWN_KEY;
         }
         int tagAt = trailer + TRAILER_BYTES - MAC_BYTES;
+        int flags = frame.getUnsignedByte(trailer + 1);
+        if (encrypt) {
+            if ((flags & ~FLAG_BULK) != FLAG_ENCRYPTED) {
+                return Verdict.BAD_MAC; // in clear, or a later version's frame: an encrypted overlay takes neither
+            }
+            Gcm gcm = ciphers.get();
+            if (!gcm.open(frame, key, trailer)) {
+                return Verdict.BAD_MAC;
+            }
+            if (!fresh(frame.getLong(trailer + 2), flags & FLAG_BULK, frame.getLong(trailer + 10))) {
+                return Verdict.REPLAY;
+            }
+            gcm.writePlaintext(frame);
+            frame.writerIndex(trailer);
+            return Verdict.OK;
+        }
         Mac mac = macs.get().mac(key);
         mac.update(frame.nioBuffer(start, tagAt - start));
         byte[] expected = mac.doFinal();
@@ -161,7 +228,6 @@ public final class FrameAuthenticator {
         if (diff != 0) {
             return Verdict.BAD_MAC;
         }
-        int flags = frame.getUnsignedByte(trailer + 1);
         if ((flags & ~FLAG_BULK) != 0) {
             return Verdict.BAD_MAC; // a later version's frame: not one this node can vouch for
         }
@@ -188,6 +254,100 @@ public final class FrameAuthenticator {
     @Override
     public String toString() {
         return "FrameAuthenticator[epoch=" + Long.toHexString(epoch) + ", " + keys + "]";
+    }
+
+    /**
+     * One thread's AES-GCM cipher and scratch space for {@code mode: aead}. The frame's bytes after
+     * the clear prefix are encrypted in the scratch array (GCM writes ciphertext and tag in one
+     * piece, while the trailer puts its fields between them) and copied back. The IV is the
+     * sender's epoch and its stream-tagged counter (16 bytes), unique per key for as long as
+     * epochs do not collide (64 random bits).
+     */
+    private static final class Gcm {
+        private final javax.crypto.Cipher cipher;
+        private final byte[] aad = new byte[CLEAR_PREFIX_BYTES + FIELDS_BYTES];
+        private final byte[] iv = new byte[16];
+        private byte[] scratch = new byte[2048];
+        /** Where the plaintext {@link #open} produced goes back, and its length. */
+        private int plainAt;
+        private int plainLength;
+
+        Gcm() {
+            try {
+                cipher = javax.crypto.Cipher.getInstance(OverlayKey.AEAD_ALGORITHM);
+            } catch (java.security.GeneralSecurityException e) {
+                throw new IllegalStateException("the JDK lacks " + OverlayKey.AEAD_ALGORITHM, e);
+            }
+        }
+
+        private byte[] scratch(int bytes) {
+            if (scratch.length < bytes) {
+                scratch = new byte[Math.max(bytes, 2 * scratch.length)];
+            }
+            return scratch;
+        }
+
+        /** Sets up {@link #iv} and {@link #aad} from a trailer's fields at {@code fields}; returns the AAD length. */
+        private int prepare(ByteBuf frame, int clearAt, int clear, int fields) {
+            frame.getBytes(fields + 2, iv, 0, 16); // epoch, counter
+            iv[8] ^= (byte) ((frame.getUnsignedByte(fields + 1) & FLAG_BULK) << 7); // the stream in the counter's top bit
+            frame.getBytes(clearAt, aad, 0, clear);
+            frame.getBytes(fields, aad, clear, FIELDS_BYTES);
+            return clear + FIELDS_BYTES;
+        }
+
+        void seal(ByteBuf frame, OverlayKey key, int flags, long epoch, long counter) {
+            int start = frame.readerIndex();
+            int end = frame.writerIndex();
+            int clear = Math.min(CLEAR_PREFIX_BYTES, end - start);
+            int plain = end - start - clear;
+            byte[] buf = scratch(plain + MAC_BYTES);
+            frame.getBytes(start + clear, buf, 0, plain);
+            frame.writeByte(key.id());
+            frame.writeByte(flags);
+            frame.writeLong(epoch);
+            frame.writeLong(counter);
+            int aadLength = prepare(frame, start, clear, end);
+            try {
+                cipher.init(javax.crypto.Cipher.ENCRYPT_MODE, key.aeadKey(), new javax.crypto.spec.GCMParameterSpec(128, iv));
+                cipher.updateAAD(aad, 0, aadLength);
+                int n = cipher.doFinal(buf, 0, plain, buf, 0);
+                if (n != plain + MAC_BYTES) {
+                    throw new IllegalStateException("GCM wrote " + n + " bytes, expected " + (plain + MAC_BYTES));
+                }
+            } catch (java.security.GeneralSecurityException e) {
+                throw new IllegalStateException("AES-GCM failed to seal", e);
+            }
+            frame.setBytes(start + clear, buf, 0, plain);
+            frame.writeBytes(buf, plain, MAC_BYTES);
+        }
+
+        /** Decrypts into the scratch array; false if the tag does not verify. */
+        boolean open(ByteBuf frame, OverlayKey key, int trailer) {
+            int start = frame.readerIndex();
+            int clear = Math.min(CLEAR_PREFIX_BYTES, trailer - start);
+            int cipherLength = trailer - start - clear;
+            byte[] buf = scratch(cipherLength + MAC_BYTES);
+            frame.getBytes(start + clear, buf, 0, cipherLength);
+            frame.getBytes(trailer + FIELDS_BYTES, buf, cipherLength, MAC_BYTES);
+            int aadLength = prepare(frame, start, clear, trailer);
+            try {
+                cipher.init(javax.crypto.Cipher.DECRYPT_MODE, key.aeadKey(), new javax.crypto.spec.GCMParameterSpec(128, iv));
+                cipher.updateAAD(aad, 0, aadLength);
+                plainLength = cipher.doFinal(buf, 0, cipherLength + MAC_BYTES, buf, 0);
+            } catch (javax.crypto.AEADBadTagException e) {
+                return false;
+            } catch (java.security.GeneralSecurityException e) {
+                throw new IllegalStateException("AES-GCM failed to open", e);
+            }
+            plainAt = start + clear;
+            return true;
+        }
+
+        /** Puts the plaintext of the last successful {@link #open} into the frame, over the ciphertext. */
+        void writePlaintext(ByteBuf frame) {
+            frame.setBytes(plainAt, scratch, 0, plainLength);
+        }
     }
 
     /** One thread's MAC instances, for the (at most two) keys in use; replaced when keys rotate. */

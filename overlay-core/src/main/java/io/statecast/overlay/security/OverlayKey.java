@@ -10,7 +10,8 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * One overlay key: the id that frames sealed with it carry, and the key that authenticates them.
  * The MAC key is derived from the secret ({@code HMAC-SHA256(secret, "statecast frame mac v1")}),
- * so that a later use of the same secret (payload encryption) gets a key of its own.
+ * and the AES-256 key of {@code mode: aead} from it with another label
+ * ({@code "statecast frame aead v1"}), so the two uses never share a key.
  *
  * <p>Immutable; {@link #toString()} shows the id only.
  */
@@ -23,10 +24,15 @@ public final class OverlayKey {
     /** The MAC algorithm (JDK provider). */
     static final String MAC_ALGORITHM = "HmacSHA256";
 
+    /** The payload cipher (JDK provider), for {@code mode: aead}. */
+    static final String AEAD_ALGORITHM = "AES/GCM/NoPadding";
+
     private static final byte[] MAC_LABEL = "statecast frame mac v1".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] AEAD_LABEL = "statecast frame aead v1".getBytes(StandardCharsets.US_ASCII);
 
     private final int id;
     private final SecretKeySpec macKey;
+    private final SecretKeySpec aeadKey;
 
     /**
      * @param id     the key id, 0..255
@@ -43,6 +49,7 @@ public final class OverlayKey {
         }
         this.id = id;
         this.macKey = new SecretKeySpec(derive(secret, MAC_LABEL), MAC_ALGORITHM);
+        this.aeadKey = new SecretKeySpec(derive(secret, AEAD_LABEL), "AES"); // 32 bytes: AES-256
     }
 
     private static byte[] derive(byte[] secret, byte[] label) {
@@ -69,6 +76,11 @@ public final class OverlayKey {
         } catch (NoSuchAlgorithmException | InvalidKeyException e) {
             throw new IllegalStateException("the JDK lacks " + MAC_ALGORITHM, e);
         }
+    }
+
+    /** The AES key of {@code mode: aead}. */
+    SecretKeySpec aeadKey() {
+        return aeadKey;
     }
 
     /** Whether {@code other} has the same id and the same key. */

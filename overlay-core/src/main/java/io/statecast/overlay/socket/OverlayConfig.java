@@ -772,8 +772,9 @@ public record OverlayConfig(
      * @param keyFile  the overlay key file ({@link OverlayKeys} documents the format); a relative
      *                 path is resolved against the directory of the configuration file (or the
      *                 working directory for a configuration given as text); default none
-     * @param mode     {@code mac} (authenticate every frame) or {@code none}; default {@code mac}
-     *                 when a key file is given, else {@code none}
+     * @param mode     {@code mac} (authenticate every frame), {@code aead} (authenticate and
+     *                 encrypt every frame) or {@code none}; default {@code mac} when a key file
+     *                 is given, else {@code none}. Every node of an overlay needs the same mode.
      * @param reloadMs how often the key file's modification time is checked; a changed file is
      *                 read again and its keys take effect at once (a file that no longer reads
      *                 keeps the old keys and logs why). Default {@value #DEFAULT_RELOAD_MS} ms,
@@ -788,7 +789,12 @@ public record OverlayConfig(
             /** Frames are neither authenticated nor checked (the default without a key file). */
             NONE,
             /** Every frame carries an HMAC-SHA256 trailer with a replay counter (the default with a key file). */
-            MAC
+            MAC,
+            /**
+             * As {@link #MAC}, and the frame after its common header is encrypted (AES-256-GCM,
+             * its tag in the MAC's place): payloads and addresses are confidential too.
+             */
+            AEAD
         }
 
         /** Fills in the mode from the presence of a key file. */
@@ -826,7 +832,8 @@ public record OverlayConfig(
         public OverlayKeys loadKeys() throws OverlayConfigException {
             String f = "overlay.security.keyFile";
             if (keyFile == null) {
-                throw new OverlayConfigException(f, f + " is required for security.mode=mac");
+                throw new OverlayConfigException(f, f + " is required for security.mode="
+                        + mode.name().toLowerCase(Locale.ROOT));
             }
             try {
                 return OverlayKeys.read(keyFile);
@@ -841,7 +848,7 @@ public record OverlayConfig(
                 throw new OverlayConfigException(p + ".mode", p + ".mode=none but " + p
                         + ".keyFile is set; remove the key file or use mode mac");
             }
-            if (mode == Mode.MAC) {
+            if (mode != Mode.NONE) {
                 loadKeys();
             }
         }

@@ -130,8 +130,9 @@ public final class OverlaySocket implements AutoCloseable {
             }
             FrameAuthenticator auth = null;
             int frameBudget = config.buffers().maxMessageBytes();
-            if (config.security().mode() == OverlayConfig.Security.Mode.MAC) {
-                auth = FrameAuthenticator.create(config.security().loadKeys());
+            if (config.security().mode() != OverlayConfig.Security.Mode.NONE) {
+                auth = FrameAuthenticator.create(config.security().loadKeys(),
+                        config.security().mode() == OverlayConfig.Security.Mode.AEAD);
                 frameBudget -= FrameAuthenticator.TRAILER_BYTES; // maxMessageBytes bounds the frame, trailer included
             }
             this.codec = new MessageCodec(OverlayId.wireHash(config.id()), frameBudget);
@@ -151,9 +152,6 @@ public final class OverlaySocket implements AutoCloseable {
                     new MessageIds(random.nextLong()),
                     new ForwardingEngine.Settings(config.forwarding().hopLimit(), config.forwarding().floodCacheEntries()));
             dispatcher.ready(node, engine);
-            if (keyReloader != null) {
-                keyReloader.start();
-            }
             node.addListener(this::mirrorNeighbours);
             MessageStorePort port = b.store;
             if (port == null && config.messageStore() != null) {
@@ -164,6 +162,9 @@ public final class OverlaySocket implements AutoCloseable {
             }
             if (port != null) {
                 engine.installStore(port, adapter.receiveExecutor());
+            }
+            if (keyReloader != null) {
+                keyReloader.start(); // last: nothing after it can fail and leave it polling
             }
         } catch (OverlayConfigException | IOException | RuntimeException e) {
             interfaces.forEach(SubstrateInterface::close);

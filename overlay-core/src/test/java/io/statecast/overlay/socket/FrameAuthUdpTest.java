@@ -143,6 +143,34 @@ class FrameAuthUdpTest {
     }
 
     @Test
+    void shouldJoinAndDeliverWithEncryptedFrames() throws Exception {
+        Path keyFile = dir.resolve("overlay.key");
+        writeKeys(keyFile, "1 " + secret(1) + "\n");
+        OverlaySocket a = OverlaySocket.create(OverlayConfig.defaults(OVERLAY, NodeType.TREE).withAddress("2")
+                .withSecurity(new OverlayConfig.Security(keyFile, OverlayConfig.Security.Mode.AEAD, 0)));
+        sockets.add(a);
+        a.join();
+        OverlaySocket b = OverlaySocket.create(OverlayConfig.defaults(OVERLAY, NodeType.TREE).withAddress("1")
+                .withBuddies(a.substrateAddresses())
+                .withSecurity(new OverlayConfig.Security(keyFile, OverlayConfig.Security.Mode.AEAD, 0)));
+        sockets.add(b);
+        b.join();
+        awaitUntil(() -> b.neighbours().contains(a.localAddress()) && a.neighbours().contains(b.localAddress()),
+                10, () -> "no tree edge within 10 s: " + a.topology() + " / " + b.topology());
+        assertTrue(a.adapter().authenticator().encrypts());
+        assertDelivered(b, a, "secret ".repeat(100));
+        assertDelivered(a, b, "and back");
+
+        // a node of the same key in mode mac is kept out: encrypted and authenticated-only frames do not mix
+        long before = a.adapter().metrics().dropped(AdapterMetrics.ReceiveDrop.AUTH_BAD_MAC);
+        OverlaySocket macOnly = socket("3", keyFile, 0, a.substrateAddresses());
+        macOnly.joinAsync();
+        awaitUntil(() -> a.adapter().metrics().dropped(AdapterMetrics.ReceiveDrop.AUTH_BAD_MAC) >= before + 3, 10,
+                () -> "the mac-only node's frames were not refused: " + a.adapter().metrics());
+        assertFalse(a.neighbours().contains(macOnly.localAddress()));
+    }
+
+    @Test
     void shouldKeepANodeWithAnotherKeyOut() throws Exception {
         Path keyFile = dir.resolve("overlay.key");
         writeKeys(keyFile, "1 " + secret(1) + "\n");
