@@ -419,6 +419,8 @@ public final class NodeRunner {
         m.put("sent", nextSeq.get());
         m.put("received", tally.snapshot());
         m.put("outputLinesDropped", lines.dropped());
+        // receive drops by cause, among them frames refused by frame authentication (rx.dropped.auth_*)
+        m.put("adapter", socket.adapter().metrics().snapshot());
         if (socket.messageStore() instanceof io.statecast.messagestore.MessageStore store) {
             m.put("messageStore", store.metrics());
         }

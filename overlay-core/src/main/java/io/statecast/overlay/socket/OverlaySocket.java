@@ -22,7 +22,10 @@ import io.statecast.overlay.node.NodeListener;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.OverlayNode;
 import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.security.FrameAuthenticator;
+import io.statecast.overlay.security.KeyFileException;
 import io.statecast.overlay.substrate.Adapter;
+import io.statecast.overlay.substrate.AdapterConfig;
 import io.statecast.overlay.substrate.AdapterListener;
 import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.SubstrateInterface;
@@ -83,6 +86,8 @@ public final class OverlaySocket implements AutoCloseable {
     private final TimerService timers;
     private final AutoCloseable ownedTimers;
     private final Adapter adapter;
+    /** Re-reads the key file when it changes; null without frame authentication. */
+    private final KeyFileReloader keyReloader;
     private final MessageCodec codec;
     private final OverlayNode node;
     private final ForwardingEngine engine;
@@ -126,9 +131,18 @@ public final class OverlaySocket implements AutoCloseable {
                     interfaces.add(sf.open(a));
                 }
             }
-            this.codec = new MessageCodec(OverlayId.wireHash(config.id()), config.buffers().maxMessageBytes());
+            FrameAuthenticator auth = null;
+            int frameBudget = config.buffers().maxMessageBytes();
+            if (config.security().mode() != OverlayConfig.Security.Mode.NONE) {
+                auth = FrameAuthenticator.create(config.security().loadKeys(),
+                        config.security().mode() == OverlayConfig.Security.Mode.AEAD);
+                frameBudget -= FrameAuthenticator.TRAILER_BYTES; // maxMessageBytes bounds the frame, trailer included
+            }
+            this.codec = new MessageCodec(OverlayId.wireHash(config.id()), frameBudget);
             this.inbox = new Inbox(config.buffers().receiveQueueMessages());
-            this.adapter = new Adapter(codec, timers, interfaces);
+            this.adapter = new Adapter(codec, timers, interfaces, new AddressRepository(), AdapterConfig.defaults(), auth);
+            this.keyReloader = auth == null ? null
+                    : new KeyFileReloader(config.security().keyFile(), auth, timers, config.security().reloadMs());
             this.window = new SendWindowGate(config.sendWindow(), timers);
             Dispatcher dispatcher = new Dispatcher();
             adapter.start(dispatcher);
@@ -152,6 +166,9 @@ public final class OverlaySocket implements AutoCloseable {
             }
             if (port != null) {
                 engine.installStore(port, adapter.receiveExecutor());
+            }
+            if (keyReloader != null) {
+                keyReloader.start(); // last: nothing after it can fail and leave it polling
             }
         } catch (OverlayConfigException | IOException | RuntimeException e) {
             interfaces.forEach(SubstrateInterface::close);
@@ -319,6 +336,9 @@ public final class OverlaySocket implements AutoCloseable {
                 LOG.warn("MessageStore failed to close: {}", e.toString());
             }
         }
+        if (keyReloader != null) {
+            keyReloader.stop();
+        }
         adapter.close();
         closeOwnedTimers();
     }
@@ -396,7 +416,8 @@ public final class OverlaySocket implements AutoCloseable {
         int size = codec.encodedSize(message) + (message.mode() == DeliveryMode.FLOOD ? 16 : 0);
         if (size > codec.maxMessageBytes()) {
             throw new IllegalArgumentException("message of " + size + " bytes exceeds overlay.buffers.maxMessageBytes="
-                    + codec.maxMessageBytes());
+                    + codec.maxMessageBytes() + (keyReloader == null ? ""
+                            : " (" + config.buffers().maxMessageBytes() + " less the authentication trailer)"));
         }
         FsmExtension fsm = message.fsm();
         MessageStorePort store;
@@ -566,6 +587,27 @@ public final class OverlaySocket implements AutoCloseable {
     /** The children in the tree rooted at {@code root}. */
     public List<LogicalAddress> children(LogicalAddress root) {
         return node.children(root);
+    }
+
+    /**
+     * Reads {@code overlay.security.keyFile} now and installs its keys (a key rotation; the file is
+     * also polled every {@code overlay.security.reloadMs}). Frames sealed afterwards use the
+     * file's first key; frames under any of its keys are accepted.
+     *
+     * @return whether the keys changed
+     * @throws KeyFileException      if the file cannot be used; the keys in use stay
+     * @throws IllegalStateException if the socket has no frame authentication ({@code security.mode=none})
+     */
+    public boolean reloadKeys() throws KeyFileException {
+        if (keyReloader == null) {
+            throw new IllegalStateException("overlay '" + config.id() + "' has no frame authentication (security.mode=none)");
+        }
+        return keyReloader.reload();
+    }
+
+    /** The key-file reloader, or null without frame authentication (for tests). */
+    KeyFileReloader keyReloader() {
+        return keyReloader;
     }
 
     /** The overlay node (for listeners and counters). */
