@@ -269,7 +269,7 @@ public final class CompiledExpression {
      * {@link MessageKeyExpression}).
      */
     List<Object> runAt(History history, HistoryItem context, QueryBindings bindings) throws EvaluationException {
-        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, slots)) {
+        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, DatamodelValues.NONE, slots)) {
             c.item = context;
             return root.eval(c);
         } catch (SubsetEval.DynamicError e) {

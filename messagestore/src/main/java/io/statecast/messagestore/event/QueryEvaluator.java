@@ -147,14 +147,14 @@ public final class QueryEvaluator {
         if (doc == null) {
             return null;
         }
-        return evaluateAt(owner, path, bindings, doc);
+        return evaluateAt(owner, path, bindings, data, doc);
     }
 
     /**
      * Evaluates an XPath on Saxon with {@code context} as context item (a message's key,
      * {@link MessageKeyExpression}), under the guard like every Saxon evaluation.
      */
-    XdmValue evaluateAt(Object owner, CompiledPath path, QueryBindings bindings, XdmItem doc)
+    XdmValue evaluateAt(Object owner, CompiledPath path, QueryBindings bindings, DatamodelValues data, XdmItem doc)
             throws EvaluationException {
         Map<Object, Object> cache = loaded.computeIfAbsent(owner, k -> new IdentityHashMap<>());
         XPathSelector selector = (XPathSelector) cache.get(path);

@@ -81,7 +81,7 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
             case FLOW -> ofFlow(serviceId, local);
             case FLOW_DESTINATION -> new InstanceKey(scope, serviceId, 0, local, null);
             case FLOW_PEER -> ofPeers(serviceId, local, local);
-            case MESSAGE, MESSAGE_SOURCE -> throw new IllegalArgumentException(
+            case MESSAGE, MESSAGE_SOURCE, EXPRESSION -> throw new IllegalArgumentException(
                     "scope " + scope.label() + " has no instance of the node");
         };
     }

@@ -69,7 +69,7 @@ public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deli
         if (serviceId < 0) {
             throw new IllegalArgumentException("serviceId must be >= 0, got " + serviceId);
         }
-        if (start != null && scope.perMessage()) {
+        if (start != null && (scope.perMessage() || scope == Scope.EXPRESSION)) {
             throw new IllegalArgumentException("a service started on deployment needs a flow scope, not " + scope.label());
         }
     }

@@ -705,9 +705,11 @@ final class SpecValidator {
                     default -> { }
                 }
             }
-            if (start != null && scope.perMessage()) {
+            if (start != null && (scope.perMessage() || scope == Scope.EXPRESSION)) {
+                // an expression's key is a value of the messages, which the node's own instance has none of
                 error(startAt, "<Start> needs a flow scope (flow, flow-destination or flow-peer): the instance it starts "
-                        + "is the node's own flow, and scope " + scope.label() + " has one instance per message");
+                        + "is the node's own flow, and scope " + scope.label() + (scope.perMessage()
+                        ? " has one instance per message" : " keys instances by a value of their messages"));
                 start = null;
             }
             if (start != null) {
