@@ -266,6 +266,9 @@ public final class MessageStore implements MessageStorePort {
                     old == null ? "" : ", replacing " + old.spec().source(), runtime.compiledPathCount(),
                     runtime.actionPathCount(), runtime.compiledQueryCount(), spec.compositeEvents().size());
         }
+        if (context != null) {
+            startOnDeploy(runtime);
+        }
         for (PendingMessages.Held h : pending.release(id)) {
             if (!accept(runtime, h.message(), h.arrival())) {
                 LOG.debug("held message of {} dropped on release", runtime);
@@ -410,6 +413,9 @@ public final class MessageStore implements MessageStorePort {
             }
             shards = s;
             scheduleSweep();
+            for (ServiceRuntime rt : registry.all()) {
+                startOnDeploy(rt);
+            }
             if (threading == MessageStoreConfig.Threading.DEDICATED) {
                 long period = Math.max(1, config.evaluationLimit().toMillis() / 4);
                 watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -588,6 +594,23 @@ public final class MessageStore implements MessageStorePort {
         if (pending.size() > 0) {
             schedulePendingExpiry();
         }
+    }
+
+    /**
+     * A spec with {@code <Start>} is deployed (installed on the open store, or the store opened
+     * with it): its node's own instance is created and started on its shard.
+     */
+    private void startOnDeploy(ServiceRuntime rt) {
+        if (!rt.spec().service().startsOnDeploy() || scratch || closed) {
+            return; // a scratch twin only warms up the receive path: no loops of its own
+        }
+        Shard[] s = shards;
+        if (s == null) {
+            return; // open() is making the shards: it starts every installed spec once they exist
+        }
+        InstanceKey key = InstanceKey.ofNode(rt.scope(), rt.serviceId(), context.localAddress());
+        Shard shard = s[Math.floorMod(key.spread(), s.length)];
+        shard.post(() -> shard.startOnDeploy(rt, key));
     }
 
     /** Counts the message against its queue and hands it to its shard. */

@@ -504,6 +504,30 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         return instance;
     }
 
+    /**
+     * Creates the node's own instance of {@code service} under {@code key} and fires its
+     * {@code <Start>} event (an internal task: the service was deployed). An instance of an
+     * earlier spec under that key ends first (the replaced spec's loop must not run on beside the
+     * new one); one of this very spec is left as it is (started already).
+     */
+    void startOnDeploy(ServiceRuntime service, InstanceKey key) {
+        if (store.isClosed() || service.quarantined() || store.registry().get(service.serviceId()) != service) {
+            return; // unloaded, replaced or quarantined since the task was posted
+        }
+        ServiceInstance old = instances.get(key);
+        if (old != null) {
+            if (old.service() == service) {
+                return;
+            }
+            instances.remove(old);
+            discard(old, EndCause.UNLOADED, store.context().timers().nanoTime());
+        }
+        ServiceInstance instance = create(key, service);
+        if (instance != null && instance.ended() == null) {
+            instance.onDeploy();
+        }
+    }
+
     /** Removes idle instances and expired tombstones (a periodic internal task). */
     void sweep() {
         long now = store.context().timers().nanoTime();

@@ -58,7 +58,10 @@ class ShippedServicesToolkitTest {
     private static final Map<String, List<CheckParameter>> CHECK_PARAMETERS = Map.of(
             "best-effort-ordering", List.of(new CheckParameter("BufferSize", "2",
                     "overflow fires when more than BufferSize (default 100) messages are held: 101 inputs, far beyond "
-                            + "depth 8; with 2 the overflow path is explored within the bound")));
+                            + "depth 8; with 2 the overflow path is explored within the bound")),
+            "heartbeat-fd", List.of(new CheckParameter("Threshold", "2",
+                    "silent fires after Threshold (default 8) ticks without a heartbeat: with the heartbeat, alive and "
+                            + "down steps before them, beyond depth 8; with 2 the timeout path is explored within the bound")));
 
     private static SpecLoader loader;
 

@@ -18,7 +18,7 @@ public sealed interface ControlCommand {
     Pattern TOKEN = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
     /** Usage of every command, for {@code help} and for errors. */
     String USAGE = "send-all N SIZE [SERVICE] | send-to ADDRESS N SIZE | flood N SIZE | stats | neighbours | ping [TOKEN]"
-            + " | leave | quit | help";
+            + " | peers SERVICE | leave | quit | help";
 
     /**
      * {@code send-all N SIZE [SERVICE]}: multicast N checked payloads of SIZE bytes to every node,
@@ -51,6 +51,14 @@ public sealed interface ControlCommand {
 
     /** {@code ping [TOKEN]}: {@code PONG [TOKEN]}, once every earlier command is done. */
     record Ping(String token) implements ControlCommand {
+    }
+
+    /**
+     * {@code peers SERVICE}: from now on, one {@code PEER ADDRESS UP|DOWN CAUSE} line per peer
+     * event of the failure-detector service SERVICE (its reports with the default
+     * {@code PeerEventTypes}); replies {@code PEERS SERVICE}.
+     */
+    record Peers(int serviceId) implements ControlCommand {
     }
 
     /** {@code leave}: leave the overlay, keep the process running. */
@@ -94,6 +102,10 @@ public sealed interface ControlCommand {
                 yield new Flood(count(t.get(1)), size(t.get(2)));
             }
             case "stats" -> simple(t, new Stats());
+            case "peers" -> {
+                arity(t, 2, "peers SERVICE");
+                yield new Peers(bounded("SERVICE", t.get(1), 0, Integer.MAX_VALUE));
+            }
             case "neighbours", "neighbors" -> simple(t, new Neighbours());
             case "leave" -> simple(t, new Leave());
             case "quit", "exit" -> simple(t, new Quit());

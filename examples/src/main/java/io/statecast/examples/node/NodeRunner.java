@@ -7,7 +7,6 @@ import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.forward.ForwardingStatistics;
-import io.statecast.overlay.message.DecodeException;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.node.Topology;
@@ -15,7 +14,7 @@ import io.statecast.overlay.socket.OverlayConfig;
 import io.statecast.overlay.socket.OverlayConfigException;
 import io.statecast.overlay.socket.OverlaySocket;
 import io.statecast.overlay.socket.OverlayStatistics;
-import io.statecast.overlay.substrate.AdapterMetrics;
+import io.statecast.overlay.socket.PeerEventTypes;
 import io.statecast.overlay.substrate.SubstrateInterface;
 import java.io.IOException;
 import java.io.InputStream;
@@ -333,6 +332,10 @@ public final class NodeRunner {
                 send("send-to", DeliveryMode.UNICAST, to, c.count(), c.size(), null);
             } else if (command instanceof ControlCommand.Flood c) {
                 send("flood", DeliveryMode.FLOOD, null, c.count(), c.size(), null);
+            } else if (command instanceof ControlCommand.Peers c) {
+                socket.onPeerEvent(c.serviceId(), PeerEventTypes.DEFAULT, e -> lines.emit("PEER " + token(e.peer()) + " "
+                        + e.kind() + " " + e.cause()));
+                lines.emit("PEERS " + c.serviceId());
             } else if (command instanceof ControlCommand.Stats) {
                 lines.emit("STATS " + toJson(statistics()));
             } else if (command instanceof ControlCommand.Neighbours) {
@@ -413,48 +416,26 @@ public final class NodeRunner {
         fwd.put("drops", drops);
         m.put("forwarding", fwd);
         m.put("node", new TreeMap<>(s.node()));
-        m.put("adapter", adapterStatistics());
         m.put("queued", s.queued());
         m.put("sent", nextSeq.get());
         m.put("received", tally.snapshot());
         m.put("outputLinesDropped", lines.dropped());
+        // receive drops by cause, among them frames refused by frame authentication (rx.dropped.auth_*)
+        m.put("adapter", socket.adapter().metrics().snapshot());
+        m.put("interfaces", interfaceStatistics());
         if (socket.messageStore() instanceof io.statecast.messagestore.MessageStore store) {
             m.put("messageStore", store.metrics());
         }
         return m;
     }
 
-    /**
-     * The adapter's counters: messages received by kind and sent, and every drop by cause —
-     * received frames the codec refused ({@code BAD_MAGIC}, {@code FOREIGN_OVERLAY}, …) or the
-     * adapter dropped, messages it could not send — plus each interface's counters by scheme.
-     */
-    private Map<String, Object> adapterStatistics() {
-        AdapterMetrics a = socket.adapter().metrics();
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("protocolReceived", a.protocolReceived());
-        m.put("applicationReceived", a.applicationReceived());
-        m.put("sent", a.sent());
-        m.put("listenerFailures", a.listenerFailures());
-        Map<String, Long> receiveDrops = new TreeMap<>();
-        for (DecodeException.Reason r : DecodeException.Reason.values()) {
-            receiveDrops.put(r.name(), a.dropped(r));
-        }
-        for (AdapterMetrics.ReceiveDrop r : AdapterMetrics.ReceiveDrop.values()) {
-            receiveDrops.put(r.name(), a.dropped(r));
-        }
-        m.put("receiveDrops", receiveDrops);
-        Map<String, Long> sendDrops = new TreeMap<>();
-        for (AdapterMetrics.SendDrop d : AdapterMetrics.SendDrop.values()) {
-            sendDrops.put(d.name(), a.dropped(d));
-        }
-        m.put("sendDrops", sendDrops);
+    /** Each substrate interface's counters (frames, bytes, drops by cause, connections) by scheme. */
+    private Map<String, Object> interfaceStatistics() {
         Map<String, Object> interfaces = new TreeMap<>();
         for (SubstrateInterface i : socket.adapter().interfaces()) {
             interfaces.put(i.scheme().uriScheme(), i.metrics().snapshot());
         }
-        m.put("interfaces", interfaces);
-        return m;
+        return interfaces;
     }
 
     /** Status writer thread: rewrites the file when anything in it changed since the last write. */

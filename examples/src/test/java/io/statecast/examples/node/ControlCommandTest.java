@@ -17,6 +17,7 @@ class ControlCommandTest {
         assertEquals(new ControlCommand.SendTo("12,34", 1, 16), ControlCommand.parse("  send-to   12,34 1 16 "));
         assertEquals(new ControlCommand.Flood(1000000, 65536), ControlCommand.parse("FLOOD 1000000 65536"));
         assertEquals(new ControlCommand.Stats(), ControlCommand.parse("stats"));
+        assertEquals(new ControlCommand.Peers(12), ControlCommand.parse("peers 12"));
         assertEquals(new ControlCommand.Neighbours(), ControlCommand.parse("neighbours"));
         assertEquals(new ControlCommand.Neighbours(), ControlCommand.parse("neighbors"));
         assertEquals(new ControlCommand.Ping(null), ControlCommand.parse("ping"));

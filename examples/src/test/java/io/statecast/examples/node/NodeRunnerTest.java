@@ -110,13 +110,14 @@ class NodeRunnerTest {
                 }
                 List<String> all = out.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("STATS ")).toList();
                 drops = new com.fasterxml.jackson.databind.ObjectMapper()
-                        .readTree(all.get(all.size() - 1).substring("STATS ".length())).get("adapter").get("receiveDrops");
+                        .readTree(all.get(all.size() - 1).substring("STATS ".length())).get("adapter");
                 total = 0;
                 for (var e : (Iterable<java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>>) drops::fields) {
-                    total += e.getValue().asLong();
+                    total += e.getKey().startsWith("rx.dropped.") ? e.getValue().asLong() : 0;
                 }
             }
-            assertTrue(drops.has("BAD_MAGIC") && drops.has("FOREIGN_OVERLAY") && drops.has("CODEC_FAILURE"),
+            assertTrue(drops.has("rx.dropped.bad_magic") && drops.has("rx.dropped.foreign_overlay")
+                    && drops.has("rx.dropped.codec_failure"),
                     "every cause is listed, zero or not: " + drops);
             commands.close();
             assertEquals(NodeRunner.EXIT_OK, status.get(20, java.util.concurrent.TimeUnit.SECONDS), err::toString);

@@ -598,6 +598,20 @@ public final class Session {
         return host;
     }
 
+    /** The datamodel if an expression or a declaration made it, else {@code null} (nothing is made here). */
+    XPathData dataIfAny() {
+        return rare == null ? null : rare.data;
+    }
+
+    /**
+     * The session's datamodel variables by index in {@code ids} (a spec's data ids), for the spec's
+     * composite queries and action XPaths. Make one per session and keep it: its items are made
+     * once per variable.
+     */
+    public io.statecast.messagestore.event.DatamodelValues datamodelValues(List<String> ids) {
+        return new DataView(this, ids);
+    }
+
     /** A condition: false, with {@code error.execution} raised, when it cannot be evaluated. */
     boolean test(Expr cond) {
         try {

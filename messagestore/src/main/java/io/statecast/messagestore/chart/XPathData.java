@@ -326,6 +326,54 @@ final class XPathData implements SubsetExpr.Scope {
         changed();
     }
 
+    // ---- the spec's composite queries and action XPaths ----------------------------------------
+
+    /**
+     * Whether {@code $name} is bound: to its {@code <data>} element (every declared variable is,
+     * from the start) or a node a {@code <foreach>} left it on.
+     */
+    boolean datumBound(String name) {
+        return vars.containsKey(name) || aliases.get(name) instanceof Node;
+    }
+
+    /** {@code $name}'s string value, as Saxon would atomize it; "" when unbound. */
+    String datumText(String name) {
+        Object alias = aliases.isEmpty() ? null : aliases.get(name);
+        if (alias instanceof Node n) {
+            return textContent(n);
+        }
+        SubsetExpr.Untyped s = scalars.get(name);
+        if (s != null) {
+            return s.text();
+        }
+        Element e = vars.get(name);
+        return e == null ? "" : textContent(e);
+    }
+
+    /** The XPath string value of a DOM node (an element's: its text, comments and processing instructions excluded). */
+    private static String textContent(Node n) {
+        String t = n.getTextContent();
+        return t == null ? "" : t;
+    }
+
+    /**
+     * {@code $name}'s value as the number an arithmetic assignment left, or {@code null} (see
+     * {@code DatamodelItem#number}).
+     */
+    Number datumNumber(String name) {
+        if (!aliases.isEmpty() && aliases.containsKey(name)) {
+            return null;
+        }
+        SubsetExpr.Untyped s = scalars.get(name);
+        return s != null && (s.typed instanceof Long || s.typed instanceof Double) ? (Number) s.typed : null;
+    }
+
+    /** {@code $name} for Saxon: its {@code <data>} element (pending values written to it first). */
+    XdmValue datumValue(String name) {
+        flush();
+        return valueOf(name);
+    }
+
     // ---- the subset's view of the variables ----------------------------------------------------
 
     @Override
@@ -409,7 +457,10 @@ final class XPathData implements SubsetExpr.Scope {
     }
 
     private XdmValue valueOf(QName q) {
-        String name = q.getLocalName();
+        return valueOf(q.getLocalName());
+    }
+
+    private XdmValue valueOf(String name) {
         XdmValue v = bound.get(name);
         if (v == null) {
             Object alias = aliases.get(name);

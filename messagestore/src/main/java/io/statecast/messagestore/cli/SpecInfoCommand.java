@@ -81,6 +81,9 @@ final class SpecInfoCommand implements Callable<Integer> {
             out.println("scope key:   " + s.service().scopeKey().text() + (s.service().scopeKey().path().compiled() != null
                     ? " (compiled to Java)" : " (on Saxon)"));
         }
+        if (s.service().startsOnDeploy()) {
+            out.println("start:       " + s.service().start() + " (fired in the node's own instance when deployed)");
+        }
         if (!s.service().inFlight().isEmpty()) {
             out.println("in flight:   " + String.join(" ", s.service().inFlight()) + " (the send window counts own messages here)");
         }

@@ -38,8 +38,11 @@ import java.util.Set;
  * Predicate  ::= "[" Expr "]"
  * </pre>
  *
- * Variables are a {@code let} or quantifier binding in scope, else a spec parameter (declared
- * {@code external} in a query; every parameter is in scope in an action's XPath). Anything
+ * Variables are a {@code let} or quantifier binding in scope, else a spec parameter or a variable
+ * of the spec's datamodel (declared {@code external} in a query; every parameter and datamodel
+ * variable is in scope in an action's XPath). A datamodel variable is its {@code <data>} element,
+ * as in the datamodel's own expressions; the subset reads its value (comparisons, functions, the
+ * result) but leaves paths, predicates and unions over it to Saxon. Anything
  * else — other functions, arithmetic, {@code for}, {@code intersect}, other axes ({@code ..},
  * {@code text()}, {@code following-sibling::}), decimals, casts — leaves the expression to Saxon. Values and
  * errors are XPath's: general comparisons of untyped history values, effective boolean value,
@@ -70,8 +73,22 @@ public final class CompiledExpression {
      * @return the compiled expression, or {@code null} when Saxon must evaluate it
      */
     public static CompiledExpression compile(String text, boolean xquery, Set<String> parameterNames) {
+        return compile(text, xquery, parameterNames, List.of());
+    }
+
+    /**
+     * Compiles {@code text} if it is in the subset.
+     *
+     * @param xquery         a composite event's XQuery rather than an action's XPath
+     * @param parameterNames the spec's parameters
+     * @param dataIds        the spec's datamodel variables, in the order of their indexes
+     *                       ({@link DatamodelValues})
+     * @return the compiled expression, or {@code null} when Saxon must evaluate it
+     */
+    public static CompiledExpression compile(String text, boolean xquery, Set<String> parameterNames,
+            List<String> dataIds) {
         try {
-            return new CompiledExpression(text, SubsetParser.parse(text, xquery, parameterNames));
+            return new CompiledExpression(text, SubsetParser.parse(text, xquery, parameterNames, dataIds));
         } catch (SubsetParser.Unsupported e) {
             return null;
         }
@@ -82,9 +99,14 @@ public final class CompiledExpression {
      * offset), or {@code null} when it compiles. For tools that show which expressions run on Saxon.
      */
     public static String outsideSubset(String text, boolean xquery, Set<String> parameterNames) {
+        return outsideSubset(text, xquery, parameterNames, List.of());
+    }
+
+    /** {@link #outsideSubset(String, boolean, Set)} for a spec with datamodel variables {@code dataIds}. */
+    public static String outsideSubset(String text, boolean xquery, Set<String> parameterNames, List<String> dataIds) {
         Objects.requireNonNull(text, "text");
         try {
-            SubsetParser.parse(text, xquery, parameterNames);
+            SubsetParser.parse(text, xquery, parameterNames, dataIds);
             return null;
         } catch (SubsetParser.Unsupported e) {
             return e.getMessage();
@@ -106,9 +128,14 @@ public final class CompiledExpression {
      * reads Saxon's result: non-empty, and every item true or the text {@code true}.
      */
     public boolean isTrue(History history, QueryBindings bindings) throws EvaluationException {
+        return isTrue(history, bindings, DatamodelValues.NONE);
+    }
+
+    /** {@link #isTrue(History, QueryBindings)} with the instance's datamodel variables {@code data}. */
+    public boolean isTrue(History history, QueryBindings bindings, DatamodelValues data) throws EvaluationException {
         if (booleanRoot) {
             // one boolean: its truth is the result's (no list is made)
-            try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, slots)) {
+            try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, data, slots)) {
                 return root.ebv(c);
             } catch (SubsetEval.DynamicError e) {
                 throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);
@@ -116,7 +143,7 @@ public final class CompiledExpression {
                 throw new EvaluationException("'" + text + "' overflowed the stack", true, e);
             }
         }
-        List<Object> v = run(history, bindings);
+        List<Object> v = run(history, bindings, data);
         if (v.isEmpty()) {
             return false;
         }
@@ -138,7 +165,13 @@ public final class CompiledExpression {
      * {@link PathResult.Address}; {@code null} when empty.
      */
     public PathResult select(History history, QueryBindings bindings) throws EvaluationException {
-        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, slots)) {
+        return select(history, bindings, DatamodelValues.NONE);
+    }
+
+    /** {@link #select(History, QueryBindings)} with the instance's datamodel variables {@code data}. */
+    public PathResult select(History history, QueryBindings bindings, DatamodelValues data)
+            throws EvaluationException {
+        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, data, slots)) {
             // the result is read here, before anything else runs: a path's one node may be the
             // context's scratch item rather than a new one
             c.lend = SubsetEval.takesLend(root);
@@ -213,9 +246,16 @@ public final class CompiledExpression {
         return item.toString();
     }
 
-    /** The value as a sequence of {@link HistoryItem}, String, Long and Boolean items (tests compare it with Saxon's). */
+    /**
+     * The value as a sequence of {@link HistoryItem}, {@link DatamodelItem}, String, Long and
+     * Boolean items (tests compare it with Saxon's).
+     */
     List<Object> run(History history, QueryBindings bindings) throws EvaluationException {
-        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, slots)) {
+        return run(history, bindings, DatamodelValues.NONE);
+    }
+
+    List<Object> run(History history, QueryBindings bindings, DatamodelValues data) throws EvaluationException {
+        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, data, slots)) {
             return root.eval(c);
         } catch (SubsetEval.DynamicError e) {
             throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);
@@ -229,7 +269,7 @@ public final class CompiledExpression {
      * {@link MessageKeyExpression}).
      */
     List<Object> runAt(History history, HistoryItem context, QueryBindings bindings) throws EvaluationException {
-        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, slots)) {
+        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, DatamodelValues.NONE, slots)) {
             c.item = context;
             return root.eval(c);
         } catch (SubsetEval.DynamicError e) {

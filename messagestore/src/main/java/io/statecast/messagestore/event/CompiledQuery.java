@@ -1,5 +1,6 @@
 package io.statecast.messagestore.event;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import net.sf.saxon.s9api.XQueryExecutable;
@@ -11,18 +12,20 @@ import net.sf.saxon.s9api.XdmValue;
  * The XQuery of a composite event, compiled once when the spec is loaded and shared by every
  * instance. An {@link XQueryExecutable} is thread-safe; each evaluation loads its own
  * {@code XQueryEvaluator} (reuse one per thread), sets the history document as context item,
- * binds the declared external parameters, and runs inline on the shard's thread under the
+ * binds the declared external parameters (once) and datamodel variables (before each
+ * evaluation, to their current values), and runs inline on the shard's thread under the
  * watch of {@link EvaluationGuard} ({@link QueryEvaluator}).
  *
  * @param text       the query as written in the spec
  * @param executable the compiled query
  * @param reads      which events' XML forms the query may read
  * @param parameters the spec parameters the query declares as external variables
+ * @param data       the datamodel variables the query declares as external variables
  * @param compiled   the query compiled to Java ({@link CompiledExpression}, the documented
  *                   subset), or {@code null} when Saxon evaluates it
  */
 public record CompiledQuery(String text, XQueryExecutable executable, HistoryReads reads, Set<String> parameters,
-        CompiledExpression compiled) {
+        List<DatamodelRef> data, CompiledExpression compiled) {
 
     /** Requires every component but the compiled form. */
     public CompiledQuery {
@@ -30,9 +33,16 @@ public record CompiledQuery(String text, XQueryExecutable executable, HistoryRea
         Objects.requireNonNull(executable, "executable");
         Objects.requireNonNull(reads, "reads");
         parameters = Set.copyOf(parameters);
+        data = List.copyOf(data);
     }
 
-    /** A compiled query, compiled to Java too when it is in the subset. */
+    /** A query that reads no datamodel variable. */
+    public CompiledQuery(String text, XQueryExecutable executable, HistoryReads reads, Set<String> parameters,
+            CompiledExpression compiled) {
+        this(text, executable, reads, parameters, List.of(), compiled);
+    }
+
+    /** A compiled query without datamodel variables, compiled to Java too when it is in the subset. */
     public CompiledQuery(String text, XQueryExecutable executable, HistoryReads reads, Set<String> parameters) {
         this(text, executable, reads, parameters, CompiledExpression.compile(text, true, parameters));
     }

@@ -76,7 +76,7 @@ public final class MessageKeyExpression {
             Object item = v.get(0);
             key = item instanceof HistoryItem h ? h.stringValue(history) : item.toString();
         } else {
-            XdmValue v = evaluator.evaluateAt(owner, path, bindings, messageNode(history));
+            XdmValue v = evaluator.evaluateAt(owner, path, bindings, DatamodelValues.NONE, messageNode(history));
             if (v.size() != 1) {
                 throw new NoKey(v.size() == 0 ? "the value is empty" : "the value has " + v.size() + " items");
             }

@@ -4,6 +4,7 @@ import io.statecast.overlay.message.OverlayMessage;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import net.sf.saxon.om.NodeInfo;
@@ -12,6 +13,7 @@ import net.sf.saxon.s9api.SaxonApiException;
 import net.sf.saxon.s9api.XPathSelector;
 import net.sf.saxon.s9api.XQueryEvaluator;
 import net.sf.saxon.s9api.XdmAtomicValue;
+import net.sf.saxon.s9api.XdmEmptySequence;
 import net.sf.saxon.s9api.XdmItem;
 import net.sf.saxon.s9api.XdmNode;
 import net.sf.saxon.s9api.XdmValue;
@@ -22,7 +24,9 @@ import net.sf.saxon.value.BinaryValue;
  * compiled to Java ({@link CompiledExpression}) directly over the history's entries, the others
  * by Saxon on the history document, reusing one loaded
  * evaluator per expression and spec (ENGINE-NOTES: loading an evaluator per evaluation costs
- * more than the evaluation). Parameters are bound once, when the evaluator is loaded.
+ * more than the evaluation). Parameters are bound once, when the evaluator is loaded; the
+ * datamodel variables an expression reads ({@link DatamodelValues}) before each evaluation, to the
+ * instance's current values (a compiled expression reads them through its evaluation context).
  *
  * <p>One per shard thread; not thread-safe. Evaluation runs inline on the calling thread,
  * bracketed by the {@link EvaluationGuard} so a watchdog can notice an overrun (Saxon cannot be
@@ -50,6 +54,15 @@ public final class QueryEvaluator {
      */
     public PathResult evaluatePath(Object owner, CompiledPath path, QueryBindings bindings, History history)
             throws EvaluationException {
+        return evaluatePath(owner, path, bindings, DatamodelValues.NONE, history);
+    }
+
+    /**
+     * {@link #evaluatePath(Object, CompiledPath, QueryBindings, History)} for an instance whose
+     * datamodel variables are {@code data}.
+     */
+    public PathResult evaluatePath(Object owner, CompiledPath path, QueryBindings bindings, DatamodelValues data,
+            History history) throws EvaluationException {
         CompiledExpression compiled = path.compiled();
         if (compiled != null) {
             if (!history.queryable()) {
@@ -58,9 +71,9 @@ public final class QueryEvaluator {
             // answered over the entries (the document need not exist); not bracketed by the
             // guard, whose clock reads cost more than most such evaluations: a compiled
             // expression bounds its own steps and fails as fatal when it runs away
-            return compiled.select(history, bindings);
+            return compiled.select(history, bindings, data);
         }
-        XdmValue value = evaluate(owner, path, bindings, history);
+        XdmValue value = evaluate(owner, path, bindings, data, history);
         if (value == null || value.size() == 0) {
             return null;
         }
@@ -77,7 +90,13 @@ public final class QueryEvaluator {
      */
     public List<NodeInfo> selectNodes(Object owner, CompiledPath path, QueryBindings bindings, History history)
             throws EvaluationException {
-        XdmValue value = evaluate(owner, path, bindings, history);
+        return selectNodes(owner, path, bindings, DatamodelValues.NONE, history);
+    }
+
+    /** {@link #selectNodes(Object, CompiledPath, QueryBindings, History)} with datamodel variables {@code data}. */
+    public List<NodeInfo> selectNodes(Object owner, CompiledPath path, QueryBindings bindings, DatamodelValues data,
+            History history) throws EvaluationException {
+        XdmValue value = evaluate(owner, path, bindings, data, history);
         if (value == null || value.size() == 0) {
             return List.of();
         }
@@ -122,20 +141,20 @@ public final class QueryEvaluator {
         return new PathResult.Bytes(bytes.toByteArray());
     }
 
-    private XdmValue evaluate(Object owner, CompiledPath path, QueryBindings bindings, History history)
-            throws EvaluationException {
+    private XdmValue evaluate(Object owner, CompiledPath path, QueryBindings bindings, DatamodelValues data,
+            History history) throws EvaluationException {
         XdmNode doc = history.document();
         if (doc == null) {
             return null;
         }
-        return evaluateAt(owner, path, bindings, doc);
+        return evaluateAt(owner, path, bindings, data, doc);
     }
 
     /**
      * Evaluates an XPath on Saxon with {@code context} as context item (a message's key,
      * {@link MessageKeyExpression}), under the guard like every Saxon evaluation.
      */
-    XdmValue evaluateAt(Object owner, CompiledPath path, QueryBindings bindings, XdmItem doc)
+    XdmValue evaluateAt(Object owner, CompiledPath path, QueryBindings bindings, DatamodelValues data, XdmItem doc)
             throws EvaluationException {
         Map<Object, Object> cache = loaded.computeIfAbsent(owner, k -> new IdentityHashMap<>());
         XPathSelector selector = (XPathSelector) cache.get(path);
@@ -143,6 +162,11 @@ public final class QueryEvaluator {
         if (first) {
             selector = path.executable().load();
             try {
+                // Saxon wants a value for every declared variable, read or not: the datamodel
+                // variables this path does not read stay empty (those it reads are bound per evaluation)
+                for (Iterator<QName> q = path.executable().iterateExternalVariables(); q.hasNext();) {
+                    selector.setVariable(q.next(), XdmEmptySequence.getInstance());
+                }
                 for (Map.Entry<QName, XdmAtomicValue> b : bindings.values().entrySet()) {
                     selector.setVariable(b.getKey(), b.getValue());
                 }
@@ -153,6 +177,11 @@ public final class QueryEvaluator {
             cache.put(path, selector);
         }
         try {
+            List<DatamodelRef> refs = path.data();
+            for (int i = 0, n = refs.size(); i < n; i++) {
+                DatamodelRef r = refs.get(i);
+                selector.setVariable(r.name(), data.value(r.index()));
+            }
             selector.setContextItem(doc);
             evaluations++;
             guard.begin(owner, first);
@@ -192,6 +221,15 @@ public final class QueryEvaluator {
      */
     public boolean evaluateQuery(Object owner, CompiledQuery query, QueryBindings bindings, History history)
             throws EvaluationException {
+        return evaluateQuery(owner, query, bindings, DatamodelValues.NONE, history);
+    }
+
+    /**
+     * {@link #evaluateQuery(Object, CompiledQuery, QueryBindings, History)} for an instance whose
+     * datamodel variables are {@code data}.
+     */
+    public boolean evaluateQuery(Object owner, CompiledQuery query, QueryBindings bindings, DatamodelValues data,
+            History history) throws EvaluationException {
         if (!history.queryable()) {
             return false;
         }
@@ -200,7 +238,7 @@ public final class QueryEvaluator {
             // answered over the entries (the document need not exist); not bracketed by the
             // guard, whose clock reads cost more than most such evaluations: a compiled
             // expression bounds its own steps and fails as fatal when it runs away
-            return compiled.isTrue(history, bindings);
+            return compiled.isTrue(history, bindings, data);
         }
         XdmNode doc = history.document();
         Map<Object, Object> cache = loaded.computeIfAbsent(owner, k -> new IdentityHashMap<>());
@@ -217,6 +255,11 @@ public final class QueryEvaluator {
             cache.put(query, evaluator);
         }
         try {
+            List<DatamodelRef> refs = query.data();
+            for (int i = 0, n = refs.size(); i < n; i++) {
+                DatamodelRef r = refs.get(i);
+                evaluator.setExternalVariable(r.name(), data.value(r.index()));
+            }
             evaluator.setContextItem(doc);
             evaluations++;
             XdmValue value;

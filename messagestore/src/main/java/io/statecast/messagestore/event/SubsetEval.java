@@ -9,10 +9,11 @@ import java.util.Set;
 /**
  * The evaluator objects a compiled subset expression is made of ({@link SubsetParser} builds the
  * tree, {@link CompiledExpression} runs it). A value is a sequence, a {@code List<Object>} whose
- * items are {@link HistoryItem} nodes, {@code String} ({@code xs:string}), {@code Long}
- * ({@code xs:integer}) or {@code Boolean}. Node values are untyped atomic, as in the history
- * document. Semantics follow XPath 3.1 (general comparisons, effective boolean value,
- * predicates, document order); a test compares every construct with Saxon on random histories.
+ * items are {@link HistoryItem} nodes, {@link DatamodelItem} nodes (a datamodel variable's
+ * {@code <data>} element), {@code String} ({@code xs:string}), {@code Long} ({@code xs:integer})
+ * or {@code Boolean}. Node values are untyped atomic, as in the history document. Semantics
+ * follow XPath 3.1 (general comparisons, effective boolean value, predicates, document order); a
+ * test compares every construct with Saxon on random histories and datamodel values.
  */
 final class SubsetEval {
 
@@ -61,7 +62,12 @@ final class SubsetEval {
 
     /** The sequence of one item: a node is its own sequence (no list made). */
     static List<Object> one(Object x) {
-        return x instanceof HistoryItem h ? h : List.of(x);
+        return x instanceof HistoryItem h ? h : x instanceof DatamodelItem d ? d : List.of(x);
+    }
+
+    /** Whether {@code x} is a node: of the history, or a datamodel variable's element. */
+    private static boolean isNode(Object x) {
+        return x instanceof HistoryItem || x instanceof DatamodelItem;
     }
 
     /** A spare context per thread: an evaluation then allocates no context of its own. */
@@ -71,6 +77,8 @@ final class SubsetEval {
     static final class Ctx implements AutoCloseable {
         History history;
         QueryBindings bindings;
+        /** The instance's datamodel variables ({@link DataRef}). */
+        DatamodelValues data;
         Object[] vars;
         Object item;
         int position;
@@ -109,31 +117,32 @@ final class SubsetEval {
             return it;
         }
 
-        Ctx(History history, QueryBindings bindings, int slots) {
+        Ctx(History history, QueryBindings bindings, DatamodelValues data, int slots) {
             this.vars = NO_VARS;
-            reset(history, bindings, slots);
+            reset(history, bindings, data, slots);
         }
 
         /**
          * A context for one evaluation on this thread: the thread's spare when it is free (a
          * nested evaluation gets a new one). {@link #close} it when the value has been read.
          */
-        static Ctx open(History history, QueryBindings bindings, int slots) {
+        static Ctx open(History history, QueryBindings bindings, DatamodelValues data, int slots) {
             Ctx[] spare = SPARE.get();
             Ctx c = spare[0];
             if (c == null) {
-                c = new Ctx(history, bindings, slots);
+                c = new Ctx(history, bindings, data, slots);
             } else {
                 spare[0] = null;
-                c.reset(history, bindings, slots);
+                c.reset(history, bindings, data, slots);
             }
             c.home = spare;
             return c;
         }
 
-        private void reset(History history, QueryBindings bindings, int slots) {
+        private void reset(History history, QueryBindings bindings, DatamodelValues data, int slots) {
             this.history = history;
             this.bindings = bindings;
+            this.data = data;
             if (vars.length < slots) {
                 vars = new Object[slots];
             }
@@ -150,6 +159,7 @@ final class SubsetEval {
         public void close() {
             history = null;
             bindings = null;
+            data = null;
             item = null;
             scratch.entry = null;
             for (int i = 0, n = Math.min(slots, slotItems.length); i < n; i++) {
@@ -266,6 +276,44 @@ final class SubsetEval {
         return false;
     }
 
+    /**
+     * Whether {@code e}'s value may hold a datamodel variable's node ({@link DataRef}, or a
+     * variable bound to a value that may). The subset does not navigate such nodes (a path step,
+     * predicate or union over one is Saxon's), so the parser refuses those uses.
+     */
+    static boolean mayReturnData(Ev e) {
+        if (e instanceof DataRef) {
+            return true;
+        }
+        if (e instanceof VarRef v) {
+            return v.data;
+        }
+        if (e instanceof Let l) {
+            return mayReturnData(l.body);
+        }
+        if (e instanceof If i) {
+            return mayReturnData(i.then) || mayReturnData(i.otherwise);
+        }
+        if (e instanceof Concat cc) {
+            for (Ev p : cc.parts) {
+                if (mayReturnData(p)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (e instanceof Filter f) {
+            return mayReturnData(f.base);
+        }
+        if (e instanceof Path p) {
+            return p.steps.length == 0 && mayReturnData(p.start);
+        }
+        if (e instanceof Union u) {
+            return mayReturnData(u.left) || mayReturnData(u.right);
+        }
+        return false;
+    }
+
     // ------------------------------------------------------------------ primaries
 
     /** A string or integer literal. */
@@ -325,9 +373,12 @@ final class SubsetEval {
     /** A let- or quantifier-bound variable. */
     static final class VarRef extends Ev {
         final int slot;
+        /** Whether its value may hold a datamodel variable's node ({@link #mayReturnData}). */
+        final boolean data;
 
-        VarRef(int slot) {
+        VarRef(int slot, boolean data) {
             this.slot = slot;
+            this.data = data;
         }
 
         @SuppressWarnings("unchecked")
@@ -352,6 +403,31 @@ final class SubsetEval {
                 throw new DynamicError("no value for parameter $" + name);
             }
             return one(v);
+        }
+    }
+
+    /**
+     * A datamodel variable ({@code <data id>}), by its index in the spec's data ids: the
+     * instance's current value, read through the evaluation's {@link Ctx#data} (no name lookup, no
+     * list: the variable's item is its own sequence).
+     */
+    static final class DataRef extends Ev {
+        final int index;
+
+        DataRef(int index) {
+            this.index = index;
+        }
+
+        @Override
+        List<Object> eval(Ctx c) {
+            DatamodelItem d = c.data.item(index);
+            return d == null ? List.of() : d;
+        }
+
+        @Override
+        boolean ebv(Ctx c) {
+            // a node: true whenever the variable is bound
+            return c.data.item(index) != null;
         }
     }
 
@@ -696,6 +772,9 @@ final class SubsetEval {
                 return null;
             }
             Object x = v.get(0);
+            if (x instanceof DatamodelItem d) {
+                return d.text();
+            }
             return x instanceof HistoryItem h ? c.stringValue(h) : x;
         }
     }
@@ -779,11 +858,28 @@ final class SubsetEval {
             }
             return compareStrings(op, c.stringValue(a), c.stringValue(b));
         }
-        if (x instanceof HistoryItem a) {
-            return compareUntyped(op, c.stringValue(a), y, false);
+        if (x instanceof DatamodelItem d && isNumeric(y)) {
+            Number n = d.number();
+            if (n != null) {
+                // the text of a number the datamodel keeps as one parses to that number
+                return compareDoubles(op, n.doubleValue(), ((Number) y).doubleValue());
+            }
+        } else if (y instanceof DatamodelItem d && isNumeric(x)) {
+            Number n = d.number();
+            if (n != null) {
+                return compareDoubles(op, ((Number) x).doubleValue(), n.doubleValue());
+            }
         }
-        if (y instanceof HistoryItem b) {
-            return compareUntyped(op, c.stringValue(b), x, true);
+        String u = untyped(c, x);
+        String v = untyped(c, y);
+        if (u != null && v != null) {
+            return compareStrings(op, u, v);
+        }
+        if (u != null) {
+            return compareUntyped(op, u, y, false);
+        }
+        if (v != null) {
+            return compareUntyped(op, v, x, true);
         }
         if (x instanceof String s && y instanceof String t) {
             return compareStrings(op, s, t);
@@ -843,12 +939,22 @@ final class SubsetEval {
         return Boolean.compare(i < a.length(), j < b.length());
     }
 
+    /** A node's untyped atomic value (its string value), or {@code null} when {@code x} is atomic. */
+    private static String untyped(Ctx c, Object x) throws DynamicError {
+        if (x instanceof HistoryItem h) {
+            return c.stringValue(h);
+        }
+        return x instanceof DatamodelItem d ? d.text() : null;
+    }
+
     private static boolean compareNumbers(Op op, Object x, Object y) {
         if (x instanceof Long a && y instanceof Long b) {
             return result(op, Long.compare(a, b));
         }
-        double a = ((Number) x).doubleValue();
-        double b = ((Number) y).doubleValue();
+        return compareDoubles(op, ((Number) x).doubleValue(), ((Number) y).doubleValue());
+    }
+
+    private static boolean compareDoubles(Op op, double a, double b) {
         if (Double.isNaN(a) || Double.isNaN(b)) {
             return op == Op.NE;
         }
@@ -935,14 +1041,14 @@ final class SubsetEval {
 
     /** XPath's effective boolean value of a sequence. */
     static boolean ebv(List<Object> v) throws DynamicError {
-        if (v instanceof HistoryItem) {
+        if (v instanceof HistoryItem || v instanceof DatamodelItem) {
             return true;
         }
         if (v.isEmpty()) {
             return false;
         }
         Object first = v.get(0);
-        if (first instanceof HistoryItem) {
+        if (isNode(first)) {
             return true;
         }
         if (v.size() > 1) {

@@ -30,23 +30,25 @@ final class SubsetParser {
         }
     }
 
-    /** A variable in scope. */
-    private record Binding(String name, int slot) {
+    /** A variable in scope; {@code data}: its value may hold a datamodel variable's node. */
+    private record Binding(String name, int slot, boolean data) {
     }
 
     private final List<Token> tokens;
     private final boolean xquery;
     private final Set<String> parameters;
+    private final List<String> dataIds;
     private final Set<String> externals = new LinkedHashSet<>();
     private final List<Binding> scope = new ArrayList<>();
     private final Set<String> usedParameters = new HashSet<>();
     private int at;
     private int slots;
 
-    private SubsetParser(List<Token> tokens, boolean xquery, Set<String> parameters) {
+    private SubsetParser(List<Token> tokens, boolean xquery, Set<String> parameters, List<String> dataIds) {
         this.tokens = tokens;
         this.xquery = xquery;
         this.parameters = parameters;
+        this.dataIds = dataIds;
     }
 
     /**
@@ -63,11 +65,14 @@ final class SubsetParser {
      * Parses {@code text}.
      *
      * @param xquery     a composite event's XQuery (may have a prolog declaring external
-     *                   parameters) rather than an action's XPath (every spec parameter in scope)
+     *                   parameters and datamodel variables) rather than an action's XPath (every
+     *                   spec parameter and datamodel variable in scope)
      * @param parameters the spec's parameter names
+     * @param dataIds    the spec's datamodel variables ({@code <data id>}), in the order that
+     *                   gives each its index ({@link SubsetEval.DataRef})
      */
-    static Parsed parse(String text, boolean xquery, Set<String> parameters) throws Unsupported {
-        SubsetParser p = new SubsetParser(SubsetLexer.tokens(text, xquery), xquery, parameters);
+    static Parsed parse(String text, boolean xquery, Set<String> parameters, List<String> dataIds) throws Unsupported {
+        SubsetParser p = new SubsetParser(SubsetLexer.tokens(text, xquery), xquery, parameters, dataIds);
         if (xquery) {
             p.prolog();
         }
@@ -189,7 +194,7 @@ final class SubsetParser {
                 expect(Kind.SYMBOL, ":=");
                 Ev value = exprSingle();
                 int slot = slots++;
-                scope.add(new Binding(name, slot));
+                scope.add(new Binding(name, slot, SubsetEval.mayReturnData(value)));
                 slotList.add(slot);
                 values.add(value);
             } while (peek().is(",") && peek(1).is("$") && advance());
@@ -223,7 +228,7 @@ final class SubsetParser {
             expect(Kind.NAME, "in");
             Ev domain = exprSingle();
             int slot = slots++;
-            scope.add(new Binding(name, slot));
+            scope.add(new Binding(name, slot, SubsetEval.mayReturnData(domain)));
             slotList.add(slot);
             domains.add(domain);
         } while (accept(","));
@@ -309,8 +314,12 @@ final class SubsetParser {
     private Ev union() throws Unsupported {
         Ev left = path();
         while (peek().is("|") || peek().kind() == Kind.NAME && peek().text().equals("union")) {
-            next();
-            left = new SubsetEval.Union(left, path());
+            int offset = next().start();
+            Ev right = path();
+            if (SubsetEval.mayReturnData(left) || SubsetEval.mayReturnData(right)) {
+                throw new Unsupported("a union with a datamodel variable", offset);
+            }
+            left = new SubsetEval.Union(left, right);
         }
         return left;
     }
@@ -361,6 +370,10 @@ final class SubsetParser {
             steps.add(step(Axis.CHILD));
         } else {
             start = postfix();
+            if ((peek().is("/") || peek().is("//")) && SubsetEval.mayReturnData(start)) {
+                // the subset reads a datamodel variable's value, it does not walk its element
+                throw new Unsupported("a path from a datamodel variable", peek().start());
+            }
         }
         while (peek().is("/") || peek().is("//")) {
             Axis axis = next().is("/") ? Axis.CHILD : Axis.DESCENDANT_CHILD;
@@ -423,6 +436,9 @@ final class SubsetParser {
     /** {@code Primary Predicate*}. */
     private Ev postfix() throws Unsupported {
         Ev primary = primary();
+        if (peek().is("[") && SubsetEval.mayReturnData(primary)) {
+            throw new Unsupported("a predicate on a datamodel variable", peek().start());
+        }
         Ev[] preds = predicates();
         return preds.length == 0 ? primary : new SubsetEval.Filter(primary, preds);
     }
@@ -468,10 +484,15 @@ final class SubsetParser {
     private Ev variable(String name, int offset) throws Unsupported {
         for (int i = scope.size() - 1; i >= 0; i--) {
             if (scope.get(i).name().equals(name)) {
-                return new SubsetEval.VarRef(scope.get(i).slot());
+                return new SubsetEval.VarRef(scope.get(i).slot(), scope.get(i).data());
             }
         }
-        if (xquery ? externals.contains(name) : parameters.contains(name)) {
+        if (xquery ? externals.contains(name) : parameters.contains(name) || dataIds.contains(name)) {
+            // a datamodel variable unless it is a parameter (the spec loader refuses a name that is both)
+            int data = parameters.contains(name) ? -1 : dataIds.indexOf(name);
+            if (data >= 0) {
+                return new SubsetEval.DataRef(data);
+            }
             usedParameters.add(name);
             return new SubsetEval.ParamRef(name);
         }

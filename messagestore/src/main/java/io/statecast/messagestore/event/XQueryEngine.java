@@ -10,6 +10,8 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import net.sf.saxon.Configuration;
 import net.sf.saxon.expr.Expression;
+import net.sf.saxon.expr.Operand;
+import net.sf.saxon.expr.VariableReference;
 import net.sf.saxon.expr.instruct.GlobalParam;
 import net.sf.saxon.expr.instruct.GlobalVariable;
 import net.sf.saxon.lib.EnvironmentVariableResolver;
@@ -25,6 +27,7 @@ import net.sf.saxon.s9api.XPathExecutable;
 import net.sf.saxon.s9api.XQueryCompiler;
 import net.sf.saxon.s9api.XQueryExecutable;
 import net.sf.saxon.s9api.XmlProcessingError;
+import net.sf.saxon.sxpath.XPathVariable;
 import net.sf.saxon.trans.XPathException;
 
 /**
@@ -158,8 +161,23 @@ public final class XQueryEngine implements AutoCloseable {
      * @throws QueryException when the query does not compile or is refused; position inside the text
      */
     public CompiledQuery compileQuery(String text, Set<String> parameterNames) throws QueryException {
+        return compileQuery(text, parameterNames, List.of());
+    }
+
+    /**
+     * Compiles a composite event's XQuery for a spec with a datamodel.
+     *
+     * @param parameterNames the spec's parameters
+     * @param dataIds        the spec's datamodel variables ({@code <data id>}) in index order; the
+     *                       query may declare any parameter or datamodel variable
+     *                       {@code external} and nothing else (no id may also be a parameter's
+     *                       name: the spec loader refuses that)
+     * @throws QueryException when the query does not compile or is refused; position inside the text
+     */
+    public CompiledQuery compileQuery(String text, Set<String> parameterNames, List<String> dataIds)
+            throws QueryException {
         precheck(text);
-        return onCompileWorker(() -> compileQueryNow(text, parameterNames), "compiling the XQuery");
+        return onCompileWorker(() -> compileQueryNow(text, parameterNames, dataIds), "compiling the XQuery");
     }
 
     /**
@@ -168,11 +186,23 @@ public final class XQueryEngine implements AutoCloseable {
      * @throws QueryException when the expression does not compile or is refused
      */
     public CompiledPath compilePath(String text, Set<String> parameterNames) throws QueryException {
-        precheck(text);
-        return onCompileWorker(() -> compilePathNow(text, parameterNames), "compiling the XPath");
+        return compilePath(text, parameterNames, List.of());
     }
 
-    private CompiledQuery compileQueryNow(String text, Set<String> parameterNames) throws QueryException {
+    /**
+     * Compiles an action's XPath for a spec with a datamodel: every spec parameter and every
+     * datamodel variable ({@code dataIds}, in index order) is declared as a variable.
+     *
+     * @throws QueryException when the expression does not compile or is refused
+     */
+    public CompiledPath compilePath(String text, Set<String> parameterNames, List<String> dataIds)
+            throws QueryException {
+        precheck(text);
+        return onCompileWorker(() -> compilePathNow(text, parameterNames, dataIds), "compiling the XPath");
+    }
+
+    private CompiledQuery compileQueryNow(String text, Set<String> parameterNames, List<String> dataIds)
+            throws QueryException {
         XQueryCompiler compiler = processor.newXQueryCompiler();
         compiler.setLanguageVersion(LANGUAGE_VERSION);
         compiler.declareNamespace(PayloadFunctions.PREFIX, PayloadFunctions.NAMESPACE);
@@ -208,15 +238,21 @@ public final class XQueryEngine implements AutoCloseable {
         }
         List<Expression> globals = new ArrayList<>();
         Set<String> externals = new TreeSet<>();
+        List<DatamodelRef> data = new ArrayList<>();
         for (GlobalVariable v : module.getAllGlobalVariables()) {
             if (v instanceof GlobalParam) {
                 String name = v.getVariableQName().getLocalPart();
-                if (!v.getVariableQName().getURI().isEmpty() || !parameterNames.contains(name)) {
+                boolean plain = v.getVariableQName().getURI().isEmpty();
+                if (plain && parameterNames.contains(name)) {
+                    externals.add(name);
+                } else if (plain && dataIds.contains(name)) {
+                    data.add(new DatamodelRef(new QName(name), dataIds.indexOf(name)));
+                } else {
                     throw new QueryException("external variable $" + v.getVariableQName().getDisplayName()
-                            + " is not a declared parameter (declared: " + new TreeSet<>(parameterNames) + ")",
+                            + " is not a declared parameter or datamodel variable (parameters: "
+                            + new TreeSet<>(parameterNames) + ", datamodel: " + new TreeSet<>(dataIds) + ")",
                             Math.max(0, v.getLineNumber()), Math.max(0, v.getColumnNumber()));
                 }
-                externals.add(name);
             }
             if (v.getBody() != null) {
                 globals.add(v.getBody());
@@ -224,16 +260,22 @@ public final class XQueryEngine implements AutoCloseable {
         }
         inspector.checkSandbox(query.getExpression(), functions, globals);
         HistoryReads reads = QueryInspector.reads(query.getExpression(), functions.values(), globals);
-        return new CompiledQuery(text, executable, reads, externals);
+        data.sort(java.util.Comparator.comparingInt(DatamodelRef::index));
+        return new CompiledQuery(text, executable, reads, externals, data,
+                CompiledExpression.compile(text, true, externals, dataIds));
     }
 
-    private CompiledPath compilePathNow(String text, Set<String> parameterNames) throws QueryException {
+    private CompiledPath compilePathNow(String text, Set<String> parameterNames, List<String> dataIds)
+            throws QueryException {
         XPathCompiler compiler = processor.newXPathCompiler();
         compiler.setLanguageVersion(LANGUAGE_VERSION);
         compiler.declareNamespace(PayloadFunctions.PREFIX, PayloadFunctions.NAMESPACE);
         compiler.setWarningHandler(warning -> { });
         for (String p : parameterNames) {
             compiler.declareVariable(new QName(p));
+        }
+        for (String d : dataIds) {
+            compiler.declareVariable(new QName(d));
         }
         XPathExecutable executable;
         try {
@@ -244,7 +286,39 @@ public final class XQueryEngine implements AutoCloseable {
         Expression tree = executable.getUnderlyingExpression().getInternalExpression();
         inspector.checkSandbox(tree, Map.of(), List.of());
         return new CompiledPath(text, executable, QueryInspector.reads(tree, List.of(), List.of()),
-                CompiledExpression.compile(text, false, parameterNames));
+                dataReferences(tree, dataIds), CompiledExpression.compile(text, false, parameterNames, dataIds));
+    }
+
+    /**
+     * The datamodel variables an XPath's compiled tree reads: references to the declared
+     * variables named {@code dataIds} (a {@code let} of the same name is a binding of its own).
+     * Only these are bound before each evaluation.
+     */
+    private static List<DatamodelRef> dataReferences(Expression tree, List<String> dataIds) {
+        if (dataIds.isEmpty()) {
+            return List.of();
+        }
+        Set<String> found = new TreeSet<>();
+        java.util.Deque<Expression> todo = new java.util.ArrayDeque<>();
+        todo.push(tree);
+        while (!todo.isEmpty()) {
+            Expression e = todo.pop();
+            if (e instanceof VariableReference r && r.getBinding() instanceof XPathVariable v
+                    && v.getVariableQName().getURI().isEmpty()) {
+                String name = v.getVariableQName().getLocalPart();
+                if (dataIds.contains(name)) {
+                    found.add(name);
+                }
+            }
+            for (Operand o : e.operands()) {
+                todo.push(o.getChildExpression());
+            }
+        }
+        List<DatamodelRef> out = new ArrayList<>();
+        for (String name : found) {
+            out.add(new DatamodelRef(new QName(name), dataIds.indexOf(name)));
+        }
+        return out;
     }
 
     /**

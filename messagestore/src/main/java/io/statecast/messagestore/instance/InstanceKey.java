@@ -68,6 +68,25 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
     }
 
     /**
+     * The key of the node's own instance under a flow {@code scope}: the one a spec's
+     * {@code <Start>} starts when the service is deployed on the node {@code local}: the flow from
+     * ({@code flow}), to ({@code flow-destination}) or of ({@code flow-peer}, the pair {local,
+     * local}) this node.
+     *
+     * @throws IllegalArgumentException for a message scope (no instance belongs to the node)
+     */
+    public static InstanceKey ofNode(Scope scope, int serviceId, LogicalAddress local) {
+        Objects.requireNonNull(local, "local");
+        return switch (scope) {
+            case FLOW -> ofFlow(serviceId, local);
+            case FLOW_DESTINATION -> new InstanceKey(scope, serviceId, 0, local, null);
+            case FLOW_PEER -> ofPeers(serviceId, local, local);
+            case MESSAGE, MESSAGE_SOURCE, EXPRESSION -> throw new IllegalArgumentException(
+                    "scope " + scope.label() + " has no instance of the node");
+        };
+    }
+
+    /**
      * The key of the instance {@code message} belongs to under {@code scope} on the node
      * {@code local}.
      *

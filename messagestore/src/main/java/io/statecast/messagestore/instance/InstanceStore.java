@@ -90,12 +90,13 @@ public final class InstanceStore {
 
     /**
      * Removes and returns the instances no message reached since {@code idleSinceNanos}, the one
-     * idle longest first.
+     * idle longest first. An instance started on deployment is not idle: nothing but its own
+     * timers may ever reach it, and it ends only by itself or with its service.
      */
     public List<ServiceInstance> removeIdle(long idleSinceNanos) {
         List<Idle> idle = null;
         for (int i = 0; i < instances.length; i++) {
-            if (hashes[i] != 0 && lastMessage[i] - idleSinceNanos <= 0) {
+            if (hashes[i] != 0 && lastMessage[i] - idleSinceNanos <= 0 && !instances[i].startedOnDeploy()) {
                 if (idle == null) {
                     idle = new ArrayList<>();
                 }

@@ -101,6 +101,8 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
     private LogicalAddress flowSource;
     /** The sequence number the instance took ({@code sequence="instance"}), or -1 before it takes one. */
     private long instanceSequence = -1;
+    /** Whether the store started this instance on deployment ({@link #onDeploy()}). */
+    private boolean startedOnDeploy;
 
     /**
      * Creates the instance (not started: call {@link #start()}).
@@ -134,6 +136,31 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         }
         runActions(queue, mark);
         afterStep();
+    }
+
+    /**
+     * Fires the spec's {@code <Start>} event: the store created this instance as the node's own
+     * when the service was deployed. Call once, after {@link #start()}. The event is not recorded
+     * in the history (it carries nothing); from now on the idle sweep leaves the instance alone.
+     */
+    public void onDeploy() {
+        String event = service.spec().service().start();
+        if (ended != null || event == null) {
+            return;
+        }
+        startedOnDeploy = true;
+        if (flowSource == null) {
+            flowSource = key.address();
+        }
+        stepNanos = env.overlay().timers().nanoTime();
+        if (fire(event)) {
+            afterStep();
+        }
+    }
+
+    /** Whether the store started this instance when its service was deployed ({@link #onDeploy()}). */
+    public boolean startedOnDeploy() {
+        return startedOnDeploy;
     }
 
     /**
@@ -252,7 +279,8 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
             CompositeEventDefinition c = composites.get(i);
             boolean fires;
             try {
-                fires = env.evaluator().evaluateQuery(service, c.query(), service.bindings(), history);
+                fires = env.evaluator().evaluateQuery(service, c.query(), service.bindings(), machine.datamodel(),
+                        history);
             } catch (EvaluationException e) {
                 evaluationFailed(e);
                 continue;
@@ -465,7 +493,7 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         if (path.compiled() == null && service.quarantined()) {
             throw new EvaluationException("service is quarantined", false, null);
         }
-        return env.evaluator().evaluatePath(service, path, service.bindings(), history);
+        return env.evaluator().evaluatePath(service, path, service.bindings(), machine.datamodel(), history);
     }
 
     @Override
@@ -581,7 +609,8 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         if (service.quarantined()) {
             throw new EvaluationException("service is quarantined", false, null);
         }
-        return history.forget(env.evaluator().selectNodes(service, path, service.bindings(), history));
+        return history.forget(env.evaluator().selectNodes(service, path, service.bindings(), machine.datamodel(),
+                history));
     }
 
     @Override

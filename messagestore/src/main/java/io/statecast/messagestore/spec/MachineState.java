@@ -5,6 +5,7 @@ import io.statecast.messagestore.chart.ChartHost;
 import io.statecast.messagestore.chart.ChartLimit;
 import io.statecast.messagestore.chart.ChartLimits;
 import io.statecast.messagestore.chart.Session;
+import io.statecast.messagestore.event.DatamodelValues;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +23,8 @@ public final class MachineState implements ChartHost {
     private final ActionSink sink;
     private final MachineContext timers;
     private final Session session;
+    /** The datamodel as the spec's queries read it; made on first use, never for a spec without data. */
+    private DatamodelValues datamodel;
 
     MachineState(ServiceSpec spec, ActionSink sink, MachineContext timers) {
         this.spec = spec;
@@ -33,6 +36,20 @@ public final class MachineState implements ChartHost {
     /** The bounds every machine runs within ({@link ChartLimits#DEFAULTS}). */
     public static ChartLimits limits() {
         return ChartLimits.DEFAULTS;
+    }
+
+    /**
+     * The machine's datamodel variables by index in {@link ServiceSpec#dataIds()}, for the spec's
+     * composite queries and action XPaths; {@link DatamodelValues#NONE} when the spec has none.
+     * Reads current values: ask it between steps, not keep values from it.
+     */
+    public DatamodelValues datamodel() {
+        DatamodelValues d = datamodel;
+        if (d == null) {
+            List<String> ids = spec.dataIds();
+            d = datamodel = ids.isEmpty() ? DatamodelValues.NONE : session.datamodelValues(ids);
+        }
+        return d;
     }
 
     /** Enters the initial configuration; its entry actions reach the sink. */

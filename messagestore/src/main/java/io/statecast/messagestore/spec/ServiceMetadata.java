@@ -22,11 +22,21 @@ import java.util.Set;
  * @param scopeKey      the {@code <ScopeKey>} of scope {@link Scope#EXPRESSION}, else {@code null}
  * @param promises      what the service promises its applications ({@code <Promises>}); empty
  *                      when it declares nothing (best effort)
+ * @param start         the event fired in the node's own instance when the service is deployed
+ *                      ({@code <Start>}), or {@code null}: then an instance starts only when a
+ *                      message reaches it
  */
 public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
-        String description, List<String> inFlight, MessageKeyExpression scopeKey, Set<Promise> promises) {
+        String description, List<String> inFlight, MessageKeyExpression scopeKey, Set<Promise> promises,
+        String start) {
 
-    /** A service that promises nothing. */
+    /** A service that is not started on deployment. */
+    public ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
+            String description, List<String> inFlight, MessageKeyExpression scopeKey, Set<Promise> promises) {
+        this(name, serviceId, deliveryModes, scope, description, inFlight, scopeKey, promises, null);
+    }
+
+    /** A service that promises nothing and is not started on deployment. */
     public ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
             String description, List<String> inFlight, MessageKeyExpression scopeKey) {
         this(name, serviceId, deliveryModes, scope, description, inFlight, scopeKey, Set.of());
@@ -35,7 +45,7 @@ public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deli
     /** A service whose scope is not {@link Scope#EXPRESSION}. */
     public ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
             String description, List<String> inFlight) {
-        this(name, serviceId, deliveryModes, scope, description, inFlight, null);
+        this(name, serviceId, deliveryModes, scope, description, inFlight, (MessageKeyExpression) null);
     }
 
     /** A service that declares no in-flight states. */
@@ -59,5 +69,13 @@ public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deli
         if (serviceId < 0) {
             throw new IllegalArgumentException("serviceId must be >= 0, got " + serviceId);
         }
+        if (start != null && (scope.perMessage() || scope == Scope.EXPRESSION)) {
+            throw new IllegalArgumentException("a service started on deployment needs a flow scope, not " + scope.label());
+        }
+    }
+
+    /** Whether the store starts the node's own instance when the service is deployed. */
+    public boolean startsOnDeploy() {
+        return start != null;
     }
 }

@@ -66,6 +66,8 @@ public final class ServiceSpec {
     private final boolean declaresInFlight;
     /** The event each basic or composite event name fires in the machine, made once. */
     private final Map<String, ChartEvent> chartEvents;
+    /** The datamodel's variables, in the order that indexes them for compiled expressions. */
+    private final List<String> dataIds;
 
     ServiceSpec(String source, byte[] sha256, SpecValidator.Checked checked, Chart chart, List<Problem> warnings) {
         this.source = Objects.requireNonNull(source, "source");
@@ -129,7 +131,11 @@ public final class ServiceSpec {
         for (CompositeEventDefinition c : compositeEvents) {
             events.put(c.name(), ChartEvent.external(c.name()));
         }
+        if (service.startsOnDeploy()) {
+            events.put(service.start(), ChartEvent.external(service.start()));
+        }
         this.chartEvents = Map.copyOf(events);
+        this.dataIds = List.copyOf(checked.dataIds());
     }
 
     private ServiceSpec(ServiceSpec base, Parameters parameters) {
@@ -154,6 +160,16 @@ public final class ServiceSpec {
         this.inFlightStates = base.inFlightStates;
         this.declaresInFlight = base.declaresInFlight;
         this.chartEvents = base.chartEvents;
+        this.dataIds = base.dataIds;
+    }
+
+    /**
+     * The datamodel's variables ({@code <data id>}, root and state-level) in declaration order:
+     * composite queries and action XPaths were compiled against this list and find a variable by
+     * its index in it ({@code DatamodelValues}). Empty when the spec has no datamodel.
+     */
+    public List<String> dataIds() {
+        return dataIds;
     }
 
     /** Where the spec came from (file name or URI), for messages. */

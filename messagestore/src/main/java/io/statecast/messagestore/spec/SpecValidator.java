@@ -125,7 +125,8 @@ final class SpecValidator {
             List<CompositeEventDefinition> compositeEvents,
             Map<BlockKey, List<ActionTemplate>> actions,
             Map<Element, ActionTemplate> executeElements,
-            SpecStructure structure) {
+            SpecStructure structure,
+            List<String> dataIds) {
     }
 
     /**
@@ -161,6 +162,9 @@ final class SpecValidator {
         private final Map<String, String> histories = new LinkedHashMap<>();
         /** Events the spec raises or sends itself: transitions may wait for them. */
         private final Set<String> raised = new LinkedHashSet<>();
+        /** The {@code <Start>} event and where it is written, or null. */
+        private String startEvent;
+        private Element startLine;
 
         private final Map<String, Parameter> parameters = new LinkedHashMap<>();
         /** Declared parameters refused for a bad declaration: referencing them is not a second error. */
@@ -203,6 +207,7 @@ final class SpecValidator {
             parseParameters();
             ServiceMetadata service = parseService();
             MetaOps metaops = parseMetaops();
+            checkDataNames();
             parseEvents();
             if (timedOut("compiling the events")) {
                 return null;
@@ -246,7 +251,8 @@ final class SpecValidator {
             Map<String, Integer> sectionLines = new LinkedHashMap<>();
             sections.forEach((name, element) -> sectionLines.put(name, pos(element).line()));
             return new Checked(service, metaops, List.copyOf(parameters.values()), msgs, timers, comps,
-                    Map.copyOf(templates), java.util.Collections.unmodifiableMap(executeElements), new SpecStructure(initialState, sinfo, tinfo, sectionLines));
+                    Map.copyOf(templates), java.util.Collections.unmodifiableMap(executeElements),
+                    new SpecStructure(initialState, sinfo, tinfo, sectionLines), dataIds());
         }
 
         // -------------------------------------------------------------- structure
@@ -654,6 +660,8 @@ final class SpecValidator {
             Set<Promise> promises = EnumSet.noneOf(Promise.class);
             Element scopeAt = null;
             Element scopeKeyAt = null;
+            String start = null;
+            Element startAt = null;
             for (Element c : elements(d)) {
                 String text = c.getTextContent().strip();
                 switch (c.getLocalName()) {
@@ -684,8 +692,29 @@ final class SpecValidator {
                     case "Description" -> description = text;
                     case "InFlight" -> inFlight = inFlightStates(c, text);
                     case "Promises" -> promises(c, text, promises);
+                    case "Start" -> {
+                        if (!SYMBOL.matcher(text).matches()) {
+                            error(c, "<Start> '" + abbreviate(text) + "' is not an event name (a letter or _, then "
+                                    + "letters, digits, _ or -)");
+                        } else {
+                            start = text;
+                            startAt = c;
+                            raised.add(text); // transitions may wait for it (not a second error if refused below)
+                        }
+                    }
                     default -> { }
                 }
+            }
+            if (start != null && (scope.perMessage() || scope == Scope.EXPRESSION)) {
+                // an expression's key is a value of the messages, which the node's own instance has none of
+                error(startAt, "<Start> needs a flow scope (flow, flow-destination or flow-peer): the instance it starts "
+                        + "is the node's own flow, and scope " + scope.label() + (scope.perMessage()
+                        ? " has one instance per message" : " keys instances by a value of their messages"));
+                start = null;
+            }
+            if (start != null) {
+                startEvent = start;
+                startLine = startAt;
             }
             if (name == null) {
                 return null;
@@ -694,7 +723,7 @@ final class SpecValidator {
             if (scope == Scope.EXPRESSION && key == null) {
                 return null; // refused
             }
-            return new ServiceMetadata(name, id, modes, scope, description, inFlight, key, promises);
+            return new ServiceMetadata(name, id, modes, scope, description, inFlight, key, promises, start);
         }
 
         /**
@@ -822,6 +851,27 @@ final class SpecValidator {
             }
         }
 
+        /**
+         * A datamodel variable may not have a parameter's name: composite queries and action
+         * XPaths read both as {@code $name}, and could not tell them apart.
+         */
+        private void checkDataNames() {
+            for (Map.Entry<String, Element> v : variables.entrySet()) {
+                Parameter p = parameters.get(v.getKey());
+                if (p != null || brokenParameters.contains(v.getKey())) {
+                    error(v.getValue(), "variable '" + v.getKey() + "' has the name of a parameter"
+                            + (p == null ? "" : " (line " + p.line() + ")")
+                            + ": composite queries and action XPaths read both as $" + v.getKey()
+                            + "; rename one");
+                }
+            }
+        }
+
+        /** The datamodel's variables in declaration order: a compiled expression's index of each. */
+        private List<String> dataIds() {
+            return List.copyOf(variables.keySet());
+        }
+
         private void parseEvents() {
             Element d = sections.get(EVENTS);
             if (d == null) {
@@ -924,7 +974,7 @@ final class SpecValidator {
             }
             String text = query.getTextContent();
             try {
-                CompiledQuery q = engine.compileQuery(text, parameters.keySet());
+                CompiledQuery q = engine.compileQuery(text, parameters.keySet(), dataIds());
                 reads = reads.union(q.reads());
                 composites.add(new PendingComposite(name, constituents, q, pos(ev).line(), ev));
             } catch (QueryException ex) {
@@ -1153,7 +1203,7 @@ final class SpecValidator {
                 return new FieldAssignment(field, new FieldValue.ParameterRef(param), line);
             }
             try {
-                CompiledPath path = engine.compilePath(xpath, parameters.keySet());
+                CompiledPath path = engine.compilePath(xpath, parameters.keySet(), dataIds());
                 reads = reads.union(path.reads());
                 return new FieldAssignment(field, new FieldValue.HistoryQuery(path), line);
             } catch (QueryException ex) {
@@ -1261,7 +1311,7 @@ final class SpecValidator {
                 return new FieldAssignment(field, new FieldValue.ParameterRef(param), line, name, type);
             }
             try {
-                CompiledPath compiled = engine.compilePath(xpath, parameters.keySet());
+                CompiledPath compiled = engine.compilePath(xpath, parameters.keySet(), dataIds());
                 reads = reads.union(compiled.reads());
                 return new FieldAssignment(field, new FieldValue.HistoryQuery(compiled), line, name, type);
             } catch (QueryException ex) {
@@ -1326,6 +1376,9 @@ final class SpecValidator {
                     }
                 }
             }
+            if (startEvent != null) {
+                checkStartEvent(declared);
+            }
             for (Map.Entry<String, String> f : firstChild.entrySet()) {
                 if (!stateElements.containsKey(f.getValue())) {
                     error(stateElements.get(f.getKey()), "initial state '" + f.getValue() + "' of state "
@@ -1384,6 +1437,31 @@ final class SpecValidator {
                 }
             }
             return false;
+        }
+
+        /**
+         * The {@code <Start>} event is the store's, not a message's or a timer's: it must not be a
+         * declared event (which would fire for messages too), and a spec that starts an instance
+         * and never waits for the event has written it by mistake.
+         */
+        private void checkStartEvent(Set<String> declared) {
+            if (declared.contains(startEvent)) {
+                error(startLine, "<Start> event '" + startEvent + "' is also declared in the events section: the "
+                        + "start event is fired by the store when the service is deployed; give it a name of its own");
+                return;
+            }
+            boolean waited = false;
+            for (TransitionRecord t : transitions) {
+                if (t.event != null) {
+                    for (String d : t.event.split("\\s+")) {
+                        waited |= d.equals("*") || matchesAny(d, Set.of(startEvent));
+                    }
+                }
+            }
+            if (!waited) {
+                error(startLine, "<Start> event '" + startEvent + "' has no transition: the instance started on "
+                        + "deployment would do nothing (write <transition event=\"" + startEvent + "\" …>)");
+            }
         }
 
         /** Marks the declared events a descriptor matches as used. */

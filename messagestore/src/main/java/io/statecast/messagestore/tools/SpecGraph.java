@@ -243,6 +243,47 @@ public final class SpecGraph {
     }
 
     /**
+     * The states only the node's own instance can reach: those reachable only through a
+     * transition on the spec's {@code <Start>} event (empty without one). That instance lives as
+     * long as its service is deployed, so the toolkit does not call such states leaks.
+     */
+    public Set<String> reachableOnlyByStart() {
+        String start = spec.service().start();
+        if (start == null) {
+            return Set.of();
+        }
+        Set<String> seen = new LinkedHashSet<>();
+        Deque<String> todo = new ArrayDeque<>();
+        for (String s : this.start.after()) {
+            if (seen.add(s)) {
+                todo.add(s);
+            }
+        }
+        while (!todo.isEmpty()) {
+            String s = todo.poll();
+            for (Step step : stepsFrom(s)) {
+                String ev = step.event();
+                if (ev != null && !ev.isBlank() && java.util.Arrays.stream(ev.strip().split("\\s+")).allMatch(start::equals)) {
+                    continue;
+                }
+                for (String n : step.after()) {
+                    if (seen.add(n)) {
+                        todo.add(n);
+                    }
+                }
+            }
+            for (String n : coActive(s)) {
+                if (seen.add(n)) {
+                    todo.add(n);
+                }
+            }
+        }
+        Set<String> only = new LinkedHashSet<>(reachable);
+        only.removeAll(seen);
+        return Collections.unmodifiableSet(only);
+    }
+
+    /**
      * The states that can be active after being in one of {@code from}: {@code from} itself, the
      * states active after its steps, and states active together with them, transitively.
      */

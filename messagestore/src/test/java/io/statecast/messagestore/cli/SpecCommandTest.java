@@ -110,6 +110,14 @@ class SpecCommandTest {
     }
 
     @Test
+    void shouldNameTheStartEvent() throws Exception {
+        Run r = run("info", resource("specs/deploy-ticker.scxml"));
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("start:       deployed (fired in the node's own instance when deployed)"), r.out());
+        assertTrue(!run("info", resource("specs/blueprint-h2h.scxml")).out().contains("start:"), "only with <Start>");
+    }
+
+    @Test
     void shouldFailInfoOnARefusedSpec() throws Exception {
         Run r = run("info", resource("hostile/xxe-file.scxml"));
         assertEquals(1, r.exit(), r.out());

@@ -44,6 +44,9 @@ import org.junit.jupiter.api.Test;
  * nesting) over random histories (messages, timers, node records, entries without XML, eviction),
  * item by item — the same nodes (by identity in the document), the same atomic values, an error
  * where Saxon raises one. Every generated expression must compile (not fall back to Saxon).
+ * Expressions also read datamodel variables ({@code <data>} elements holding random integers,
+ * strings, booleans, an element, or unbound), Saxon getting the element as a node and the
+ * compiled form its {@link DatamodelItem}.
  *
  * <p>{@code -Dstatecast.seed=…} replays a run; {@code -Psoak} runs many more cases.
  */
@@ -72,6 +75,7 @@ class QuerySubsetDifferentialTest {
         for (int round = 0; compared < CASES; round++) {
             Gen gen = new Gen(rnd);
             History h = gen.history(names);
+            gen.datamodel(engine.processor().getUnderlyingConfiguration());
             for (int q = 0; q < 10; q++, compared++) {
                 boolean xquery = rnd.nextBoolean();
                 String text = gen.expression(xquery);
@@ -97,16 +101,20 @@ class QuerySubsetDifferentialTest {
         if (xquery) {
             CompiledQuery cq;
             try {
-                cq = engine.compileQuery(text, gen.params.keySet());
+                cq = engine.compileQuery(text, gen.params.keySet(), gen.dataIds);
             } catch (QueryException | RuntimeException e) {
                 return false;
             }
             ours = cq.compiled();
-            assertNotNull(ours, "outside the subset: " + CompiledExpression.outsideSubset(text, true, gen.params.keySet()));
-            List<Object> mine = run(ours, h, gen.bindings);
+            assertNotNull(ours, "outside the subset: "
+                    + CompiledExpression.outsideSubset(text, true, gen.params.keySet(), gen.dataIds));
+            List<Object> mine = run(ours, h, gen.bindings, gen.data);
             XQueryEvaluator e = cq.executable().load();
             for (String p : cq.parameters()) {
                 e.setExternalVariable(new QName(p), gen.bindings.get(p));
+            }
+            for (DatamodelRef r : cq.data()) {
+                e.setExternalVariable(r.name(), gen.data.value(r.index()));
             }
             e.setContextItem(h.document());
             try {
@@ -119,21 +127,28 @@ class QuerySubsetDifferentialTest {
             }
             compare(h, mine, expected, saxonError);
             if (saxonError == null) {
-                assertEquals(CompiledQuery.isTrue(expected), ours.isTrue(h, gen.bindings), "truth");
+                assertEquals(CompiledQuery.isTrue(expected), ours.isTrue(h, gen.bindings, gen.data), "truth");
+                assertEquals(CompiledQuery.isTrue(expected), new QueryEvaluator(EvaluationGuard.NONE).evaluateQuery(
+                        "saxon", new CompiledQuery(cq.text(), cq.executable(), cq.reads(), cq.parameters(), cq.data(),
+                                null), gen.bindings, gen.data, h), "truth through the evaluator");
             }
         } else {
             CompiledPath cp;
             try {
-                cp = engine.compilePath(text, gen.params.keySet());
+                cp = engine.compilePath(text, gen.params.keySet(), gen.dataIds);
             } catch (QueryException | RuntimeException e) {
                 return false;
             }
             ours = cp.compiled();
-            assertNotNull(ours, "outside the subset: " + CompiledExpression.outsideSubset(text, false, gen.params.keySet()));
-            List<Object> mine = run(ours, h, gen.bindings);
+            assertNotNull(ours, "outside the subset: "
+                    + CompiledExpression.outsideSubset(text, false, gen.params.keySet(), gen.dataIds));
+            List<Object> mine = run(ours, h, gen.bindings, gen.data);
             XPathSelector s = cp.executable().load();
             for (Map.Entry<QName, XdmAtomicValue> b : gen.bindings.values().entrySet()) {
                 s.setVariable(b.getKey(), b.getValue());
+            }
+            for (int i = 0; i < gen.dataIds.size(); i++) {
+                s.setVariable(new QName(gen.dataIds.get(i)), gen.data.value(i));
             }
             s.setContextItem(h.document());
             try {
@@ -147,9 +162,10 @@ class QuerySubsetDifferentialTest {
             compare(h, mine, expected, saxonError);
             if (saxonError == null) {
                 // the action's view: the same PathResult as QueryEvaluator makes of Saxon's answer
-                CompiledPath bySaxon = new CompiledPath(cp.text(), cp.executable(), cp.reads(), null);
-                PathResult want = new QueryEvaluator(EvaluationGuard.NONE).evaluatePath("saxon", bySaxon, gen.bindings, h);
-                PathResult got = ours.select(h, gen.bindings);
+                CompiledPath bySaxon = new CompiledPath(cp.text(), cp.executable(), cp.reads(), cp.data(), null);
+                PathResult want = new QueryEvaluator(EvaluationGuard.NONE).evaluatePath("saxon", bySaxon, gen.bindings,
+                        gen.data, h);
+                PathResult got = ours.select(h, gen.bindings, gen.data);
                 if (got instanceof PathResult.Address a) {
                     got = new PathResult.Text(AttributeValues.text(a.address())); // Saxon gives the text
                 }
@@ -166,9 +182,9 @@ class QuerySubsetDifferentialTest {
     }
 
     /** Our value, or {@code null} for a dynamic error. */
-    private static List<Object> run(CompiledExpression e, History h, QueryBindings b) {
+    private static List<Object> run(CompiledExpression e, History h, QueryBindings b, DatamodelValues data) {
         try {
-            return e.run(h, b);
+            return e.run(h, b, data);
         } catch (EvaluationException ex) {
             return null;
         }
@@ -189,7 +205,12 @@ class QuerySubsetDifferentialTest {
         for (int i = 0; i < mine.size(); i++) {
             XdmItem want = expected.itemAt(i);
             Object got = mine.get(i);
-            if (want instanceof XdmNode wn) {
+            if (want instanceof XdmNode wn && got instanceof TestData.Item d) {
+                // a datamodel variable: Saxon's node is its <data> element
+                assertEquals("data", wn.getNodeName().getLocalName(), "item " + i + " is a <data> element");
+                assertEquals(d.name, wn.getAttributeValue(new QName("id")), "item " + i + " is another variable");
+                assertEquals(wn.getStringValue(), d.text(), "string value of item " + i);
+            } else if (want instanceof XdmNode wn) {
                 if (!(got instanceof HistoryItem hi)) {
                     fail("item " + i + ": Saxon a node " + wn + ", ours " + got);
                     return;
@@ -285,6 +306,15 @@ class QuerySubsetDifferentialTest {
         private final String intParam;
         private final String boolParam;
         private final String strParam;
+        /** Datamodel variables: an integer, a boolean, a string, an element's text, one never bound. */
+        final List<String> dataIds = new ArrayList<>();
+        private final Map<String, Object> dataValues = new LinkedHashMap<>();
+        private final String intData;
+        private final String boolData;
+        private final String strData;
+        private final String nodeData;
+        private final String unboundData;
+        TestData data;
         private List<String> out;
         private boolean xquery;
         private List<Var> scope;
@@ -303,6 +333,31 @@ class QuerySubsetDifferentialTest {
             params.put(boolParam, rnd.nextBoolean());
             params.put(strParam, pick(events));
             bindings = QueryBindings.of(params);
+            intData = "di" + identifier();
+            boolData = "db" + identifier();
+            strData = "ds" + identifier();
+            nodeData = "dn" + identifier();
+            unboundData = "du" + identifier();
+            // an integer kept as a Java number (an arithmetic <assign>) or as text; either way the
+            // variable is its <data> element, untyped
+            dataValues.put(intData, rnd.nextBoolean() ? (Object) (long) (rnd.nextInt(7) - 1)
+                    : rnd.nextBoolean() ? (Object) (double) rnd.nextInt(5) : " " + rnd.nextInt(5) + " ");
+            dataValues.put(boolData, rnd.nextBoolean() ? "true" : rnd.nextBoolean() ? "false" : "1");
+            dataValues.put(strData, switch (rnd.nextInt(4)) {
+                case 0 -> pick(events);
+                case 1 -> "";
+                case 2 -> pick(new String[] {"unicast", "data", "a b"});
+                default -> Integer.toString(rnd.nextInt(3));
+            });
+            dataValues.put(nodeData, new String[] {pick(events), Integer.toString(rnd.nextInt(4))});
+            dataValues.put(unboundData, null);
+            dataIds.addAll(dataValues.keySet());
+            java.util.Collections.shuffle(dataIds, rnd);
+        }
+
+        /** Makes the datamodel's {@code <data>} elements with the configuration that compiled the queries. */
+        void datamodel(net.sf.saxon.Configuration config) throws Exception {
+            data = new TestData(config, dataIds, dataValues);
         }
 
         private String identifier() {
@@ -387,11 +442,28 @@ class QuerySubsetDifferentialTest {
             scope = new ArrayList<>();
             depth = 0;
             if (xquery) {
-                for (String p : params.keySet()) {
+                List<String> declared = new ArrayList<>(params.keySet());
+                declared.addAll(dataIds); // declared but unused is fine
+                java.util.Collections.shuffle(declared, rnd);
+                for (String p : declared) {
                     emit("declare", "variable", "$" + p, "external", ";");
                 }
             }
-            if (!xquery || rnd.nextInt(4) == 0) {
+            if (rnd.nextInt(8) == 0) {
+                // a datamodel variable as the result: an action's value, a query's truth
+                if (rnd.nextBoolean()) {
+                    emit("$" + anyData());
+                } else {
+                    emit("if", "(");
+                    bool(false);
+                    emit(")", "then", "$" + anyData(), "else");
+                    if (rnd.nextBoolean()) {
+                        emit("$" + anyData());
+                    } else {
+                        nodes(false);
+                    }
+                }
+            } else if (!xquery || rnd.nextInt(4) == 0) {
                 nodes(false);
             } else {
                 bool(false);
@@ -401,6 +473,50 @@ class QuerySubsetDifferentialTest {
 
         private void emit(String... tokens) {
             out.addAll(List.of(tokens));
+        }
+
+        private String anyData() {
+            return dataIds.get(rnd.nextInt(dataIds.size()));
+        }
+
+        /** A boolean reading a datamodel variable, where the subset reads values (never a path or predicate over it). */
+        private void dataBool() {
+            switch (rnd.nextInt(9)) {
+                case 0 -> {
+                    emit("count", "(");
+                    nodes(false);
+                    emit(")", pick(new String[] {"=", "!=", "<", "<=", ">", ">="}), "$" + intData);
+                }
+                case 1 -> {
+                    // numbers only against the integer (else a cast error, which Saxon may skip
+                    // under 'or'); a value comparison compares an untyped value as a string
+                    if (rnd.nextBoolean()) {
+                        emit("$" + intData, pick(new String[] {"=", "!=", "<", ">="}), Integer.toString(rnd.nextInt(5)));
+                    } else {
+                        emit("$" + pick(new String[] {intData, strData, nodeData}),
+                                pick(new String[] {"=", "!=", "<", ">=", "eq", "ne", "lt", "ge"}), literal(value()));
+                    }
+                }
+                case 2 -> {
+                    emit("$" + pick(new String[] {strData, nodeData, intData}), rnd.nextBoolean() ? "=" : "!=");
+                    nodes(true);
+                }
+                case 3 -> emit("$" + boolData, pick(new String[] {"=", "!="}), pick(new String[] {"true", "false"}), "(", ")");
+                case 4 -> emit(pick(new String[] {"exists", "empty", "boolean", "not"}), "(", "$" + anyData(), ")");
+                case 5 -> emit("count", "(", "$" + anyData(), ")", "=", Integer.toString(rnd.nextInt(2)));
+                case 6 -> emit("$" + anyData(), pick(new String[] {"=", "!=", "<", "eq"}), "$" + anyData());
+                case 7 -> {
+                    // a let or quantifier over a variable's value: read, not navigated
+                    open(true);
+                    String name = identifier();
+                    emit(rnd.nextBoolean() ? "some" : "let", "$" + name);
+                    boolean let = out.get(out.size() - 2).equals("let");
+                    emit(let ? ":=" : "in", "$" + anyData(), let ? "return" : "satisfies", "$" + name,
+                            pick(new String[] {"=", "!=", ">"}), "$" + anyData());
+                    close(true);
+                }
+                default -> emit("$" + anyData());
+            }
         }
 
         private boolean deeper() {
@@ -642,7 +758,7 @@ class QuerySubsetDifferentialTest {
         /** A boolean about the context item, a node of {@code hint}. */
         private void relativeBool(Hint hint) {
             Var v = nodeVar();
-            switch (rnd.nextInt(7)) {
+            switch (rnd.nextInt(8)) {
                 case 0 -> {
                     if (v != null) {
                         emit("not", "(", ".", "=", "$" + v.name, ")");
@@ -681,6 +797,15 @@ class QuerySubsetDifferentialTest {
                     emit(")");
                 }
                 case 5 -> emit("empty", "(", rnd.nextBoolean() ? "*" : "@*", ")");
+                case 6 -> {
+                    if (hint == Hint.EVENT && rnd.nextBoolean()) {
+                        emit("@time", pick(new String[] {">=", "<", "="}), "$" + intData);
+                    } else if (rnd.nextBoolean()) {
+                        emit(".", pick(new String[] {"=", "!="}), "$" + pick(new String[] {strData, nodeData, intData}));
+                    } else {
+                        bool(false);
+                    }
+                }
                 default -> bool(false);
             }
         }
@@ -727,10 +852,20 @@ class QuerySubsetDifferentialTest {
                         }
                     }
                     case 3 -> emit(pick(new String[] {"true", "false"}), "(", ")");
-                    case 4 -> emit("$" + boolParam);
+                    case 4 -> {
+                        if (rnd.nextBoolean()) {
+                            emit("$" + boolParam);
+                        } else {
+                            dataBool();
+                        }
+                    }
                     case 5 -> {
-                        emit("$" + strParam, "=");
-                        nodes(true);
+                        if (rnd.nextBoolean()) {
+                            emit("$" + strParam, "=");
+                            nodes(true);
+                        } else {
+                            dataBool();
+                        }
                     }
                     case 6, 7 -> {
                         open(operand);
@@ -829,6 +964,85 @@ class QuerySubsetDifferentialTest {
 
         private static boolean wordy(char c) {
             return Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '.' || c == '$';
+        }
+    }
+
+    /**
+     * A datamodel as the runtime's is: a DOM document of {@code <data id>} elements, Saxon given
+     * the element (wrapped with the queries' configuration), the compiled form a view of it.
+     */
+    static final class TestData implements DatamodelValues {
+        private final XdmValue[] values;
+        private final Item[] items;
+
+        TestData(net.sf.saxon.Configuration config, List<String> ids, Map<String, Object> contents) throws Exception {
+            org.w3c.dom.Document doc = javax.xml.parsers.DocumentBuilderFactory.newDefaultInstance().newDocumentBuilder()
+                    .newDocument();
+            org.w3c.dom.Element root = doc.createElementNS(null, "datamodel");
+            doc.appendChild(root);
+            net.sf.saxon.dom.DocumentWrapper wrapper = new net.sf.saxon.dom.DocumentWrapper(doc, null, config);
+            values = new XdmValue[ids.size()];
+            items = new Item[ids.size()];
+            for (int i = 0; i < ids.size(); i++) {
+                String id = ids.get(i);
+                Object c = contents.get(id);
+                if (c == null) {
+                    values[i] = net.sf.saxon.s9api.XdmEmptySequence.getInstance();
+                    continue;
+                }
+                org.w3c.dom.Element e = doc.createElementNS(null, "data");
+                e.setAttribute("id", id);
+                root.appendChild(e);
+                Number number = null;
+                if (c instanceof String[] element) {
+                    // element content: <data id><v>a</v><v>b</v></data>, string value "ab"
+                    for (String part : element) {
+                        org.w3c.dom.Element v = doc.createElementNS(null, "v");
+                        v.setTextContent(part);
+                        e.appendChild(v);
+                    }
+                } else {
+                    String text = c instanceof Double d ? net.sf.saxon.value.DoubleValue.makeDoubleValue(d)
+                            .getStringValue() : c.toString();
+                    e.setTextContent(text);
+                    number = c instanceof Number n ? n : null;
+                }
+                values[i] = new XdmNode(wrapper.wrap(e));
+                items[i] = new Item(id, e, number);
+            }
+        }
+
+        @Override
+        public DatamodelItem item(int index) {
+            return items[index];
+        }
+
+        @Override
+        public XdmValue value(int index) {
+            return values[index];
+        }
+
+        /** One variable: its element's text, and the number it was assigned as, if any. */
+        static final class Item extends DatamodelItem {
+            final String name;
+            private final org.w3c.dom.Element element;
+            private final Number number;
+
+            Item(String name, org.w3c.dom.Element element, Number number) {
+                this.name = name;
+                this.element = element;
+                this.number = number;
+            }
+
+            @Override
+            public String text() {
+                return element.getTextContent();
+            }
+
+            @Override
+            public Number number() {
+                return number;
+            }
         }
     }
 }

@@ -9,6 +9,8 @@ import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.node.dt.DtSettings;
 import io.statecast.overlay.node.tree.TreeSettings;
+import io.statecast.overlay.security.KeyFileException;
+import io.statecast.overlay.security.OverlayKeys;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -48,11 +50,13 @@ import java.util.random.RandomGenerator;
  *       module; its presence asks for a store</td></tr>
  *   <tr><td>{@code sendWindow}</td><td>{@code {window: 1024, maxWaitMs: 10000, aimd: true}}</td><td>how many
  *       own messages of a windowed service may await acknowledgement ({@link SendWindow})</td></tr>
+ *   <tr><td>{@code security}</td><td>{@code {mode: none}}</td><td>frame authentication with an
+ *       overlay key ({@link Security})</td></tr>
  *   <tr><td>{@code metrics}</td><td>{@code {http: null}}</td><td>where to serve Prometheus text at
  *       {@code /metrics} (off by default; JMX is always on) ({@link Metrics})</td></tr>
  * </table>
  * Nested sections and their defaults are documented on {@link Heartbeat}, {@link Rendezvous},
- * {@link Tree}, {@link Forwarding}, {@link Buffers}, {@link Join}, {@link SendWindow} and {@link Metrics}.
+ * {@link Tree}, {@link Forwarding}, {@link Buffers}, {@link Join}, {@link SendWindow}, {@link Security} and {@link Metrics}.
  *
  * @param id           overlay ID
  * @param node         kind of overlay node
@@ -68,6 +72,7 @@ import java.util.random.RandomGenerator;
  * @param join         join behaviour
  * @param messageStore the MessageStore section, or {@code null} for none
  * @param sendWindow   how many own messages of a windowed service may be in flight
+ * @param security     frame authentication
  * @param metrics      how the socket's meters are exported beyond JMX
  */
 public record OverlayConfig(
@@ -85,6 +90,7 @@ public record OverlayConfig(
         Join join,
         JsonNode messageStore,
         SendWindow sendWindow,
+        Security security,
         Metrics metrics) {
 
     /** Default {@link #node()}. */
@@ -114,6 +120,7 @@ public record OverlayConfig(
         buffers = buffers == null ? Buffers.defaults() : buffers;
         join = join == null ? Join.defaults() : join;
         sendWindow = sendWindow == null ? SendWindow.defaults() : sendWindow;
+        security = security == null ? Security.defaults() : security;
         metrics = metrics == null ? Metrics.defaults() : metrics;
         if (messageStore != null && messageStore.isNull()) {
             messageStore = null;
@@ -137,17 +144,26 @@ public record OverlayConfig(
             @JsonProperty("join") Join join,
             @JsonProperty("messageStore") JsonNode messageStore,
             @JsonProperty("sendWindow") SendWindow sendWindow,
+            @JsonProperty("security") Security security,
             @JsonProperty("metrics") Metrics metrics) {
         return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore, sendWindow, metrics);
+                forwarding, buffers, join, messageStore, sendWindow, security, metrics);
     }
 
     /** A configuration with the default {@link Metrics} (the fields before it was added). */
     public OverlayConfig(String id, NodeType node, String address, Frame addressFrame, List<SubstrateAddress> interfaces,
             List<SubstrateAddress> buddies, Heartbeat heartbeat, Rendezvous rendezvous, Tree tree, Forwarding forwarding,
+            Buffers buffers, Join join, JsonNode messageStore, SendWindow sendWindow, Security security) {
+        this(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree, forwarding, buffers, join,
+                messageStore, sendWindow, security, null);
+    }
+
+    /** A configuration without frame authentication (the fields before {@link Security} was added). */
+    public OverlayConfig(String id, NodeType node, String address, Frame addressFrame, List<SubstrateAddress> interfaces,
+            List<SubstrateAddress> buddies, Heartbeat heartbeat, Rendezvous rendezvous, Tree tree, Forwarding forwarding,
             Buffers buffers, Join join, JsonNode messageStore, SendWindow sendWindow) {
         this(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree, forwarding, buffers, join,
-                messageStore, sendWindow, null);
+                messageStore, sendWindow, (Security) null);
     }
 
     /** A configuration with the default {@link SendWindow} (the fields before it was added). */
@@ -155,12 +171,12 @@ public record OverlayConfig(
             List<SubstrateAddress> buddies, Heartbeat heartbeat, Rendezvous rendezvous, Tree tree, Forwarding forwarding,
             Buffers buffers, Join join, JsonNode messageStore) {
         this(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree, forwarding, buffers, join,
-                messageStore, null, null);
+                messageStore, null, (Security) null);
     }
 
     /** A configuration with every default, for overlay {@code id}, node type {@code node}. */
     public static OverlayConfig defaults(String id, NodeType node) {
-        return new OverlayConfig(id, node, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        return new OverlayConfig(id, node, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** Loads and validates a {@code .json}, {@code .yaml} or {@code .yml} file. */
@@ -178,37 +194,43 @@ public record OverlayConfig(
     /** This configuration with another logical address ({@code RANDOM}, an id, or {@code x,y}). */
     public OverlayConfig withAddress(String newAddress) {
         return new OverlayConfig(id, node, newAddress, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore, sendWindow, metrics);
+                forwarding, buffers, join, messageStore, sendWindow, security, metrics);
     }
 
     /** This configuration with other interfaces. */
     public OverlayConfig withInterfaces(List<SubstrateAddress> newInterfaces) {
         return new OverlayConfig(id, node, address, addressFrame, newInterfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore, sendWindow, metrics);
+                forwarding, buffers, join, messageStore, sendWindow, security, metrics);
     }
 
     /** This configuration with other buddies. */
     public OverlayConfig withBuddies(List<SubstrateAddress> newBuddies) {
         return new OverlayConfig(id, node, address, addressFrame, interfaces, newBuddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore, sendWindow, metrics);
+                forwarding, buffers, join, messageStore, sendWindow, security, metrics);
     }
 
     /** This configuration with another MessageStore section ({@code null}: none). */
     public OverlayConfig withMessageStore(JsonNode section) {
         return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, section, sendWindow, metrics);
-    }
-
-    /** This configuration with another send window. */
-    public OverlayConfig withSendWindow(SendWindow newSendWindow) {
-        return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore, newSendWindow, metrics);
+                forwarding, buffers, join, section, sendWindow, security, metrics);
     }
 
     /** This configuration with other metrics settings. */
     public OverlayConfig withMetrics(Metrics newMetrics) {
         return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
-                forwarding, buffers, join, messageStore, sendWindow, newMetrics);
+                forwarding, buffers, join, messageStore, sendWindow, security, newMetrics);
+    }
+
+    /** This configuration with other frame-authentication settings. */
+    public OverlayConfig withSecurity(Security newSecurity) {
+        return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
+                forwarding, buffers, join, messageStore, sendWindow, newSecurity, metrics);
+    }
+
+    /** This configuration with another send window. */
+    public OverlayConfig withSendWindow(SendWindow newSendWindow) {
+        return new OverlayConfig(id, node, address, addressFrame, interfaces, buddies, heartbeat, rendezvous, tree,
+                forwarding, buffers, join, messageStore, newSendWindow, security, metrics);
     }
 
     // ---------------------------------------------------------------------------------- derived
@@ -320,7 +342,9 @@ public record OverlayConfig(
         forwarding.validate(p + "forwarding");
         join.validate(p + "join");
         sendWindow.validate(p + "sendWindow");
+        security.validate(p + "security");
         metrics.validate(p + "metrics");
+        // the trailer always fits: tree.validate already asks for at least 2 KiB per frame
         if (messageStore != null && !messageStore.isObject()) {
             throw new OverlayConfigException(p + "messageStore", p + "messageStore must be an object, got " + messageStore.getNodeType());
         }
@@ -758,6 +782,97 @@ public record OverlayConfig(
         void validate(String p) throws OverlayConfigException {
             range(p + ".window", window, 0, 1_000_000);
             range(p + ".maxWaitMs", maxWaitMs, 1, 3_600_000);
+        }
+    }
+
+    /**
+     * Frame authentication ({@code docs/security.md}): with a key, every frame this node sends
+     * carries a MAC trailer, and every frame it receives must carry a valid one under a key of
+     * the file and must not be a replay — a node without the key cannot join, nor disturb the
+     * overlay with forged frames.
+     *
+     * @param keyFile  the overlay key file ({@link OverlayKeys} documents the format); a relative
+     *                 path is resolved against the directory of the configuration file (or the
+     *                 working directory for a configuration given as text); default none
+     * @param mode     {@code mac} (authenticate every frame), {@code aead} (authenticate and
+     *                 encrypt every frame) or {@code none}; default {@code mac} when a key file
+     *                 is given, else {@code none}. Every node of an overlay needs the same mode.
+     * @param reloadMs how often the key file's modification time is checked; a changed file is
+     *                 read again and its keys take effect at once (a file that no longer reads
+     *                 keeps the old keys and logs why). Default {@value #DEFAULT_RELOAD_MS} ms,
+     *                 within 0..3,600,000; 0 checks never ({@link OverlaySocket#reloadKeys()} still works)
+     */
+    public record Security(Path keyFile, Mode mode, long reloadMs) {
+        /** Default {@link #reloadMs()}. */
+        public static final long DEFAULT_RELOAD_MS = 5_000;
+
+        /** What is done to frames. */
+        public enum Mode {
+            /** Frames are neither authenticated nor checked (the default without a key file). */
+            NONE,
+            /** Every frame carries an HMAC-SHA256 trailer with a replay counter (the default with a key file). */
+            MAC,
+            /**
+             * As {@link #MAC}, and the frame after its common header is encrypted (AES-256-GCM,
+             * its tag in the MAC's place): payloads and addresses are confidential too.
+             */
+            AEAD
+        }
+
+        /** Fills in the mode from the presence of a key file. */
+        public Security {
+            mode = mode != null ? mode : keyFile != null ? Mode.MAC : Mode.NONE;
+        }
+
+        @JsonCreator
+        static Security fromJson(@JsonProperty("keyFile") String keyFile, @JsonProperty("mode") Mode mode,
+                                 @JsonProperty("reloadMs") Long reloadMs) {
+            return new Security(keyFile == null ? null : Path.of(keyFile), mode, or(reloadMs, DEFAULT_RELOAD_MS));
+        }
+
+        /** No authentication. */
+        public static Security defaults() {
+            return new Security(null, Mode.NONE, DEFAULT_RELOAD_MS);
+        }
+
+        /** Authentication with the keys of {@code keyFile}, other settings default. */
+        public static Security mac(Path keyFile) {
+            return new Security(keyFile, Mode.MAC, DEFAULT_RELOAD_MS);
+        }
+
+        /** This section with a relative key file resolved against {@code dir}. */
+        Security resolvedAgainst(Path dir) {
+            return keyFile == null || keyFile.isAbsolute() || dir == null ? this
+                    : new Security(dir.resolve(keyFile), mode, reloadMs);
+        }
+
+        /**
+         * Reads the key file.
+         *
+         * @throws OverlayConfigException naming {@code overlay.security.keyFile} and what is wrong
+         */
+        public OverlayKeys loadKeys() throws OverlayConfigException {
+            String f = "overlay.security.keyFile";
+            if (keyFile == null) {
+                throw new OverlayConfigException(f, f + " is required for security.mode="
+                        + mode.name().toLowerCase(Locale.ROOT));
+            }
+            try {
+                return OverlayKeys.read(keyFile);
+            } catch (KeyFileException e) {
+                throw new OverlayConfigException(f, f + ": " + e.getMessage(), e);
+            }
+        }
+
+        void validate(String p) throws OverlayConfigException {
+            range(p + ".reloadMs", reloadMs, 0, 3_600_000);
+            if (mode == Mode.NONE && keyFile != null) {
+                throw new OverlayConfigException(p + ".mode", p + ".mode=none but " + p
+                        + ".keyFile is set; remove the key file or use mode mac");
+            }
+            if (mode != Mode.NONE) {
+                loadKeys();
+            }
         }
     }
 

@@ -83,18 +83,20 @@ final class OverlayConfigLoader {
             throw new OverlayConfigException("", file + ": larger than " + MAX_DOCUMENT_BYTES + " bytes");
         }
         String text = new String(bytes, StandardCharsets.UTF_8);
-        return json ? parseJson(text) : parseYaml(text);
+        Path dir = file.toAbsolutePath().getParent();
+        return json ? parse(JSON, "JSON", text, dir) : parse(YAML, "YAML", text, dir);
     }
 
     static OverlayConfig parseJson(String text) throws OverlayConfigException {
-        return parse(JSON, "JSON", text);
+        return parse(JSON, "JSON", text, null);
     }
 
     static OverlayConfig parseYaml(String text) throws OverlayConfigException {
-        return parse(YAML, "YAML", text);
+        return parse(YAML, "YAML", text, null);
     }
 
-    private static OverlayConfig parse(ObjectMapper mapper, String syntax, String text) throws OverlayConfigException {
+    /** @param dir what a relative key file is resolved against, or null for the working directory */
+    private static OverlayConfig parse(ObjectMapper mapper, String syntax, String text, Path dir) throws OverlayConfigException {
         if (text.length() > MAX_DOCUMENT_BYTES) {
             throw new OverlayConfigException("", "configuration larger than " + MAX_DOCUMENT_BYTES + " characters");
         }
@@ -113,7 +115,8 @@ final class OverlayConfigLoader {
         if (doc == null || doc.overlay() == null) {
             throw new OverlayConfigException("overlay", "overlay: the configuration needs a top-level 'overlay' section");
         }
-        return doc.overlay().validate();
+        OverlayConfig config = doc.overlay();
+        return config.withSecurity(config.security().resolvedAgainst(dir)).validate();
     }
 
     /** The parser's error a mapping exception wraps (a YAML parser fails inside databind), or null. */

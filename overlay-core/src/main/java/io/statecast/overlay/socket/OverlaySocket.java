@@ -23,7 +23,10 @@ import io.statecast.overlay.node.NodeListener;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.OverlayNode;
 import io.statecast.overlay.node.Topology;
+import io.statecast.overlay.security.FrameAuthenticator;
+import io.statecast.overlay.security.KeyFileException;
 import io.statecast.overlay.substrate.Adapter;
+import io.statecast.overlay.substrate.AdapterConfig;
 import io.statecast.overlay.substrate.AdapterListener;
 import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.SubstrateInterface;
@@ -68,7 +71,9 @@ import org.slf4j.LoggerFactory;
  * application in a bounded queue (overflow is dropped and counted as
  * {@link DropCause#APPLICATION_QUEUE_FULL}); the application takes them with {@link #receive} or
  * gets them through a callback ({@link #onMessage}) that runs on the socket's own delivery thread —
- * never on an I/O thread, so a slow callback delays only later deliveries.
+ * never on an I/O thread, so a slow callback delays only later deliveries. A failure detector's
+ * reports (such as the shipped {@code heartbeat-fd}'s) can instead reach a listener as typed
+ * {@link PeerEvent}s ({@link #onPeerEvent}), on a thread and in a queue of their own.
  *
  * <h2>Simulations</h2>
  * {@link #builder} accepts injected substrate interfaces (e.g. of an in-memory network) and timer
@@ -83,6 +88,8 @@ public final class OverlaySocket implements AutoCloseable {
     private final TimerService timers;
     private final AutoCloseable ownedTimers;
     private final Adapter adapter;
+    /** Re-reads the key file when it changes; null without frame authentication. */
+    private final KeyFileReloader keyReloader;
     private final MessageCodec codec;
     private final OverlayNode node;
     private final ForwardingEngine engine;
@@ -91,6 +98,7 @@ public final class OverlaySocket implements AutoCloseable {
     private final LogicalAddress self;
     private final Inbox inbox;
     private final NodeMetrics metrics;
+    private final PeerEvents peerEvents;
     private final Object lifecycle = new Object();
     private volatile Consumer<OverlayMessage> callback;
     private Thread deliveryThread;
@@ -127,16 +135,26 @@ public final class OverlaySocket implements AutoCloseable {
                     interfaces.add(sf.open(a));
                 }
             }
-            this.codec = new MessageCodec(OverlayId.wireHash(config.id()), config.buffers().maxMessageBytes());
+            FrameAuthenticator auth = null;
+            int frameBudget = config.buffers().maxMessageBytes();
+            if (config.security().mode() != OverlayConfig.Security.Mode.NONE) {
+                auth = FrameAuthenticator.create(config.security().loadKeys(),
+                        config.security().mode() == OverlayConfig.Security.Mode.AEAD);
+                frameBudget -= FrameAuthenticator.TRAILER_BYTES; // maxMessageBytes bounds the frame, trailer included
+            }
+            this.codec = new MessageCodec(OverlayId.wireHash(config.id()), frameBudget);
             this.inbox = new Inbox(config.buffers().receiveQueueMessages());
-            this.adapter = new Adapter(codec, timers, interfaces);
+            this.adapter = new Adapter(codec, timers, interfaces, new AddressRepository(), AdapterConfig.defaults(), auth);
+            this.keyReloader = auth == null ? null
+                    : new KeyFileReloader(config.security().keyFile(), auth, timers, config.security().reloadMs());
             this.window = new SendWindowGate(config.sendWindow(), timers);
             Dispatcher dispatcher = new Dispatcher();
             adapter.start(dispatcher);
             this.self = config.resolveAddress(random);
             NodeEnvironment env = new NodeEnvironment(adapter::send, adapter.localAddresses(), timers, random);
             this.node = factory.create(config, self, env);
-            InboxSink sink = new InboxSink(inbox, TimeUnit.MILLISECONDS.toNanos(config.buffers().deliveryWaitMs()),
+            this.peerEvents = new PeerEvents(String.valueOf(self));
+            InboxSink sink = new InboxSink(inbox, peerEvents, TimeUnit.MILLISECONDS.toNanos(config.buffers().deliveryWaitMs()),
                     TimeUnit.MICROSECONDS.toNanos(config.buffers().wakeIntervalMicros()), timers, adapter.receiveExecutor());
             this.engine = new ForwardingEngine(self, node::topology, node::rtt, adapter::send, sink, timers,
                     new MessageIds(random.nextLong()),
@@ -166,6 +184,9 @@ public final class OverlaySocket implements AutoCloseable {
                 meters = NodeMetrics.none();
             }
             this.metrics = meters;
+            if (keyReloader != null) {
+                keyReloader.start(); // last: nothing after it can fail and leave it polling
+            }
         } catch (OverlayConfigException | IOException | RuntimeException e) {
             if (meters != null) {
                 meters.close(); // unregisters the MBeans, stops the endpoint
@@ -323,6 +344,7 @@ public final class OverlaySocket implements AutoCloseable {
                 deliveryThread.interrupt();
             }
         }
+        peerEvents.close();
         node.leave();
         if (ownedTimers != null) {
             // let the goodbyes go out before the substrate closes
@@ -343,6 +365,9 @@ public final class OverlaySocket implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("MessageStore failed to close: {}", e.toString());
             }
+        }
+        if (keyReloader != null) {
+            keyReloader.stop();
         }
         adapter.close();
         metrics.close();
@@ -422,7 +447,8 @@ public final class OverlaySocket implements AutoCloseable {
         int size = codec.encodedSize(message) + (message.mode() == DeliveryMode.FLOOD ? 16 : 0);
         if (size > codec.maxMessageBytes()) {
             throw new IllegalArgumentException("message of " + size + " bytes exceeds overlay.buffers.maxMessageBytes="
-                    + codec.maxMessageBytes());
+                    + codec.maxMessageBytes() + (keyReloader == null ? ""
+                            : " (" + config.buffers().maxMessageBytes() + " less the authentication trailer)"));
         }
         FsmExtension fsm = message.fsm();
         MessageStorePort store;
@@ -523,6 +549,32 @@ public final class OverlaySocket implements AutoCloseable {
         }
     }
 
+    /**
+     * Delivers the peer events of the failure-detector service {@code serviceId} (such as the
+     * shipped {@code heartbeat-fd}) to {@code listener} as {@link PeerEvent}s: every control
+     * message the node's MessageStore delivers for that service with one of {@code types} is
+     * turned into an event and no longer reaches {@link #receive} or {@link #onMessage}; other
+     * messages of the service still do. The listener runs on a thread of the socket's own
+     * ({@code statecast-peer-events-…}), one event at a time in arrival order, never on an I/O or
+     * store thread; an exception from it is logged and delivery goes on. Events wait in a queue of
+     * {@value PeerEvents#QUEUE_EVENTS} apart from the message queue (a full message queue does not
+     * lose them); beyond it they are dropped, counted ({@link #peerEventsDropped()}) and logged.
+     * One listener per service.
+     *
+     * @throws IllegalStateException if the socket is closed or the service has a listener already
+     */
+    public void onPeerEvent(int serviceId, PeerEventTypes types, Consumer<PeerEvent> listener) {
+        Objects.requireNonNull(types, "types");
+        Objects.requireNonNull(listener, "listener");
+        requireOpen();
+        peerEvents.register(serviceId, types, listener);
+    }
+
+    /** Peer events dropped because their queue was full (see {@link #onPeerEvent}). */
+    public long peerEventsDropped() {
+        return peerEvents.dropped();
+    }
+
     // ---------------------------------------------------------------------------------- topology and the rest
 
     /**
@@ -566,6 +618,27 @@ public final class OverlaySocket implements AutoCloseable {
     /** The children in the tree rooted at {@code root}. */
     public List<LogicalAddress> children(LogicalAddress root) {
         return node.children(root);
+    }
+
+    /**
+     * Reads {@code overlay.security.keyFile} now and installs its keys (a key rotation; the file is
+     * also polled every {@code overlay.security.reloadMs}). Frames sealed afterwards use the
+     * file's first key; frames under any of its keys are accepted.
+     *
+     * @return whether the keys changed
+     * @throws KeyFileException      if the file cannot be used; the keys in use stay
+     * @throws IllegalStateException if the socket has no frame authentication ({@code security.mode=none})
+     */
+    public boolean reloadKeys() throws KeyFileException {
+        if (keyReloader == null) {
+            throw new IllegalStateException("overlay '" + config.id() + "' has no frame authentication (security.mode=none)");
+        }
+        return keyReloader.reload();
+    }
+
+    /** The key-file reloader, or null without frame authentication (for tests). */
+    KeyFileReloader keyReloader() {
+        return keyReloader;
     }
 
     /** The overlay node (for listeners and counters). */
@@ -739,14 +812,16 @@ public final class OverlaySocket implements AutoCloseable {
      */
     private static final class InboxSink implements ApplicationSink {
         private final Inbox inbox;
+        private final PeerEvents peerEvents;
         private final long waitNanos;
         private final TimerService timers;
         private final ScheduledExecutorService receiveExecutor;
         private final WakePacer pacer;
 
-        InboxSink(Inbox inbox, long waitNanos, long wakeIntervalNanos, TimerService timers,
+        InboxSink(Inbox inbox, PeerEvents peerEvents, long waitNanos, long wakeIntervalNanos, TimerService timers,
                   ScheduledExecutorService receiveExecutor) {
             this.inbox = inbox;
+            this.peerEvents = peerEvents;
             this.waitNanos = waitNanos;
             this.timers = timers;
             this.receiveExecutor = receiveExecutor;
@@ -778,6 +853,9 @@ public final class OverlaySocket implements AutoCloseable {
 
         @Override
         public boolean deliverFromStore(OverlayMessage message) {
+            if (peerEvents.take(message)) {
+                return true; // a listener's, queued apart from the application's messages
+            }
             if (inbox.offer(message, false)) {
                 return true;
             }

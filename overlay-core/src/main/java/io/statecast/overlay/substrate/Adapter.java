@@ -11,6 +11,7 @@ import io.statecast.overlay.message.MessageCodec;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.ProtocolMessage;
 import io.statecast.overlay.message.WireMessage;
+import io.statecast.overlay.security.FrameAuthenticator;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -37,7 +38,10 @@ import org.slf4j.LoggerFactory;
  * counts as bulk ({@link FrameReceiver#isBulk}): an interface may let the others overtake it and
  * shed it first under overload. Malformed frames are dropped, counted by
  * {@link DecodeException.Reason} in {@link #metrics()}, and logged at most once per cause per
- * {@link AdapterConfig#dropLogInterval()}. An exception thrown by the listener is counted and
+ * {@link AdapterConfig#dropLogInterval()}. With a {@link FrameAuthenticator}, every frame is
+ * verified (MAC, key id, replay window) before it is decoded and sealed after it is encoded; a
+ * frame that fails is dropped and counted by cause ({@code auth_*} in {@link AdapterMetrics.ReceiveDrop}).
+ * An exception thrown by the listener is counted and
  * logged the same way and never reaches the interface's I/O thread.
  *
  * <p><b>Threading.</b> The listener is called on the interface's I/O thread (a Netty event loop)
@@ -59,9 +63,15 @@ public final class Adapter implements AutoCloseable {
     private static final int LOG_CODEC_FAILURE = DecodeException.Reason.values().length;
     private static final int LOG_LISTENER = LOG_CODEC_FAILURE + 1;
     private static final int LOG_ENCODE = LOG_LISTENER + 1;
-    private static final int LOG_KEYS = LOG_ENCODE + 1;
+    /** One key per {@link FrameAuthenticator.Verdict}, OK's unused. */
+    private static final int LOG_AUTH = LOG_ENCODE + 1;
+    private static final int LOG_KEYS = LOG_AUTH + FrameAuthenticator.Verdict.values().length;
 
     private final FrameCodec codec;
+    /** Seals and verifies frames, or null for an overlay without frame authentication. */
+    private final FrameAuthenticator auth;
+    /** Bytes the authenticator adds to each frame (0 without one). */
+    private final int trailerBytes;
     private final TimerService timers;
     private final List<SubstrateInterface> interfaces;
     private final Map<SubstrateAddress.Scheme, SubstrateInterface> byScheme;
@@ -94,12 +104,37 @@ public final class Adapter implements AutoCloseable {
      */
     public Adapter(MessageCodec codec, TimerService timers, List<SubstrateInterface> interfaces,
             AddressRepository addressRepository, AdapterConfig config) {
-        this(FrameCodec.of(Objects.requireNonNull(codec, "codec")), timers, interfaces, addressRepository, config);
+        this(FrameCodec.of(Objects.requireNonNull(codec, "codec")), timers, interfaces, addressRepository, config, null);
+    }
+
+    /**
+     * An adapter that authenticates every frame: each frame sent is sealed by {@code auth}, each
+     * frame received is verified before it is decoded; frames that fail are dropped and counted
+     * ({@link AdapterMetrics.ReceiveDrop}). A frame is then at most the codec's maximum plus
+     * {@link FrameAuthenticator#TRAILER_BYTES}.
+     *
+     * @param codec             encodes outgoing and decodes incoming frames
+     * @param timers            the timer service every layer of this node uses
+     * @param interfaces        the substrate interfaces, at least one, at most one per scheme
+     * @param addressRepository the address bindings this node's layers share
+     * @param config            settings
+     * @param auth              seals and verifies frames; {@code null} for none
+     */
+    public Adapter(MessageCodec codec, TimerService timers, List<SubstrateInterface> interfaces,
+            AddressRepository addressRepository, AdapterConfig config, FrameAuthenticator auth) {
+        this(FrameCodec.of(Objects.requireNonNull(codec, "codec")), timers, interfaces, addressRepository, config, auth);
     }
 
     Adapter(FrameCodec codec, TimerService timers, List<SubstrateInterface> interfaces,
             AddressRepository addressRepository, AdapterConfig config) {
+        this(codec, timers, interfaces, addressRepository, config, null);
+    }
+
+    Adapter(FrameCodec codec, TimerService timers, List<SubstrateInterface> interfaces,
+            AddressRepository addressRepository, AdapterConfig config, FrameAuthenticator auth) {
         this.codec = Objects.requireNonNull(codec, "codec");
+        this.auth = auth;
+        this.trailerBytes = auth == null ? 0 : FrameAuthenticator.TRAILER_BYTES;
         this.timers = Objects.requireNonNull(timers, "timers");
         this.addressRepository = Objects.requireNonNull(addressRepository, "addressRepository");
         Objects.requireNonNull(config, "config");
@@ -147,7 +182,7 @@ public final class Adapter implements AutoCloseable {
 
                     @Override
                     public boolean isBulk(ByteBuf frame) {
-                        return Adapter.isBulk(codec, frame);
+                        return Adapter.isBulk(codec, frame, trailerBytes);
                     }
                 });
             }
@@ -211,9 +246,12 @@ public final class Adapter implements AutoCloseable {
                 metrics.recordDrop(AdapterMetrics.SendDrop.TOO_LARGE);
                 return false;
             }
-            frame = allocator.ioBuffer(size, size);
+            frame = allocator.ioBuffer(size + trailerBytes, size + trailerBytes);
             try {
                 codec.encode(message, frame);
+                if (auth != null) {
+                    auth.seal(frame, isBulk(codec, frame, 0));
+                }
             } catch (RuntimeException e) {
                 frame.release();
                 throw e;
@@ -274,15 +312,25 @@ public final class Adapter implements AutoCloseable {
     }
 
     /**
-     * Receives one frame from any interface. Never throws; releases {@code frame}.
+     * Whether an interface may let other frames overtake {@code frame} and shed it first.
      *
-     * @return false if the frame did not decode (a stream interface then drops the connection)
+     * @param trailerBytes bytes of authentication trailer at the frame's end (not counted in its size)
      */
-    /** Whether an interface may let other frames overtake {@code frame} and shed it first. */
-    static boolean isBulk(FrameCodec codec, ByteBuf frame) {
-        return frame.readableBytes() > FrameCodec.SMALL_FRAME_BYTES && !codec.isControlFrame(frame);
+    static boolean isBulk(FrameCodec codec, ByteBuf frame, int trailerBytes) {
+        return frame.readableBytes() - trailerBytes > FrameCodec.SMALL_FRAME_BYTES && !codec.isControlFrame(frame);
     }
 
+    /** As {@link #isBulk(FrameCodec, ByteBuf, int)} for a frame without a trailer. */
+    static boolean isBulk(FrameCodec codec, ByteBuf frame) {
+        return isBulk(codec, frame, 0);
+    }
+
+    /**
+     * Receives one frame from any interface. Never throws; releases {@code frame}.
+     *
+     * @return false if the frame failed verification or did not decode (a stream interface then
+     *         drops the connection)
+     */
     private boolean receive(ByteBuf frame, SubstrateAddress from) {
         WireMessage message;
         try {
@@ -291,10 +339,17 @@ public final class Adapter implements AutoCloseable {
                 drop(new DecodeException(DecodeException.Reason.TRUNCATED, 0, "empty frame"), from);
                 return false;
             }
-            if (size > codec.maxFrameBytes()) {
+            if (size > codec.maxFrameBytes() + trailerBytes) {
                 drop(new DecodeException(DecodeException.Reason.TOO_LARGE, 0,
-                        "frame of " + size + " bytes exceeds the maximum of " + codec.maxFrameBytes()), from);
+                        "frame of " + size + " bytes exceeds the maximum of " + (codec.maxFrameBytes() + trailerBytes)), from);
                 return false;
+            }
+            if (auth != null) {
+                FrameAuthenticator.Verdict verdict = auth.verify(frame);
+                if (verdict != FrameAuthenticator.Verdict.OK) {
+                    refuse(verdict, from);
+                    return false;
+                }
             }
             message = codec.decode(frame);
         } catch (DecodeException e) {
@@ -325,6 +380,24 @@ public final class Adapter implements AutoCloseable {
             LOG.debug("listener failure", e);
         }
         return true;
+    }
+
+    private void refuse(FrameAuthenticator.Verdict verdict, SubstrateAddress from) {
+        AdapterMetrics.ReceiveDrop cause = switch (verdict) {
+            case TRUNCATED -> AdapterMetrics.ReceiveDrop.AUTH_TRUNCATED;
+            case UNKNOWN_KEY -> AdapterMetrics.ReceiveDrop.AUTH_UNKNOWN_KEY;
+            case BAD_MAC -> AdapterMetrics.ReceiveDrop.AUTH_BAD_MAC;
+            case REPLAY -> AdapterMetrics.ReceiveDrop.AUTH_REPLAY;
+            case OK -> throw new IllegalArgumentException("not a refusal");
+        };
+        metrics.recordDrop(cause);
+        dropLog.warn(LOG_AUTH + verdict.ordinal(), "dropped an unauthenticated frame from {}: {}", from,
+                cause.name().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /** The authenticator sealing and verifying this adapter's frames, or {@code null} if there is none. */
+    public FrameAuthenticator authenticator() {
+        return auth;
     }
 
     private void drop(DecodeException e, SubstrateAddress from) {

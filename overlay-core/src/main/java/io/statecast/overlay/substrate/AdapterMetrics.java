@@ -17,7 +17,15 @@ public final class AdapterMetrics {
     /** Why a received frame was dropped by the adapter, beyond the codec's reasons. */
     public enum ReceiveDrop {
         /** The codec threw something other than a {@link DecodeException}: a codec bug, logged. */
-        CODEC_FAILURE
+        CODEC_FAILURE,
+        /** Too short to carry an authentication trailer (overlays with a key only). */
+        AUTH_TRUNCATED,
+        /** Sealed under a key id this node's key file does not hold (or not sealed at all). */
+        AUTH_UNKNOWN_KEY,
+        /** The MAC does not match: forged, corrupted, or sealed with another key of the same id. */
+        AUTH_BAD_MAC,
+        /** Authentic, but already received, or too old for the sender's replay window. */
+        AUTH_REPLAY
     }
 
     /** Why {@link Adapter#send} dropped a message. */
@@ -141,8 +149,9 @@ public final class AdapterMetrics {
 
     /**
      * Every counter by name, sorted: {@code rx.protocol}, {@code rx.application},
-     * {@code rx.listener_failures}, {@code rx.dropped.<reason>} (codec reasons and
-     * {@code codec_failure}), {@code tx.sent}, {@code tx.dropped.<cause>}; names in lower case.
+     * {@code rx.listener_failures}, {@code rx.dropped.<reason>} (codec reasons,
+     * {@code codec_failure} and the authentication causes {@code auth_truncated}, {@code auth_unknown_key},
+     * {@code auth_bad_mac}, {@code auth_replay}), {@code tx.sent}, {@code tx.dropped.<cause>}; names in lower case.
      */
     public Map<String, Long> snapshot() {
         Map<String, Long> m = new TreeMap<>();

@@ -58,6 +58,8 @@ final class Analysis {
     private final String file;
     private final List<CheckFinding> findings = new ArrayList<>();
     private int undecided;
+    /** See {@link #ownOnly()}. */
+    private BitSet own = new BitSet();
 
     Analysis(ServiceSpec spec, SpecGraph graph, StateSpace space, SourceText text, String file) {
         this.spec = spec;
@@ -67,8 +69,33 @@ final class Analysis {
         this.file = file;
     }
 
+    /**
+     * The explored states only the node's own instance reaches (after the {@code <Start>} input,
+     * {@link Input.Deploy}), never an instance a message created: that instance lives as long as
+     * its service is deployed, so neither its never ending nor its periodic sends are findings.
+     */
+    private BitSet ownOnly() {
+        BitSet byMessages = new BitSet();
+        ArrayDeque<Node> todo = new ArrayDeque<>();
+        byMessages.set(space.start.id);
+        todo.add(space.start);
+        while (!todo.isEmpty()) {
+            for (Edge e : todo.poll().out) {
+                if (!(e.input() instanceof Input.Deploy) && !byMessages.get(e.to().id)) {
+                    byMessages.set(e.to().id);
+                    todo.add(e.to());
+                }
+            }
+        }
+        BitSet own = new BitSet();
+        own.set(0, space.nodes.size());
+        own.andNot(byMessages);
+        return own;
+    }
+
     /** Runs every check. */
     List<CheckFinding> run() {
+        own = ownOnly();
         leaks();
         storms();
         unhandledTimers();
@@ -104,7 +131,7 @@ final class Analysis {
         Set<List<String>> reported = new HashSet<>();
         boolean startLeaks = false; // then every state leaks: one finding says it
         for (Node node : space.nodes) {
-            if (node.ended() || canEnd.get(node.id)) {
+            if (node.ended() || canEnd.get(node.id) || own.get(node.id)) {
                 continue;
             }
             boolean proven = !mayLeaveExplored.get(node.id)
@@ -212,7 +239,7 @@ final class Analysis {
                     break;
                 }
                 List<Edge> cycle = shortestCycle(e, timerOut, component);
-                if (cycle != null && boundingTimer(cycle) < 0) {
+                if (cycle != null && boundingTimer(cycle) < 0 && !periodicOwnLoop(cycle)) {
                     if (reported.add(stormKey(cycle))) {
                         reportStorm(cycle);
                     }
@@ -220,6 +247,24 @@ final class Analysis {
                 }
             }
         }
+    }
+
+    /**
+     * A cycle of the node's own instance whose every expiry waited for a timer set with a positive
+     * delay: a periodic loop (heartbeats), the purpose of a {@code <Start>} service, paced by its
+     * timers. A zero-delay loop there is still a storm.
+     */
+    private boolean periodicOwnLoop(List<Edge> cycle) {
+        for (Edge e : cycle) {
+            if (!own.get(e.from().id) || !(e.input() instanceof Input.Expiry x)) {
+                return false;
+            }
+            Snapshot.PendingTimer t = e.from().snapshot.timers().get(x.timerId());
+            if (t == null || t.delay() <= 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The configurations a cycle passes through and the lines of what it emits: one finding each. */

@@ -5,7 +5,10 @@ import io.statecast.overlay.message.OverlayMessage;
 import java.util.List;
 import java.util.Objects;
 
-/** One input symbol the checker can feed an instance: a message arriving, or a timer expiring. */
+/**
+ * One input symbol the checker can feed an instance: a message arriving, a timer expiring, or
+ * (first input only, for a spec with {@code <Start>}) the store starting the node's own instance.
+ */
 public sealed interface Input {
 
     /** How a trace names it. */
@@ -48,6 +51,25 @@ public sealed interface Input {
         @Override
         public String label() {
             return "timer " + timerId + " expires";
+        }
+    }
+
+    /**
+     * The service is deployed: the store fires the spec's {@code <Start>} event in the node's own
+     * instance. Only ever the first input of an instance.
+     *
+     * @param event the start event
+     */
+    record Deploy(String event) implements Input {
+
+        /** Requires the event. */
+        public Deploy {
+            Objects.requireNonNull(event, "event");
+        }
+
+        @Override
+        public String label() {
+            return event + " (deployed: the node's own instance)";
         }
     }
 }

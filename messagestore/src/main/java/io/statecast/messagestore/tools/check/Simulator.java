@@ -99,6 +99,12 @@ final class Simulator implements ActionSink, ActionContext {
         return finish();
     }
 
+    /** The start input of a spec with {@code <Start>}, else {@code null}. */
+    Input.Deploy deployInput() {
+        String start = spec.service().start();
+        return start == null ? null : new Input.Deploy(start);
+    }
+
     /** The input {@code in} arrives at the instance {@code from} (not ended). */
     Outcome step(Snapshot from, Input in) {
         Outcome quick = ignored(from, in);
@@ -118,6 +124,12 @@ final class Simulator implements ActionSink, ActionContext {
                 }
             }
             evaluateComposites(compositesAfter(a.fires()));
+        } else if (in instanceof Input.Deploy d) {
+            clock = from.clock() + 1;
+            overlay.setTime(clock);
+            if (!fire(d.event())) { // the start event is not recorded in the history
+                return finish();
+            }
         } else if (in instanceof Input.Expiry e) {
             Snapshot.PendingTimer t = timers.remove(e.timerId());
             clock = from.clock() + Math.max(1, t == null ? 1 : t.delay());
@@ -158,6 +170,9 @@ final class Simulator implements ActionSink, ActionContext {
                 names.add(d.name());
             }
             composites = compositesAfter(a.fires());
+        } else if (in instanceof Input.Deploy d) {
+            names.add(d.event());
+            composites = List.of();
         } else {
             composites = new ArrayList<>();
             for (TimerEventDefinition d : spec.matchTimer(((Input.Expiry) in).timerId())) {
@@ -184,6 +199,8 @@ final class Simulator implements ActionSink, ActionContext {
             for (String n : names) {
                 entries.add(new HistoryEntry.MessageEvent(n, a.message(), now));
             }
+        } else if (in instanceof Input.Deploy) {
+            now = from.clock() + 1;
         } else {
             int id = ((Input.Expiry) in).timerId();
             Snapshot.PendingTimer p = t.remove(id);

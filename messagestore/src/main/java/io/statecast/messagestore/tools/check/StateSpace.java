@@ -139,6 +139,9 @@ final class StateSpace {
             n.expanded = true;
             inputs.clear();
             inputs.addAll(alphabet);
+            if (n == start && sim.deployInput() != null) {
+                inputs.add(sim.deployInput()); // the node's own instance: started, not reached by a message
+            }
             if (n != start) {
                 for (Integer t : n.snapshot.timers().keySet()) {
                     inputs.add(new Input.Expiry(t));

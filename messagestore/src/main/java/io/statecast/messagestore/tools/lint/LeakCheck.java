@@ -17,7 +17,9 @@ import java.util.Set;
  * <p>A state can end when a step taken in it ends the instance, when a step taken in it leads to
  * an atomic state that can end, or when a state of another region of an enclosing
  * {@code <parallel>} can end. A compound state can end when one of its children can. When the
- * initial state cannot end, no state can; that is reported once, at the initial state.
+ * initial state cannot end, no state can; that is reported once, at the initial state. States only
+ * the node's own instance reaches (through the spec's {@code <Start>} event) are not reported: that
+ * instance is meant to live as long as its service is deployed.
  */
 final class LeakCheck implements Check {
 
@@ -40,8 +42,10 @@ final class LeakCheck implements Check {
                     + "<final> state, so every instance stays in memory for good");
             return;
         }
+        Set<String> ownOnly = g.reachableOnlyByStart(); // the node's own instance: ends with its service
         for (StateInfo s : g.states()) {
-            if (g.reachable().contains(s.id()) && g.children(s.id()).isEmpty() && !canEnd.contains(s.id())) {
+            if (g.reachable().contains(s.id()) && g.children(s.id()).isEmpty() && !canEnd.contains(s.id())
+                    && !ownOnly.contains(s.id())) {
                 ctx.report(Rule.LEAKING_STATE, s.line(), elementOf(s), "state " + s.id() + " leaks: once an "
                         + "instance enters it, no path leads to a terminate or a top-level <final> state");
             }

@@ -47,8 +47,8 @@ public final class ScenarioReader {
             "mode", "hopLimit", "payload", "payloadBase64", "serviceId", "fields");
     /** The prefix of the parameter a message field is compared under: {@code fields.seq}. */
     static final String FIELD_PARAM_PREFIX = "fields.";
-    private static final Set<String> INPUTS = ordered("receive", "advance", "fire", "topology");
-    private static final Set<String> STEP = ordered("note", "receive", "advance", "fire", "topology", "expect",
+    private static final Set<String> INPUTS = ordered("receive", "advance", "fire", "topology", "deploy");
+    private static final Set<String> STEP = ordered("note", "receive", "advance", "fire", "topology", "deploy", "expect",
             "ignore", "state", "terminated", "timers");
     private static final Set<String> OUTCOMES = ordered("executed", "failed", "throttled", "discarded");
     private static final Pattern DURATION = Pattern.compile("([0-9]{1,12})(?:\\.([0-9]{1,3}))?\\s*(ms|s|m|h)?");
@@ -201,6 +201,15 @@ public final class ScenarioReader {
                     yield new Step.Advance(ms);
                 }
                 case "fire" -> new Step.Fire(timerId(v), canonicalTimer(v));
+                case "deploy" -> {
+                    if (!(v instanceof DocNode.Scalar sc) || !"true".equals(sc.text())) {
+                        throw v.where().error("deploy: write deploy: true");
+                    }
+                    if (!spec.service().startsOnDeploy()) {
+                        throw v.where().error("deploy: the spec has no <Start>: nothing starts when it is deployed");
+                    }
+                    yield new Step.Deploy();
+                }
                 default -> new Step.Topology(node(v, false));
             };
         }

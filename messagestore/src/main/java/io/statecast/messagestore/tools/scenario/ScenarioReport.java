@@ -73,6 +73,9 @@ public final class ScenarioReport {
         if (in instanceof Step.Topology) {
             return "topology change";
         }
+        if (in instanceof Step.Deploy) {
+            return "deploy";
+        }
         return "check";
     }
 }

@@ -132,6 +132,8 @@ public final class ScenarioRunner {
                 }
             } else if (input instanceof Step.Topology t) {
                 node.topology(t.node());
+            } else if (input instanceof Step.Deploy) {
+                deploy(notes, failures);
             }
             if (node.clock.taskFailures() > failuresBefore) {
                 failures.add("a timer expiry failed in the harness: " + node.clock.lastFailure());
@@ -218,6 +220,23 @@ public final class ScenarioRunner {
             }
             notes.add(what + " fires " + String.join(", ", names));
             instance.onMessage(m, matched);
+        }
+
+        /** The store's start of the node's own instance ({@code <Start>}). */
+        private void deploy(List<String> notes, List<String> failures) {
+            if (instance != null) {
+                failures.add("deploy: an instance exists already (the store starts the node's own instance when the "
+                        + "service is deployed, before anything else)");
+                return;
+            }
+            InstanceKey key = InstanceKey.ofNode(runtime.scope(), spec.service().serviceId(), node.localAddress());
+            instance = new ServiceInstance(key, runtime, node);
+            notes.add("instance " + key + " started on deployment");
+            instance.start();
+            if (instance.ended() == null) {
+                notes.add("fires " + spec.service().start());
+                instance.onDeploy();
+            }
         }
 
         private OverlayMessage build(MessageInput in) {

@@ -46,6 +46,13 @@ public record Step(int index, int line, String title, Input input, List<Expected
     public record Topology(NodeSetup node) implements Input {
     }
 
+    /**
+     * The service is deployed on the node: the scenario's instance is the node's own, created and
+     * fired the spec's {@code <Start>} event (as the store does).
+     */
+    public record Deploy() implements Input {
+    }
+
     /** Nothing happens; the step only checks. */
     public record Check() implements Input {
     }
