@@ -16,8 +16,24 @@ public final class NodeCounters {
     /** Told of every counter once (metrics binding); {@code null} until {@link #watch}. */
     private volatile BiConsumer<String, LongAdder> watcher;
 
+    /** Adds one to the counter of {@code event}. */
+    public void count(NodeEvent event) {
+        count(event.label());
+    }
+
+    /**
+     * Adds one to the counter of malformed protocol messages refused for {@code reason}, named
+     * {@code malformed.REASON}.
+     */
+    public void countMalformed(Enum<?> reason) {
+        count(MALFORMED + reason.name());
+    }
+
+    /** Prefix of the counters of malformed protocol messages, by the decoder's reason. */
+    public static final String MALFORMED = "malformed.";
+
     /** Adds one to the counter {@code name}, creating it at zero first. */
-    public void count(String name) {
+    private void count(String name) {
         LongAdder a = counters.get(name);
         if (a == null) {
             a = create(name);

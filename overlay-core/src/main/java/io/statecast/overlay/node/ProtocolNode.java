@@ -66,7 +66,7 @@ public abstract class ProtocolNode<T extends Topology> implements OverlayNode {
     public final void onProtocolMessage(ProtocolMessage message, SubstrateAddress from) {
         Objects.requireNonNull(message, "message");
         if (!inbox.post(() -> handle(message, from))) {
-            count("droppedQueueFull");
+            count(NodeEvent.DROPPED_QUEUE_FULL);
         }
     }
 
@@ -83,8 +83,8 @@ public abstract class ProtocolNode<T extends Topology> implements OverlayNode {
      */
     protected final void receiveStamp(LogicalAddress from, HeartbeatStamp stamp) {
         switch (rtts.receive(from, stamp, timers.nanoTime())) {
-            case SAMPLED -> count("rttSamples");
-            case DROPPED -> count("rttSamplesDropped");
+            case SAMPLED -> count(NodeEvent.RTT_SAMPLES);
+            case DROPPED -> count(NodeEvent.RTT_SAMPLES_DROPPED);
             case NO_ECHO, UNSTAMPED -> { }
         }
     }
@@ -129,7 +129,7 @@ public abstract class ProtocolNode<T extends Topology> implements OverlayNode {
      * Sends a protocol message and counts it under {@code counter}, or as {@code sendFailed} if
      * the transport refused or threw (logged; the protocol goes on).
      */
-    protected final void send(SubstrateAddress to, ProtocolMessage m, String counter) {
+    protected final void send(SubstrateAddress to, ProtocolMessage m, NodeEvent counter) {
         boolean ok;
         try {
             ok = transport.send(to, m);
@@ -137,12 +137,17 @@ public abstract class ProtocolNode<T extends Topology> implements OverlayNode {
             LOG.warn("{}: transport failed sending to {}: {}", topology().self(), to, e.toString());
             ok = false;
         }
-        count(ok ? counter : "sendFailed");
+        count(ok ? counter : NodeEvent.SEND_FAILED);
     }
 
-    /** Adds one to the counter {@code name}. */
-    protected final void count(String name) {
-        counters.count(name);
+    /** Adds one to the counter of {@code event}. */
+    protected final void count(NodeEvent event) {
+        counters.count(event);
+    }
+
+    /** Adds one to the counter of malformed protocol messages of this {@code reason}. */
+    protected final void countMalformed(Enum<?> reason) {
+        counters.countMalformed(reason);
     }
 
     /**

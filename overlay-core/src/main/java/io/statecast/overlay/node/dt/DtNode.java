@@ -15,6 +15,7 @@ import io.statecast.overlay.node.dt.DtMessages.IAmHere;
 import io.statecast.overlay.node.dt.DtMessages.IAmLeader;
 import io.statecast.overlay.node.dt.DtMessages.NewNode;
 import io.statecast.overlay.node.dt.DtMessages.NodeRef;
+import io.statecast.overlay.node.NodeEvent;
 import io.statecast.overlay.substrate.TimerService;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -217,14 +218,14 @@ public final class DtNode extends ProtocolNode<DtTopology> {
     private void fail(String reason) {
         LOG.error("{}: {}", self, reason);
         failure = reason;
-        count("failed");
+        count(NodeEvent.FAILED);
         stop();
     }
 
     private void goodbyeToAll(DtAddress as) {
         ProtocolMessage bye = DtMessages.encode(new Goodbye(as));
         for (Neighbour n : table.values()) {
-            send(n.substrate, bye, "goodbyeSent");
+            send(n.substrate, bye, NodeEvent.GOODBYES_SENT);
         }
     }
 
@@ -260,7 +261,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
         boolean pending = discover(now);
         rtts.retainOnly(table.keySet());
         for (Neighbour n : table.values()) {
-            send(n.substrate, hello(true, n.address), "helloNeighborSent");
+            send(n.substrate, hello(true, n.address), NodeEvent.HELLO_NEIGHBOR_SENT);
         }
         // a node that knows a node passing its test that is not yet a neighbour is not settled,
         // even if the Hello to it was lost and nothing else changed
@@ -275,7 +276,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             if (now - n.lastHeard > timeoutNanos) {
                 it.remove();
                 rtts.forget(n.address);
-                count("neighboursTimedOut");
+                count(NodeEvent.NEIGHBOURS_TIMED_OUT);
                 buddyCache.remember(n.substrate);
                 LOG.debug("{}: neighbour {} timed out", self, n.address);
                 markChanged();
@@ -326,7 +327,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             }
         }
         if (best != null) {
-            send(pool.get(best), hello(true, best), "discoveryHelloSent");
+            send(pool.get(best), hello(true, best), NodeEvent.DISCOVERY_HELLO_SENT);
             remember(best, now);
         }
         return pending;
@@ -361,21 +362,21 @@ public final class DtNode extends ProtocolNode<DtTopology> {
         if (table.isEmpty()) {
             ProtocolMessage nn = DtMessages.encode(new NewNode(self, advertised, settings.newNodeHops(), false));
             for (SubstrateAddress a : list) {
-                send(a, nn, "newNodeSent");
+                send(a, nn, NodeEvent.NEW_NODE_SENT);
             }
         } else if (Leader.isLeader(self, table.keySet())) {
             ownLeaderSeq++;
             ProtocolMessage announce = DtMessages.encode(new IAmLeader(self, ownLeaderSeq, settings.newNodeHops()));
             for (Neighbour n : table.values()) {
-                send(n.substrate, announce, "iAmLeaderSent");
+                send(n.substrate, announce, NodeEvent.I_AM_LEADER_SENT);
             }
             if (!list.isEmpty()) {
                 send(list.get(Math.floorMod(rendezvousCursor++, list.size())),
-                        DtMessages.encode(new NewNode(self, advertised, settings.newNodeHops(), true)), "newNodeSent");
+                        DtMessages.encode(new NewNode(self, advertised, settings.newNodeHops(), true)), NodeEvent.NEW_NODE_SENT);
             }
         } else if (!list.isEmpty()) {
             send(list.get(Math.floorMod(rendezvousCursor++, list.size())),
-                    DtMessages.encode(new IAmHere(self, advertised, currentLeader())), "iAmHereSent");
+                    DtMessages.encode(new IAmHere(self, advertised, currentLeader())), NodeEvent.I_AM_HERE_SENT);
         }
         rendezvousTimer = timers.schedule(settings.iAmHereMs(), TimeUnit.MILLISECONDS, this::rendezvous);
     }
@@ -385,14 +386,14 @@ public final class DtNode extends ProtocolNode<DtTopology> {
     @Override
     protected void handle(ProtocolMessage message, SubstrateAddress from) {
         if (!running) {
-            count("ignoredWhileStopped");
+            count(NodeEvent.IGNORED_WHILE_STOPPED);
             return;
         }
         DtMessage m;
         try {
             m = DtMessages.decode(message);
         } catch (DtProtocolException e) {
-            count("malformed." + e.reason());
+            countMalformed(e.reason());
             LOG.debug("{}: dropped malformed protocol message from {}: {}", self, from, e.getMessage());
             return;
         }
@@ -402,7 +403,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             } else if (m instanceof Goodbye g) {
                 onGoodbye(g, from);
             } else if (m instanceof NewNode n) {
-                count("newNodeReceived");
+                count(NodeEvent.NEW_NODE_RECEIVED);
                 routeNewNode(n.joiner(), n.addresses(), n.hopsLeft(), n.fromLeader());
             } else if (m instanceof IAmHere i) {
                 onIAmHere(i);
@@ -415,24 +416,24 @@ public final class DtNode extends ProtocolNode<DtTopology> {
     }
 
     private void onHello(Hello h, SubstrateAddress from) {
-        count(h.neighbour() ? "helloNeighborReceived" : "helloNotNeighborReceived");
+        count(h.neighbour() ? NodeEvent.HELLO_NEIGHBOR_RECEIVED : NodeEvent.HELLO_NOT_NEIGHBOR_RECEIVED);
         SubstrateAddress sub = pick(h.addresses(), from);
         if (h.sender().equals(self)) {
             if (isMine(from) || isMine(h.addresses())) {
-                count("selfContact");
+                count(NodeEvent.SELF_CONTACT);
                 return;
             }
             if (!duplicateSeen(sub) && h.neighbour()) {
                 NodeRef me = new NodeRef(self, advertised.get(0));
-                send(sub, DtMessages.encode(new Hello(false, self, h.sender(), advertised, me, me, bareStamp())), "helloNotNeighborSent");
+                send(sub, DtMessages.encode(new Hello(false, self, h.sender(), advertised, me, me, bareStamp())), NodeEvent.HELLO_NOT_NEIGHBOR_SENT);
             }
             return;
         }
         if (!h.receiver().equals(self)) {
             // meant for coordinates this node no longer has (it drew new ones): they are gone
-            count("helloForOtherAddress");
+            count(NodeEvent.HELLO_FOR_OTHER_ADDRESS);
             if (h.neighbour()) {
-                send(sub, DtMessages.encode(new Goodbye(h.receiver())), "goodbyeSent");
+                send(sub, DtMessages.encode(new Goodbye(h.receiver())), NodeEvent.GOODBYES_SENT);
             }
             return;
         }
@@ -443,7 +444,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
         Neighbour n = table.get(h.sender());
         if (n != null) {
             if (!n.substrate.equals(sub) && !h.addresses().contains(n.substrate)) {
-                count("duplicateAddress");
+                count(NodeEvent.DUPLICATE_ADDRESS);
                 if (h.neighbour()) {
                     replyDuplicate(h.sender(), sub, new NodeRef(n.address, n.substrate));
                 }
@@ -469,9 +470,9 @@ public final class DtNode extends ProtocolNode<DtTopology> {
         }
         if (NeighbourTest.passes(self, table.keySet(), h.sender()) && add(h.sender(), sub, h, now)) {
             receiveStamp(h.sender(), h.stamp());
-            send(sub, hello(true, h.sender()), "helloNeighborSent");
+            send(sub, hello(true, h.sender()), NodeEvent.HELLO_NEIGHBOR_SENT);
         } else {
-            send(sub, hello(false, h.sender()), "helloNotNeighborSent");
+            send(sub, hello(false, h.sender()), NodeEvent.HELLO_NOT_NEIGHBOR_SENT);
             offerCandidate(h.cw());
             offerCandidate(h.ccw());
         }
@@ -487,7 +488,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
         all.add(a);
         Set<DtAddress> keep = NeighbourTest.localNeighbours(self, all);
         if (keep.size() > settings.maxNeighbours()) {
-            count("refusedNeighbours");
+            count(NodeEvent.REFUSED_NEIGHBOURS);
             return false;
         }
         List<Neighbour> evicted = new ArrayList<>();
@@ -507,28 +508,28 @@ public final class DtNode extends ProtocolNode<DtTopology> {
         table.put(a, n);
         candidates.remove(a);
         contacted.remove(a);
-        count("neighboursAdded");
+        count(NodeEvent.NEIGHBOURS_ADDED);
         for (Neighbour e : evicted) {
-            count("neighboursEvicted");
-            send(e.substrate, hello(false, e.address), "helloNotNeighborSent");
+            count(NodeEvent.NEIGHBOURS_EVICTED);
+            send(e.substrate, hello(false, e.address), NodeEvent.HELLO_NOT_NEIGHBOR_SENT);
         }
         markChanged();
         return true;
     }
 
     private void onGoodbye(Goodbye g, SubstrateAddress from) {
-        count("goodbyeReceived");
+        count(NodeEvent.GOODBYES_RECEIVED);
         Neighbour n = table.get(g.sender());
         if (n == null) {
             return;
         }
         if (from != null && from.scheme() == n.substrate.scheme() && !from.equals(n.substrate)) {
-            count("goodbyeFromOtherAddress");
+            count(NodeEvent.GOODBYE_FROM_OTHER_ADDRESS);
             return;
         }
         table.remove(g.sender());
         rtts.forget(g.sender());
-        count("neighboursLeft");
+        count(NodeEvent.NEIGHBOURS_LEFT);
         remember(g.sender(), timers.nanoTime()); // stale reports may still name it for a moment
         markChanged();
     }
@@ -538,62 +539,62 @@ public final class DtNode extends ProtocolNode<DtTopology> {
         SubstrateAddress to = pickReachable(addresses);
         if (joiner.equals(self)) {
             if (isMine(addresses)) {
-                count("ownNewNode");
+                count(NodeEvent.OWN_NEW_NODE);
                 return;
             }
-            count("duplicateAddress");
+            count(NodeEvent.DUPLICATE_ADDRESS);
             NodeRef me = new NodeRef(self, advertised.get(0));
-            send(to, DtMessages.encode(new Hello(false, self, joiner, advertised, me, me, bareStamp())), "helloNotNeighborSent");
+            send(to, DtMessages.encode(new Hello(false, self, joiner, advertised, me, me, bareStamp())), NodeEvent.HELLO_NOT_NEIGHBOR_SENT);
             return;
         }
         Neighbour n = table.get(joiner);
         if (n != null) {
             if (addresses.contains(n.substrate)) {
-                count("newNodeKnown");
+                count(NodeEvent.NEW_NODE_KNOWN);
             } else {
-                count("duplicateAddress");
+                count(NodeEvent.DUPLICATE_ADDRESS);
                 replyDuplicate(joiner, to, new NodeRef(n.address, n.substrate));
             }
             return;
         }
         if (NeighbourTest.passes(self, table.keySet(), joiner)) {
-            count(fromLeader ? "newNodeFromLeaderAccepted" : "newNodeAccepted");
-            send(to, hello(true, joiner), "helloNeighborSent");
+            count(fromLeader ? NodeEvent.NEW_NODE_FROM_LEADER_ACCEPTED : NodeEvent.NEW_NODE_ACCEPTED);
+            send(to, hello(true, joiner), NodeEvent.HELLO_NEIGHBOR_SENT);
             return;
         }
         DtAddress next = DtTopology.towardPoint(self, table.keySet(), joiner);
         if (next == null) {
-            count("newNodeDeadEnd");
+            count(NodeEvent.NEW_NODE_DEAD_END);
             return;
         }
         // tell the joiner which of this node's neighbours lie toward it: if the NewNode is lost
         // further on, the joiner walks on from the closest of these by direct Hellos
-        send(to, hello(false, joiner), "newNodeHintSent");
+        send(to, hello(false, joiner), NodeEvent.NEW_NODE_HINT_SENT);
         if (hopsLeft == 0) {
-            count("newNodeHopLimit");
+            count(NodeEvent.NEW_NODE_HOP_LIMIT);
             return;
         }
         send(table.get(next).substrate, DtMessages.encode(new NewNode(joiner, addresses, hopsLeft - 1, fromLeader)),
-                "newNodeForwarded");
+                NodeEvent.NEW_NODE_FORWARDED);
     }
 
     private void onIAmHere(IAmHere i) {
-        count("iAmHereReceived");
+        count(NodeEvent.I_AM_HERE_RECEIVED);
         if (i.sender().equals(self) && isMine(i.addresses())) {
-            count("selfContact");
+            count(NodeEvent.SELF_CONTACT);
             return;
         }
         DtAddress mine = currentLeader();
         if (table.isEmpty() || mine == null || i.leader() == null || !i.leader().equals(mine)) {
-            count("iAmHereOtherPartition");
+            count(NodeEvent.I_AM_HERE_OTHER_PARTITION);
             routeNewNode(i.sender(), i.addresses(), settings.newNodeHops(), false);
         } else {
-            count("iAmHereSamePartition");
+            count(NodeEvent.I_AM_HERE_SAME_PARTITION);
         }
     }
 
     private void onIAmLeader(IAmLeader l, SubstrateAddress from) {
-        count("iAmLeaderReceived");
+        count(NodeEvent.I_AM_LEADER_RECEIVED);
         if (l.leader().equals(self)) {
             return;
         }
@@ -606,7 +607,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             accept = !fresh || Predicates.compareLexicographic(l.leader(), knownLeader) > 0;
         }
         if (!accept) {
-            count("iAmLeaderIgnored");
+            count(NodeEvent.I_AM_LEADER_IGNORED);
             return;
         }
         knownLeader = l.leader();
@@ -618,7 +619,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
             ProtocolMessage on = DtMessages.encode(new IAmLeader(l.leader(), l.sequence(), l.hopsLeft() - 1));
             for (Neighbour n : table.values()) {
                 if (!n.substrate.equals(from)) {
-                    send(n.substrate, on, "iAmLeaderForwarded");
+                    send(n.substrate, on, NodeEvent.I_AM_LEADER_FORWARDED);
                 }
             }
         }
@@ -638,7 +639,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
      * @return true if this node gave way (its coordinates or state changed)
      */
     private boolean duplicateSeen(SubstrateAddress holder) {
-        count("duplicateAddress");
+        count(NodeEvent.DUPLICATE_ADDRESS);
         if (everStable && topology().state() != NodeState.JOINING) {
             return false;
         }
@@ -672,7 +673,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
                     (int) env.random().nextLong(f.minY(), (long) f.maxY() + 1));
         }
         self = next;
-        count("addressRedrawn");
+        count(NodeEvent.ADDRESS_REDRAWN);
         LOG.info("{}: coordinates taken by the node at {}; joining again as {}", old, holder, next);
         markChanged();
         publish();
@@ -681,7 +682,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
     }
 
     private void replyDuplicate(DtAddress to, SubstrateAddress toSub, NodeRef holder) {
-        send(toSub, DtMessages.encode(new Hello(false, self, to, advertised, holder, holder, bareStamp())), "helloNotNeighborSent");
+        send(toSub, DtMessages.encode(new Hello(false, self, to, advertised, holder, holder, bareStamp())), NodeEvent.HELLO_NOT_NEIGHBOR_SENT);
     }
 
     // ------------------------------------------------------------------------------------ helpers

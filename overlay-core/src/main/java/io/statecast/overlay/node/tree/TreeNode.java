@@ -12,6 +12,7 @@ import io.statecast.overlay.node.ProtocolNode;
 import io.statecast.overlay.node.tree.TreeMessages.Beacon;
 import io.statecast.overlay.node.tree.TreeMessages.Goodbye;
 import io.statecast.overlay.node.tree.TreeMessages.TreeMessage;
+import io.statecast.overlay.node.NodeEvent;
 import io.statecast.overlay.substrate.TimerService;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -172,7 +173,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
         }
         ProtocolMessage bye = TreeMessages.encode(new Goodbye(selfId));
         for (Link l : links.values()) {
-            send(l.address, bye, "goodbyesSent");
+            send(l.address, bye, NodeEvent.GOODBYES_SENT);
         }
         running = false;
         cancel(heartbeatTimer);
@@ -224,7 +225,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
             if (now - l.lastHeard > timeoutNanos) {
                 it.remove();
                 rtts.forget(l.logical);
-                count("linksTimedOut");
+                count(NodeEvent.LINKS_TIMED_OUT);
                 buddyCache.remember(l.address);
                 LOG.debug("{}: link #{} timed out", self, l.id);
             }
@@ -245,11 +246,11 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
             ProtocolMessage beacon = TreeMessages.encode(beacon(false).withStamp(bareStamp()));
             if (links.isEmpty()) {
                 for (SubstrateAddress a : candidates) {
-                    send(a, beacon, "rendezvousSent");
+                    send(a, beacon, NodeEvent.RENDEZVOUS_SENT);
                 }
             } else {
                 List<SubstrateAddress> list = new ArrayList<>(candidates);
-                send(list.get(Math.floorMod(rendezvousCursor++, list.size())), beacon, "rendezvousSent");
+                send(list.get(Math.floorMod(rendezvousCursor++, list.size())), beacon, NodeEvent.RENDEZVOUS_SENT);
             }
         }
         rendezvousTimer = timers.schedule(settings.rendezvousMs(), TimeUnit.MILLISECONDS, this::rendezvous);
@@ -260,22 +261,22 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
     @Override
     protected void handle(ProtocolMessage message, SubstrateAddress from) {
         if (!running) {
-            count("ignoredWhileStopped");
+            count(NodeEvent.IGNORED_WHILE_STOPPED);
             return;
         }
         TreeMessage m;
         try {
             m = TreeMessages.decode(message, settings.maxSubtreeIds());
         } catch (TreeProtocolException e) {
-            count("malformed." + e.reason());
+            countMalformed(e.reason());
             LOG.debug("{}: dropped malformed protocol message from {}: {}", self, from, e.getMessage());
             return;
         }
         if (m instanceof Beacon b) {
-            count("beaconsReceived");
+            count(NodeEvent.BEACONS_RECEIVED);
             onBeacon(b, from);
         } else if (m instanceof Goodbye g) {
-            count("goodbyesReceived");
+            count(NodeEvent.GOODBYES_RECEIVED);
             Link l = links.remove(g.sender());
             if (l != null) {
                 rtts.forget(l.logical);
@@ -286,7 +287,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
 
     private void onBeacon(Beacon b, SubstrateAddress from) {
         if (b.sender() == selfId) {
-            count(env.localAddresses().contains(from) ? "selfContact" : "duplicateId");
+            count(env.localAddresses().contains(from) ? NodeEvent.SELF_CONTACT : NodeEvent.DUPLICATE_ID);
             return;
         }
         long now = timers.nanoTime();
@@ -294,12 +295,12 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
         boolean isNew = l == null;
         if (isNew) {
             if (links.size() >= settings.maxLinks()) {
-                send(from, TreeMessages.encode(new Goodbye(selfId)), "refusedLinks");
+                send(from, TreeMessages.encode(new Goodbye(selfId)), NodeEvent.REFUSED_LINKS);
                 return;
             }
             l = new Link(b.sender());
             links.put(b.sender(), l);
-            count("linksAdded");
+            count(NodeEvent.LINKS_ADDED);
         }
         l.address = pick(b.addresses(), from);
         l.lastHeard = now;
@@ -342,11 +343,11 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
                 // the offer is unchanged, but a child waits for this acknowledgement before it uses the edge
                 Beacon ack = beacon(false, true);
                 for (Link c : newChildren) {
-                    send(c, ack, "childAcksSent");
+                    send(c, ack, NodeEvent.CHILD_ACKS_SENT);
                 }
             }
             if (answer != null && !newChildren.contains(answer)) {
-                send(answer, beacon(hasParent && answer.id == parentId, answer.child), "beaconsSent");
+                send(answer, beacon(hasParent && answer.id == parentId, answer.child), NodeEvent.BEACONS_SENT);
             }
         }
         newChildren.clear();
@@ -371,7 +372,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
                     }
                 }
                 freshness.remove(oldest);
-                count("rootsForgotten");
+                count(NodeEvent.ROOTS_FORGOTTEN);
             }
             freshness.put(key, new Freshness(c, now));
         } else {
@@ -481,14 +482,14 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
             addrs = addrs.subList(0, TreeMessages.MAX_ADDRESSES);
         }
         if (toParent && subtreeTruncated) {
-            count("subtreeTruncated");
+            count(NodeEvent.SUBTREE_TRUNCATED);
         }
         return new Beacon(selfId, rootId, rootSeq, hasParent, hasParent ? parentId : 0, hops, addrs,
                 toParent ? subtree : null, toParent && subtreeTruncated, toChild);
     }
 
     /** Sends {@code b} to the link {@code l}, stamped for it (its own send time, the echo of the link's). */
-    private void send(Link l, Beacon b, String counter) {
+    private void send(Link l, Beacon b, NodeEvent counter) {
         send(l.address, TreeMessages.encode(b.withStamp(stampFor(l.logical))), counter);
     }
 
@@ -500,7 +501,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
         Beacon toParent = hasParent ? beacon(true) : null;
         Beacon toChild = children.isEmpty() ? null : beacon(false, true);
         for (Link l : links.values()) {
-            send(l, hasParent && l.id == parentId ? toParent : l.child ? toChild : plain, "beaconsSent");
+            send(l, hasParent && l.id == parentId ? toParent : l.child ? toChild : plain, NodeEvent.BEACONS_SENT);
         }
     }
 

@@ -11,6 +11,7 @@ import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.ProtocolMessage;
 import io.statecast.overlay.node.NodeEnvironment;
+import io.statecast.overlay.node.NodeEvent;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.dt.DtMessages.DtMessage;
 import io.statecast.overlay.node.dt.DtMessages.Goodbye;
@@ -475,7 +476,7 @@ class DtNodeTest {
         }
         assertEquals(5L, n.counters().get("droppedQueueFull"));
         clock.advanceBy(0, TimeUnit.NANOSECONDS);
-        assertEquals((long) DtNode.MAX_PENDING_MESSAGES, n.counters().get("goodbyeReceived"));
+        assertEquals((long) DtNode.MAX_PENDING_MESSAGES, n.counters().get(NodeEvent.GOODBYES_RECEIVED.label()));
     }
 
     @Test
