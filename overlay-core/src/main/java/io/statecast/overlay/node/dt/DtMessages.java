@@ -1,10 +1,11 @@
 package io.statecast.overlay.node.dt;
 
+import io.statecast.overlay.node.ProtocolBodyException;
 import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.ProtocolMessage;
 import io.statecast.overlay.node.HeartbeatStamp;
-import io.statecast.overlay.node.dt.DtProtocolException.Reason;
+import io.statecast.overlay.node.ProtocolBodyException.Reason;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -364,9 +365,9 @@ public final class DtMessages {
      * Decodes a DT message.
      *
      * @param message the protocol message
-     * @throws DtProtocolException naming what is wrong and where
+     * @throws ProtocolBodyException naming what is wrong and where
      */
-    public static DtMessage decode(ProtocolMessage message) throws DtProtocolException {
+    public static DtMessage decode(ProtocolMessage message) throws ProtocolBodyException {
         Objects.requireNonNull(message, "message");
         ByteBuffer in = ByteBuffer.wrap(message.body());
         DtMessage m = switch (message.type()) {
@@ -398,19 +399,19 @@ public final class DtMessages {
                 need(in, 8, "sequence");
                 yield new IAmLeader(leader, in.getLong(), hops);
             }
-            default -> throw new DtProtocolException(Reason.UNKNOWN_TYPE, "protocol message type " + message.type());
+            default -> throw new ProtocolBodyException(Reason.UNKNOWN_TYPE, "protocol message type " + message.type());
         };
         if (in.hasRemaining()) {
-            throw new DtProtocolException(Reason.TRAILING_BYTES, in.remaining() + " bytes after the body at offset " + in.position());
+            throw new ProtocolBodyException(Reason.TRAILING_BYTES, in.remaining() + " bytes after the body at offset " + in.position());
         }
         return m;
     }
 
-    private static Hello decodeHello(ByteBuffer in, boolean neighbour) throws DtProtocolException {
+    private static Hello decodeHello(ByteBuffer in, boolean neighbour) throws ProtocolBodyException {
         version(in);
         int flags = flags(in, FLAG_CW | FLAG_CCW | FLAG_TS | FLAG_ECHO);
         if ((flags & FLAG_ECHO) != 0 && (flags & FLAG_TS) == 0) {
-            throw new DtProtocolException(Reason.BAD_FLAGS, "ECHO without TS");
+            throw new ProtocolBodyException(Reason.BAD_FLAGS, "ECHO without TS");
         }
         DtAddress sender = point(in, "sender");
         DtAddress receiver = point(in, "receiver");
@@ -431,35 +432,35 @@ public final class DtMessages {
         return new Hello(neighbour, sender, receiver, addrs, cw, ccw, stamp);
     }
 
-    private static void version(ByteBuffer in) throws DtProtocolException {
+    private static void version(ByteBuffer in) throws ProtocolBodyException {
         int v = readByte(in, "version");
         if (v != VERSION) {
-            throw new DtProtocolException(Reason.BAD_VERSION, "version " + v + ", expected " + VERSION);
+            throw new ProtocolBodyException(Reason.BAD_VERSION, "version " + v + ", expected " + VERSION);
         }
     }
 
-    private static int flags(ByteBuffer in, int defined) throws DtProtocolException {
+    private static int flags(ByteBuffer in, int defined) throws ProtocolBodyException {
         int flags = readByte(in, "flags");
         if ((flags & ~defined) != 0) {
-            throw new DtProtocolException(Reason.BAD_FLAGS, "undefined flag bits 0x" + Integer.toHexString(flags & ~defined));
+            throw new ProtocolBodyException(Reason.BAD_FLAGS, "undefined flag bits 0x" + Integer.toHexString(flags & ~defined));
         }
         return flags;
     }
 
-    private static DtAddress point(ByteBuffer in, String field) throws DtProtocolException {
+    private static DtAddress point(ByteBuffer in, String field) throws ProtocolBodyException {
         need(in, 8, field + " point");
         return new DtAddress(in.getInt(), in.getInt());
     }
 
-    private static NodeRef nodeRef(ByteBuffer in, String field) throws DtProtocolException {
+    private static NodeRef nodeRef(ByteBuffer in, String field) throws ProtocolBodyException {
         DtAddress p = point(in, field);
         return new NodeRef(p, substrate(in, field + " address"));
     }
 
-    private static List<SubstrateAddress> addressList(ByteBuffer in) throws DtProtocolException {
+    private static List<SubstrateAddress> addressList(ByteBuffer in) throws ProtocolBodyException {
         int n = readByte(in, "address count");
         if (n < 1 || n > MAX_ADDRESSES) {
-            throw new DtProtocolException(Reason.TOO_MANY, "address count " + n + " not in 1.." + MAX_ADDRESSES);
+            throw new ProtocolBodyException(Reason.TOO_MANY, "address count " + n + " not in 1.." + MAX_ADDRESSES);
         }
         List<SubstrateAddress> addrs = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -468,34 +469,34 @@ public final class DtMessages {
         return addrs;
     }
 
-    private static SubstrateAddress substrate(ByteBuffer in, String field) throws DtProtocolException {
+    private static SubstrateAddress substrate(ByteBuffer in, String field) throws ProtocolBodyException {
         int len = readByte(in, field + " length");
         if (len == 0) {
-            throw new DtProtocolException(Reason.BAD_ADDRESS, field + " is empty at offset " + (in.position() - 1));
+            throw new ProtocolBodyException(Reason.BAD_ADDRESS, field + " is empty at offset " + (in.position() - 1));
         }
         need(in, len, field);
         byte[] text = new byte[len];
         in.get(text);
         for (byte c : text) {
             if (c < 0x21 || c > 0x7E) {
-                throw new DtProtocolException(Reason.BAD_ADDRESS, field + " is not printable ASCII");
+                throw new ProtocolBodyException(Reason.BAD_ADDRESS, field + " is not printable ASCII");
             }
         }
         try {
             return SubstrateAddress.parse(new String(text, StandardCharsets.US_ASCII));
         } catch (IllegalArgumentException e) {
-            throw new DtProtocolException(Reason.BAD_ADDRESS, field + ": " + e.getMessage());
+            throw new ProtocolBodyException(Reason.BAD_ADDRESS, field + ": " + e.getMessage());
         }
     }
 
-    private static int readByte(ByteBuffer in, String field) throws DtProtocolException {
+    private static int readByte(ByteBuffer in, String field) throws ProtocolBodyException {
         need(in, 1, field);
         return in.get() & 0xFF;
     }
 
-    private static void need(ByteBuffer in, int n, String field) throws DtProtocolException {
+    private static void need(ByteBuffer in, int n, String field) throws ProtocolBodyException {
         if (in.remaining() < n) {
-            throw new DtProtocolException(Reason.TRUNCATED, field + " at offset " + in.position() + " needs " + n
+            throw new ProtocolBodyException(Reason.TRUNCATED, field + " at offset " + in.position() + " needs " + n
                     + " bytes, " + in.remaining() + " left");
         }
     }

@@ -1,5 +1,6 @@
 package io.statecast.overlay.node.dt;
 
+import io.statecast.overlay.node.ProtocolBodyException;
 import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.ProtocolMessage;
@@ -392,7 +393,7 @@ public final class DtNode extends ProtocolNode<DtTopology> {
         DtMessage m;
         try {
             m = DtMessages.decode(message);
-        } catch (DtProtocolException e) {
+        } catch (ProtocolBodyException e) {
             countMalformed(e.reason());
             LOG.debug("{}: dropped malformed protocol message from {}: {}", self, from, e.getMessage());
             return;

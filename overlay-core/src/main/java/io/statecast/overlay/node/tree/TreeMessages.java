@@ -1,9 +1,10 @@
 package io.statecast.overlay.node.tree;
 
+import io.statecast.overlay.node.ProtocolBodyException;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.ProtocolMessage;
 import io.statecast.overlay.node.HeartbeatStamp;
-import io.statecast.overlay.node.tree.TreeProtocolException.Reason;
+import io.statecast.overlay.node.ProtocolBodyException.Reason;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -195,9 +196,9 @@ public final class TreeMessages {
      *
      * @param message        the protocol message
      * @param maxSubtreeIds  the largest subtree list accepted
-     * @throws TreeProtocolException naming what is wrong and where
+     * @throws ProtocolBodyException naming what is wrong and where
      */
-    public static TreeMessage decode(ProtocolMessage message, int maxSubtreeIds) throws TreeProtocolException {
+    public static TreeMessage decode(ProtocolMessage message, int maxSubtreeIds) throws ProtocolBodyException {
         Objects.requireNonNull(message, "message");
         ByteBuffer in = ByteBuffer.wrap(message.body());
         TreeMessage m = switch (message.type()) {
@@ -206,27 +207,27 @@ public final class TreeMessages {
                 version(in);
                 yield new Goodbye(readLong(in, "sender id"));
             }
-            default -> throw new TreeProtocolException(Reason.UNKNOWN_TYPE, "protocol message type " + message.type());
+            default -> throw new ProtocolBodyException(Reason.UNKNOWN_TYPE, "protocol message type " + message.type());
         };
         if (in.hasRemaining()) {
-            throw new TreeProtocolException(Reason.TRAILING_BYTES, in.remaining() + " bytes after the body at offset " + in.position());
+            throw new ProtocolBodyException(Reason.TRAILING_BYTES, in.remaining() + " bytes after the body at offset " + in.position());
         }
         return m;
     }
 
-    private static Beacon decodeBeacon(ByteBuffer in, int maxSubtreeIds) throws TreeProtocolException {
+    private static Beacon decodeBeacon(ByteBuffer in, int maxSubtreeIds) throws ProtocolBodyException {
         version(in);
         int flags = readByte(in, "flags");
         if ((flags & ~FLAGS_DEFINED) != 0) {
-            throw new TreeProtocolException(Reason.BAD_FLAGS, "undefined flag bits 0x" + Integer.toHexString(flags));
+            throw new ProtocolBodyException(Reason.BAD_FLAGS, "undefined flag bits 0x" + Integer.toHexString(flags));
         }
         boolean hasSubtree = (flags & FLAG_SUBTREE) != 0;
         boolean truncated = (flags & FLAG_TRUNCATED) != 0;
         if (truncated && !hasSubtree) {
-            throw new TreeProtocolException(Reason.BAD_FLAGS, "TRUNCATED without SUBTREE");
+            throw new ProtocolBodyException(Reason.BAD_FLAGS, "TRUNCATED without SUBTREE");
         }
         if ((flags & FLAG_ECHO) != 0 && (flags & FLAG_TS) == 0) {
-            throw new TreeProtocolException(Reason.BAD_FLAGS, "ECHO without TS");
+            throw new ProtocolBodyException(Reason.BAD_FLAGS, "ECHO without TS");
         }
         long sender = readLong(in, "sender id");
         long root = readLong(in, "root id");
@@ -234,41 +235,41 @@ public final class TreeMessages {
         long parent = readLong(in, "parent id");
         boolean hasParent = (flags & FLAG_HAS_PARENT) != 0;
         if (!hasParent && parent != 0) {
-            throw new TreeProtocolException(Reason.BAD_FLAGS, "parent id " + parent + " without HAS_PARENT");
+            throw new ProtocolBodyException(Reason.BAD_FLAGS, "parent id " + parent + " without HAS_PARENT");
         }
         int hops = readShort(in, "hops");
         int nAddr = readByte(in, "address count");
         if (nAddr < 1 || nAddr > MAX_ADDRESSES) {
-            throw new TreeProtocolException(Reason.TOO_MANY, "address count " + nAddr + " not in 1.." + MAX_ADDRESSES);
+            throw new ProtocolBodyException(Reason.TOO_MANY, "address count " + nAddr + " not in 1.." + MAX_ADDRESSES);
         }
         List<SubstrateAddress> addrs = new ArrayList<>(nAddr);
         for (int i = 0; i < nAddr; i++) {
             int len = readByte(in, "address length");
             if (len == 0 || in.remaining() < len) {
-                throw new TreeProtocolException(len == 0 ? Reason.BAD_ADDRESS : Reason.TRUNCATED,
+                throw new ProtocolBodyException(len == 0 ? Reason.BAD_ADDRESS : Reason.TRUNCATED,
                         "address " + i + " of length " + len + " at offset " + in.position());
             }
             byte[] text = new byte[len];
             in.get(text);
             for (byte c : text) {
                 if (c < 0x21 || c > 0x7E) {
-                    throw new TreeProtocolException(Reason.BAD_ADDRESS, "address " + i + " is not printable ASCII");
+                    throw new ProtocolBodyException(Reason.BAD_ADDRESS, "address " + i + " is not printable ASCII");
                 }
             }
             try {
                 addrs.add(SubstrateAddress.parse(new String(text, StandardCharsets.US_ASCII)));
             } catch (IllegalArgumentException e) {
-                throw new TreeProtocolException(Reason.BAD_ADDRESS, "address " + i + ": " + e.getMessage());
+                throw new ProtocolBodyException(Reason.BAD_ADDRESS, "address " + i + ": " + e.getMessage());
             }
         }
         long[] subtree = null;
         if (hasSubtree) {
             int count = readShort(in, "subtree count");
             if (count > maxSubtreeIds) {
-                throw new TreeProtocolException(Reason.TOO_MANY, "subtree count " + count + " > " + maxSubtreeIds);
+                throw new ProtocolBodyException(Reason.TOO_MANY, "subtree count " + count + " > " + maxSubtreeIds);
             }
             if (in.remaining() < 8L * count) {
-                throw new TreeProtocolException(Reason.TRUNCATED, "subtree list of " + count + " ids, "
+                throw new ProtocolBodyException(Reason.TRUNCATED, "subtree list of " + count + " ids, "
                         + in.remaining() + " bytes left at offset " + in.position());
             }
             subtree = count == 0 ? NO_IDS : new long[count];
@@ -290,31 +291,31 @@ public final class TreeMessages {
                 stamp);
     }
 
-    private static void version(ByteBuffer in) throws TreeProtocolException {
+    private static void version(ByteBuffer in) throws ProtocolBodyException {
         int v = readByte(in, "version");
         if (v != VERSION) {
-            throw new TreeProtocolException(Reason.BAD_VERSION, "version " + v + ", expected " + VERSION);
+            throw new ProtocolBodyException(Reason.BAD_VERSION, "version " + v + ", expected " + VERSION);
         }
     }
 
-    private static int readByte(ByteBuffer in, String field) throws TreeProtocolException {
+    private static int readByte(ByteBuffer in, String field) throws ProtocolBodyException {
         need(in, 1, field);
         return in.get() & 0xFF;
     }
 
-    private static int readShort(ByteBuffer in, String field) throws TreeProtocolException {
+    private static int readShort(ByteBuffer in, String field) throws ProtocolBodyException {
         need(in, 2, field);
         return in.getShort() & 0xFFFF;
     }
 
-    private static long readLong(ByteBuffer in, String field) throws TreeProtocolException {
+    private static long readLong(ByteBuffer in, String field) throws ProtocolBodyException {
         need(in, 8, field);
         return in.getLong();
     }
 
-    private static void need(ByteBuffer in, int n, String field) throws TreeProtocolException {
+    private static void need(ByteBuffer in, int n, String field) throws ProtocolBodyException {
         if (in.remaining() < n) {
-            throw new TreeProtocolException(Reason.TRUNCATED, field + " at offset " + in.position() + " needs " + n
+            throw new ProtocolBodyException(Reason.TRUNCATED, field + " at offset " + in.position() + " needs " + n
                     + " bytes, " + in.remaining() + " left");
         }
     }

@@ -1,5 +1,6 @@
 package io.statecast.overlay.node.tree;
 
+import io.statecast.overlay.node.ProtocolBodyException;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
@@ -267,7 +268,7 @@ public final class TreeNode extends ProtocolNode<TreeTopology> {
         TreeMessage m;
         try {
             m = TreeMessages.decode(message, settings.maxSubtreeIds());
-        } catch (TreeProtocolException e) {
+        } catch (ProtocolBodyException e) {
             countMalformed(e.reason());
             LOG.debug("{}: dropped malformed protocol message from {}: {}", self, from, e.getMessage());
             return;

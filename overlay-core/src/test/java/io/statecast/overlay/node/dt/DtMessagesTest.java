@@ -1,5 +1,6 @@
 package io.statecast.overlay.node.dt;
 
+import io.statecast.overlay.node.ProtocolBodyException;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,7 +18,7 @@ import io.statecast.overlay.node.dt.DtMessages.IAmHere;
 import io.statecast.overlay.node.dt.DtMessages.IAmLeader;
 import io.statecast.overlay.node.dt.DtMessages.NewNode;
 import io.statecast.overlay.node.dt.DtMessages.NodeRef;
-import io.statecast.overlay.node.dt.DtProtocolException.Reason;
+import io.statecast.overlay.node.ProtocolBodyException.Reason;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,7 +34,7 @@ class DtMessagesTest {
     private static final SubstrateAddress UDP = SubstrateAddress.udp("127.0.0.1", 7000);
     private static final SubstrateAddress MEM = SubstrateAddress.mem("n1");
 
-    private static DtMessage roundTrip(DtMessage m) throws DtProtocolException {
+    private static DtMessage roundTrip(DtMessage m) throws ProtocolBodyException {
         ProtocolMessage wire = DtMessages.encode(m);
         DtMessage back = DtMessages.decode(wire);
         assertEquals(m, back);
@@ -70,7 +71,7 @@ class DtMessagesTest {
     }
 
     @Test
-    void shouldRoundTripEveryMessageExactly() throws DtProtocolException {
+    void shouldRoundTripEveryMessageExactly() throws ProtocolBodyException {
         Random r = new Random(SEED);
         for (int i = 0; i < 2000; i++) {
             DtMessage m = randomMessage(r);
@@ -110,7 +111,7 @@ class DtMessagesTest {
     }
 
     @Test
-    void shouldDrawTheTimestampsAfterTheNodeReferences() throws DtProtocolException {
+    void shouldDrawTheTimestampsAfterTheNodeReferences() throws ProtocolBodyException {
         HeartbeatStamp stamp = new HeartbeatStamp(0x0102_0304_0506_0708L, new HeartbeatStamp.Echo(-2, 0xFFFF_FFFEL));
         ProtocolMessage m = DtMessages.encode(new Hello(true, new DtAddress(1, 2), new DtAddress(3, 4), List.of(MEM), null, null,
                 stamp));
@@ -126,7 +127,7 @@ class DtMessagesTest {
     }
 
     @Test
-    void shouldStillAcceptAHelloWithoutTimestamps() throws DtProtocolException {
+    void shouldStillAcceptAHelloWithoutTimestamps() throws ProtocolBodyException {
         byte[] old = {1, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 1, 8, 'm', 'e', 'm', ':', '/', '/', 'n', '1'};
         Hello h = (Hello) DtMessages.decode(new ProtocolMessage(0x51, old));
         assertEquals(null, h.stamp(), "an older node's Hello gives no sample but is still a Hello");
@@ -151,7 +152,7 @@ class DtMessagesTest {
     private static Reason reasonOf(int type, byte[] body) {
         try {
             DtMessages.decode(new ProtocolMessage(type, body));
-        } catch (DtProtocolException e) {
+        } catch (ProtocolBodyException e) {
             return e.reason();
         }
         return fail("accepted " + type + " " + Arrays.toString(body));
@@ -244,7 +245,7 @@ class DtMessagesTest {
             try {
                 DtMessage m = DtMessages.decode(new ProtocolMessage(type, body));
                 assertEquals(m, DtMessages.decode(DtMessages.encode(m)), "what is accepted re-encodes to itself; seed=" + SEED);
-            } catch (DtProtocolException expected) {
+            } catch (ProtocolBodyException expected) {
                 // refused with a reason: fine
             } catch (RuntimeException e) {
                 throw new AssertionError("decode threw " + e + " for type " + type + " " + Arrays.toString(body) + "; seed=" + SEED, e);

@@ -1,5 +1,6 @@
 package io.statecast.overlay.node.dt;
 
+import io.statecast.overlay.node.ProtocolBodyException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -52,7 +53,7 @@ class DtNodeTest {
         NodeEnvironment env = new NodeEnvironment((to, m) -> {
             try {
                 sent.add(new Sent(clock.nanoTime(), to, DtMessages.decode(m)));
-            } catch (DtProtocolException e) {
+            } catch (ProtocolBodyException e) {
                 throw new AssertionError("the node sent an undecodable message", e);
             }
             return true;

@@ -1,5 +1,6 @@
 package io.statecast.overlay.node.tree;
 
+import io.statecast.overlay.node.ProtocolBodyException;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,7 +13,7 @@ import io.statecast.overlay.message.ProtocolMessage;
 import io.statecast.overlay.node.HeartbeatStamp;
 import io.statecast.overlay.node.tree.TreeMessages.Beacon;
 import io.statecast.overlay.node.tree.TreeMessages.Goodbye;
-import io.statecast.overlay.node.tree.TreeProtocolException.Reason;
+import io.statecast.overlay.node.ProtocolBodyException.Reason;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -94,7 +95,7 @@ class TreeMessagesTest {
     }
 
     private static Reason reasonOf(int type, byte[] body, int maxIds) {
-        return assertThrows(TreeProtocolException.class, () -> TreeMessages.decode(new ProtocolMessage(type, body), maxIds)).reason();
+        return assertThrows(ProtocolBodyException.class, () -> TreeMessages.decode(new ProtocolMessage(type, body), maxIds)).reason();
     }
 
     @Test
@@ -152,7 +153,7 @@ class TreeMessagesTest {
             try {
                 TreeMessages.decode(new ProtocolMessage(type, body), 16);
                 decoded++;
-            } catch (TreeProtocolException expected) {
+            } catch (ProtocolBodyException expected) {
                 // the only allowed failure
             } catch (RuntimeException e) {
                 throw new AssertionError("seed=" + SEED + " case " + i + " body " + Arrays.toString(body), e);

@@ -1,5 +1,6 @@
 package io.statecast.overlay.node.tree;
 
+import io.statecast.overlay.node.ProtocolBodyException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -34,7 +35,7 @@ class TreeNodeStampTest {
                 if (m.type() == TreeMessages.BEACON) {
                     sent.add((Beacon) TreeMessages.decode(m, 4096));
                 }
-            } catch (TreeProtocolException e) {
+            } catch (ProtocolBodyException e) {
                 throw new AssertionError("the node sent an undecodable message", e);
             }
             return true;
