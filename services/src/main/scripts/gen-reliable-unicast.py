@@ -193,7 +193,7 @@ HEADER = '''<?xml version="1.0" encoding="UTF-8"?>
       <Parameter name="InitialRTO" type="duration" default="1000">RTO before the first RTT sample (RFC 6298: 1 s).</Parameter>
       <Parameter name="MinRTO" type="duration" default="200">Lower bound of the RTO. RFC 6298 asks 1 s for the Internet; an overlay's round trips are milliseconds and its losses are repaired by SACK first, so a timeout is the rarer, second line: 200 ms, as Linux TCP.</Parameter>
       <Parameter name="MaxRTO" type="duration" default="60000">Upper bound of the RTO and of its back-off (RFC 6298: at least 60 s).</Parameter>
-      <Parameter name="MaxBackoffs" type="integer" default="6">Consecutive timeouts without progress after which the peer counts as unreachable: the application gets its pending messages back as type 6 and the connection ends.</Parameter>
+      <Parameter name="MaxBackoffs" type="integer" default="9">Consecutive timeouts without progress after which the peer counts as unreachable: the application gets its pending messages back as type 6 and the connection ends. With the defaults 9 is about 100 s (200 ms doubled nine times), RFC 1122's least time to give up on data, long enough for the overlay to repair a route.</Parameter>
       <Parameter name="DupThresh" type="integer" default="3">A message counts as lost when the receiver holds one numbered at least this much higher (RFC 6675's DupThresh, in numbers): smaller repairs sooner, larger tolerates more reordering.</Parameter>
       <Parameter name="CongestionDelay" type="duration" default="20">A loss halves the congestion window only if the last RTT sample exceeds the smallest by this much (a queue is building); random loss on an idle path does not.</Parameter>
       <Parameter name="IdleClose" type="duration" default="5000">A connection with nothing in flight and nothing waiting closes (FIN) after this long.</Parameter>
@@ -251,6 +251,13 @@ def sender():
       <state id="closed">
         <transition event="own" target="synsent">
 {assign("unsent", "$unsent + 1", 10)}
+        </transition>
+        <!-- a late answer to a connection that is gone: an instance it created ends at once -->
+        <transition event="synack ack finack">
+{forget(f"{A_H}/Event[@name=('synack','ack','finack')]", 10)}
+          <if cond="In('listen')">
+{act("terminate", [], 12)}
+          </if>
         </transition>
       </state>
 
@@ -332,6 +339,11 @@ def sender():
             </if>
             <if cond="$n &gt; 0">
 {assign("backoffs", "0", 14)}
+              <!-- new data acknowledged: the path works, the back-off ends (as Linux does; the
+                   backed-off RTO would otherwise cost every later hole its full length) -->
+              <if cond="$srtt &gt;= 0">
+{assign("rto", "min(($MaxRTO, max(($MinRTO, $srtt + max((1, 4 * $rttvar))))))", 16)}
+              </if>
               <!-- slow start below ssthresh, then one message per window -->
 {assign("cwnd", "min(($MaxWindow, if ($cwnd < $ssthresh) then $cwnd + $n else $cwnd + $n div $cwnd))", 14)}
 {assign("una", "$inAck", 14)}
@@ -478,12 +490,19 @@ def receiver():
 {forget(f"{E_A}[not(. is {A_H}/Event[@name='syn'][last()])]", 10)}
 {synack}
         </transition>
+        <!-- a late copy of a connection that is gone: an instance it created ends at once -->
         <transition event="rdata">
 {forget(last, 10)}
+          <if cond="In('closed')">
+{act("terminate", [], 12)}
+          </if>
         </transition>
         <transition event="fin">
 {finack}
 {forget(f"{A_H}/Event[@name='fin']", 10)}
+          <if cond="In('closed')">
+{act("terminate", [], 12)}
+          </if>
         </transition>
       </state>
 
