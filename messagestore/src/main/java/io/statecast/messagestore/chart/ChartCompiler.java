@@ -545,7 +545,8 @@ public final class ChartCompiler {
                         return null;
                     }
                     Expr location = expr(c, "location");
-                    if (options.parameters().contains(locationVariable(c.getAttribute("location")))) {
+                    String assigned = locationVariable(c.getAttribute("location"));
+                    if (assigned != null && options.parameters().contains(assigned)) {
                         error(c, "<assign location='" + c.getAttribute("location")
                                 + "'>: a parameter is read-only (override it with the deployment's parameters)");
                     } else if (options.strict() && !assignsDeclared(c.getAttribute("location"))) {
