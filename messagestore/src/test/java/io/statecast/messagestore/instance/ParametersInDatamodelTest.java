@@ -97,6 +97,14 @@ class ParametersInDatamodelTest {
     }
 
     @Test
+    void shouldStillNameALocationThatStartsAtNoVariable() {
+        SpecException e = assertThrows(SpecException.class,
+                () -> Specs.parse(SPEC.replace("<transition event=\"msg\">",
+                        "<transition event=\"msg\"><assign location=\"count(1)\" expr=\"3\"/>")));
+        assertTrue(e.getMessage().contains("does not start at a declared variable"), e.getMessage());
+    }
+
+    @Test
     void shouldRefuseAnAssignmentToAParameter() {
         SpecException e = assertThrows(SpecException.class,
                 () -> Specs.parse(SPEC.replace("<transition event=\"msg\">",
