@@ -249,8 +249,17 @@ def sender():
       <transition event="keep fresh"/>
 
       <state id="closed">
-        <transition event="own" target="synsent">
+        <transition event="own" target="synsent"
+            cond="exists({C_H}/Event[@name='own'][last()]/Message/DestinationAddress)">
 {assign("unsent", "$unsent + 1", 10)}
+        </transition>
+        <!-- a message with no destination (not a unicast: the store's warm start sends such)
+             has no peer to open to -->
+        <transition event="own">
+{forget(f"{A_H}/Event[@name=('own','keep','fresh')]", 10)}
+          <if cond="In('listen')">
+{act("terminate", [], 12)}
+          </if>
         </transition>
         <!-- a late answer to a connection that is gone: an instance it created ends at once -->
         <transition event="synack ack finack">
