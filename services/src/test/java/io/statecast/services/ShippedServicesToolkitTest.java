@@ -9,8 +9,10 @@ import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecLoader;
 import io.statecast.messagestore.spec.SpecStructure;
 import io.statecast.messagestore.tools.SourceText;
+import io.statecast.messagestore.tools.check.CheckFinding;
 import io.statecast.messagestore.tools.check.CheckOptions;
 import io.statecast.messagestore.tools.check.CheckReport;
+import io.statecast.messagestore.tools.check.CheckRule;
 import io.statecast.messagestore.tools.check.SpecChecker;
 import io.statecast.messagestore.tools.lint.Finding;
 import io.statecast.messagestore.tools.lint.Linter;
@@ -118,6 +120,14 @@ class ShippedServicesToolkitTest {
                         .collect(Collectors.toMap(CheckParameter::name, CheckParameter::value)));
             }
             CheckReport report = SpecChecker.check(loaded, SourceText.of(bytes), spec.toString(), options);
+            if (!loaded.chart().standardContent().isEmpty()) {
+                // the checker models configurations, not the datamodel (reliable-unicast keeps its
+                // windows and RTO in variables): it says so and checks nothing; the spec's
+                // scenarios and simulation tests carry it instead (ShippedScenariosTest requires them)
+                assertEquals(List.of(CheckRule.NOT_MODELLED), report.findings().stream().map(CheckFinding::rule).toList(),
+                        report.format());
+                return;
+            }
             assertNotNull(report.stats(), report.format());
             assertEquals("none", report.stats().cut(), "the check must not stop early: " + report.summary());
             assertEquals(List.of(), report.findings(), report.format());

@@ -17,8 +17,8 @@ public sealed interface ControlCommand {
     /** Tokens a {@code ping} may echo: short and harmless. */
     Pattern TOKEN = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
     /** Usage of every command, for {@code help} and for errors. */
-    String USAGE = "send-all N SIZE [SERVICE] | send-to ADDRESS N SIZE | flood N SIZE | stats | neighbours | ping [TOKEN]"
-            + " | peers SERVICE | leave | quit | help";
+    String USAGE = "send-all N SIZE [SERVICE] | send-to ADDRESS N SIZE [SERVICE] | flood N SIZE | stats | neighbours"
+            + " | ping [TOKEN] | peers SERVICE | leave | quit | help";
 
     /**
      * {@code send-all N SIZE [SERVICE]}: multicast N checked payloads of SIZE bytes to every node,
@@ -33,8 +33,17 @@ public sealed interface ControlCommand {
         }
     }
 
-    /** {@code send-to ADDRESS N SIZE}: unicast N checked payloads to one node. */
-    record SendTo(String destination, int count, int size) implements ControlCommand {
+    /**
+     * {@code send-to ADDRESS N SIZE [SERVICE]}: unicast N checked payloads to one node, marked with
+     * the ServiceID SERVICE when given (as for {@link SendAll}), else best-effort.
+     *
+     * @param serviceId the ServiceID, or {@code null}
+     */
+    record SendTo(String destination, int count, int size, Integer serviceId) implements ControlCommand {
+        /** Best-effort. */
+        public SendTo(String destination, int count, int size) {
+            this(destination, count, size, null);
+        }
     }
 
     /** {@code flood N SIZE}: flood N checked payloads. */
@@ -94,8 +103,11 @@ public sealed interface ControlCommand {
                         t.size() == 4 ? bounded("SERVICE", t.get(3), 0, Integer.MAX_VALUE) : null);
             }
             case "send-to" -> {
-                arity(t, 4, "send-to ADDRESS N SIZE");
-                yield new SendTo(t.get(1), count(t.get(2)), size(t.get(3)));
+                if (t.size() != 4 && t.size() != 5) {
+                    throw new ControlException("usage: send-to ADDRESS N SIZE [SERVICE]");
+                }
+                yield new SendTo(t.get(1), count(t.get(2)), size(t.get(3)),
+                        t.size() == 5 ? bounded("SERVICE", t.get(4), 0, Integer.MAX_VALUE) : null);
             }
             case "flood" -> {
                 arity(t, 3, "flood N SIZE");

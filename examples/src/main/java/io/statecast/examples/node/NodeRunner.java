@@ -329,7 +329,7 @@ public final class NodeRunner {
                     lines.emit("ERR send-to: " + e.getMessage());
                     return;
                 }
-                send("send-to", DeliveryMode.UNICAST, to, c.count(), c.size(), null);
+                send("send-to", DeliveryMode.UNICAST, to, c.count(), c.size(), c.serviceId());
             } else if (command instanceof ControlCommand.Flood c) {
                 send("flood", DeliveryMode.FLOOD, null, c.count(), c.size(), null);
             } else if (command instanceof ControlCommand.Peers c) {

@@ -15,6 +15,7 @@ class ControlCommandTest {
         assertEquals(new ControlCommand.SendAll(3, 100), ControlCommand.parse("send-all 3 100"));
         assertEquals(new ControlCommand.SendAll(3, 100, 4242), ControlCommand.parse("send-all 3 100 4242"));
         assertEquals(new ControlCommand.SendTo("12,34", 1, 16), ControlCommand.parse("  send-to   12,34 1 16 "));
+        assertEquals(new ControlCommand.SendTo("7", 2, 16, 10), ControlCommand.parse("send-to 7 2 16 10"));
         assertEquals(new ControlCommand.Flood(1000000, 65536), ControlCommand.parse("FLOOD 1000000 65536"));
         assertEquals(new ControlCommand.Stats(), ControlCommand.parse("stats"));
         assertEquals(new ControlCommand.Peers(12), ControlCommand.parse("peers 12"));
@@ -34,6 +35,8 @@ class ControlCommandTest {
         "send-all                  | usage: send-all N SIZE",
         "send-all 1 20 3 4         | usage: send-all N SIZE [SERVICE]",
         "send-all 1 100 -1         | SERVICE=-1 must be within 0..2147483647",
+        "send-to 7 1 100 x         | SERVICE='x' is not an integer",
+        "send-to 7 1 100 10 11     | usage: send-to ADDRESS N SIZE [SERVICE]",
         "send-all 1 100 x          | SERVICE='x' is not an integer",
         "send-all one 100          | N='one' is not an integer",
         "send-all 0 100            | N=0 must be within 1..1000000",

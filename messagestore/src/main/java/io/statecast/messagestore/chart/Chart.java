@@ -23,10 +23,12 @@ public final class Chart {
     private final boolean hasData;
     private final boolean hasEventless;
     private final List<String> standardContent;
+    private final java.util.Set<String> parameters;
 
     Chart(String name, StateNode[] states, Map<String, StateNode> byId, boolean lateBinding, List<QName> variables,
-            Processor processor, List<String> warnings, List<String> standardContent) {
+            Processor processor, List<String> warnings, List<String> standardContent, java.util.Set<String> parameters) {
         this.standardContent = List.copyOf(standardContent);
+        this.parameters = java.util.Set.copyOf(parameters);
         this.name = name;
         this.states = states;
         this.byId = Map.copyOf(byId);
@@ -98,7 +100,12 @@ public final class Chart {
         return lateBinding;
     }
 
-    /** Every variable the chart's expressions may name: its data, foreach names, system variables. */
+    /** Whether {@code name} is a spec parameter (a read-only variable whose value the host gives). */
+    boolean isParameter(String name) {
+        return parameters.contains(name);
+    }
+
+    /** Every variable the chart's expressions may name: its data, foreach names, system variables, parameters. */
     List<QName> variables() {
         return variables;
     }

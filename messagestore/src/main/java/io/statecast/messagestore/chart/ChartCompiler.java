@@ -181,7 +181,7 @@ public final class ChartCompiler {
                 }
             }
             return new Chart(scxml.getAttribute("name"), array, byId, binding.equals("late"), variables, processor,
-                    warnings, standardContent);
+                    warnings, standardContent, options.parameters());
         }
 
         /**
@@ -246,14 +246,26 @@ public final class ChartCompiler {
             for (Element d : descendants(e)) {
                 if (isScxml(d, "data") && !d.getAttribute("id").isEmpty()) {
                     variableNames.add(d.getAttribute("id"));
+                    refuseParameterName(d, d.getAttribute("id"));
                 } else if (isScxml(d, "foreach")) {
                     for (String a : new String[] {"item", "index"}) {
                         String v = d.getAttribute(a);
                         if (XPathData.isVariableName(v)) {
                             variableNames.add(v);
+                            refuseParameterName(d, v);
                         }
                     }
                 }
+            }
+            // the spec's parameters: read-only variables, their values from the host
+            variableNames.addAll(options.parameters());
+        }
+
+        /** A variable may not hide a parameter: {@code $Name} would mean two things. */
+        void refuseParameterName(Element e, String name) {
+            if (options.parameters().contains(name)) {
+                error(e, "variable '" + name + "' has the name of a parameter; parameters are read-only variables "
+                        + "of every expression: rename one of them");
             }
         }
 
@@ -533,7 +545,11 @@ public final class ChartCompiler {
                         return null;
                     }
                     Expr location = expr(c, "location");
-                    if (options.strict() && !assignsDeclared(c.getAttribute("location"))) {
+                    String assigned = locationVariable(c.getAttribute("location"));
+                    if (assigned != null && options.parameters().contains(assigned)) {
+                        error(c, "<assign location='" + c.getAttribute("location")
+                                + "'>: a parameter is read-only (override it with the deployment's parameters)");
+                    } else if (options.strict() && !assignsDeclared(c.getAttribute("location"))) {
                         error(c, "<assign location='" + c.getAttribute("location")
                                 + "'> does not start at a declared variable ($name)");
                     }
@@ -569,16 +585,21 @@ public final class ChartCompiler {
         }
 
         boolean assignsDeclared(String location) {
+            String name = locationVariable(location);
+            return name != null && variableNames.contains(name) && !SYSTEM_VARIABLES.contains(name);
+        }
+
+        /** The variable a location starts at ({@code $name…}), or {@code null}. */
+        String locationVariable(String location) {
             String l = location.trim();
             if (!l.startsWith("$")) {
-                return false;
+                return null;
             }
             int end = 1;
             while (end < l.length() && (Character.isLetterOrDigit(l.charAt(end)) || "_.-".indexOf(l.charAt(end)) >= 0)) {
                 end++;
             }
-            String name = l.substring(1, end);
-            return variableNames.contains(name) && !SYSTEM_VARIABLES.contains(name);
+            return l.substring(1, end);
         }
 
         Action ifAction(Element c) {

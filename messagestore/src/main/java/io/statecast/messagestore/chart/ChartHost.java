@@ -42,6 +42,15 @@ public interface ChartHost {
     }
 
     /**
+     * The value of the spec parameter {@code name} (one of {@link ChartOptions#parameters}) as
+     * text, which expressions read as {@code xs:untypedAtomic}, like an atomized variable; asked
+     * for once per session and name. {@code null} (the default) reads as the empty sequence.
+     */
+    default String parameter(String name) {
+        return null;
+    }
+
+    /**
      * The session's {@code _sessionid}, asked for once, when the session first needs it (a
      * session whose chart never reads it costs nothing for it).
      */

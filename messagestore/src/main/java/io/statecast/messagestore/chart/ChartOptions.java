@@ -16,9 +16,24 @@ import org.w3c.dom.Element;
  *                           metaops, parameters, events), which the spec validator reads
  * @param customActions      compiles executable content of other namespaces (the blueprint's
  *                           action namespace); {@code null} refuses it
+ * @param parameters         names of the spec's parameters: read-only variables of every
+ *                           expression ({@code $TimeoutACK}), whose values the host gives
+ *                           ({@link ChartHost#parameter}); a {@code <data id>} or {@code <foreach>}
+ *                           variable of the same name, or an {@code <assign>} to one, is refused
  */
 public record ChartOptions(boolean strict, DataResolver dataResolver, boolean blueprintSections,
-        CustomActions customActions) {
+        CustomActions customActions, java.util.Set<String> parameters) {
+
+    /** Copies the parameter names; {@code null} means none. */
+    public ChartOptions {
+        parameters = parameters == null ? java.util.Set.of() : java.util.Set.copyOf(parameters);
+    }
+
+    /** Without parameters. */
+    public ChartOptions(boolean strict, DataResolver dataResolver, boolean blueprintSections,
+            CustomActions customActions) {
+        this(strict, dataResolver, blueprintSections, customActions, java.util.Set.of());
+    }
 
     /** Strict, no {@code src}, no sections, no custom actions: for plain SCXML from outside. */
     public static final ChartOptions STRICT = new ChartOptions(true, null, false, null);

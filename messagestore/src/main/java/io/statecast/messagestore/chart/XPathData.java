@@ -65,6 +65,8 @@ final class XPathData implements SubsetExpr.Scope {
     private final Map<String, XdmValue> bound = new HashMap<>();
     /** Foreach variables bound to an item: a datamodel {@link Node}, or an {@link XdmValue}. */
     private final Map<String, Object> aliases = new HashMap<>();
+    /** Parameter values asked of the host so far (empty: it has none); made on first use. */
+    private Map<String, java.util.Optional<String>> parameters;
     /** Nodes of the document after the last assignment (what {@link ChartLimits#maxDataNodes} bounds). */
     private long nodeCount;
     /** The event {@code _event} was built for: built only when an expression runs after a new event. */
@@ -386,6 +388,10 @@ final class XPathData implements SubsetExpr.Scope {
             return s;
         }
         Element e = vars.get(name);
+        if (e == null && chart.isParameter(name)) {
+            String p = parameterText(name);
+            return p == null ? null : new SubsetExpr.Untyped(p);
+        }
         return e == null ? null : new SubsetExpr.Untyped(e.getTextContent());
     }
 
@@ -394,12 +400,13 @@ final class XPathData implements SubsetExpr.Scope {
         if (!aliases.isEmpty() && aliases.containsKey(name)) {
             throw SubsetExpr.Fallback.INSTANCE;
         }
-        return vars.containsKey(name);
+        return vars.containsKey(name) || (chart.isParameter(name) && parameterText(name) != null);
     }
 
     @Override
     public SubsetExpr.Untyped text(String name) throws SubsetExpr.Fallback {
-        if (!aliases.isEmpty() && aliases.containsKey(name)) {
+        if ((!aliases.isEmpty() && aliases.containsKey(name)) || (chart.isParameter(name) && !vars.containsKey(name))) {
+            // a parameter is an atomic value, not an element: $P/text() is Saxon's type error
             throw SubsetExpr.Fallback.INSTANCE;
         }
         SubsetExpr.Untyped s = scalars.get(name);
@@ -467,6 +474,8 @@ final class XPathData implements SubsetExpr.Scope {
             Node e = alias instanceof Node n ? n : vars.get(name);
             if (alias instanceof XdmValue value) {
                 v = value;
+            } else if (e == null && chart.isParameter(name)) {
+                v = parameterValue(name);
             } else if (e == null) {
                 v = XdmEmptySequence.getInstance();
             } else {
@@ -478,6 +487,28 @@ final class XPathData implements SubsetExpr.Scope {
             bound.put(name, v);
         }
         return v;
+    }
+
+    /** A parameter's text from the host, asked for once per session; {@code null} when it has none. */
+    private String parameterText(String name) {
+        if (parameters == null) {
+            parameters = new HashMap<>();
+        }
+        return parameters.computeIfAbsent(name, n -> java.util.Optional.ofNullable(session.host().parameter(n)))
+                .orElse(null);
+    }
+
+    /** A parameter as the value expressions see: {@code xs:untypedAtomic}, or empty without a value. */
+    private XdmValue parameterValue(String name) {
+        String t = parameterText(name);
+        if (t == null) {
+            return XdmEmptySequence.getInstance();
+        }
+        try {
+            return new net.sf.saxon.s9api.XdmAtomicValue(t, net.sf.saxon.s9api.ItemType.UNTYPED_ATOMIC);
+        } catch (SaxonApiException e) {
+            throw new IllegalStateException("every string is an xs:untypedAtomic", e);
+        }
     }
 
     private void changed() {

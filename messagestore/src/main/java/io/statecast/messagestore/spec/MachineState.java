@@ -83,6 +83,12 @@ public final class MachineState implements ChartHost {
         session.restore(atomicStates);
     }
 
+    /** The spec's parameter values (defaults or the deployment's overrides): {@code $Name} in the datamodel. */
+    @Override
+    public String parameter(String name) {
+        return spec.parameters().contains(name) ? spec.parameters().value(name) : null;
+    }
+
     /** The ids of the current atomic states; empty before the start. */
     public List<String> states() {
         return session.activeAtomicStates();

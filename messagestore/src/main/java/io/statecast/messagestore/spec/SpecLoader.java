@@ -143,7 +143,8 @@ public final class SpecLoader implements AutoCloseable {
             Chart chart;
             try {
                 chart = charts.compile(source, parsed.document(),
-                        new ChartOptions(true, null, true, element -> customAction(element, checked)));
+                        new ChartOptions(true, null, true, element -> customAction(element, checked),
+                                checked.parameters().stream().map(Parameter::name).collect(java.util.stream.Collectors.toSet())));
             } catch (SpecException e) {
                 problems.addAll(e.problems());
                 return null;

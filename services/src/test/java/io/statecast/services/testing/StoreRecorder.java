@@ -128,6 +128,11 @@ final class StoreRecorder implements MessageStorePort {
         }
 
         @Override
+        public java.util.Optional<io.statecast.overlay.node.RttEstimate> neighbourRtt(LogicalAddress neighbour) {
+            return overlay.neighbourRtt(neighbour);
+        }
+
+        @Override
         public long newMessageId() {
             return overlay.newMessageId();
         }
@@ -142,6 +147,21 @@ final class StoreRecorder implements MessageStorePort {
         public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
             out(messageType, messageId, route, overlay.localAddress());
             return overlay.sendControlMessage(serviceId, messageType, messageId, body, route);
+        }
+
+        @Override
+        public int sendDataMessage(int serviceId, long messageId, io.statecast.overlay.message.MessageFields fields,
+                byte[] payload, Route route) {
+            // a service's message fields (sequence numbers, ACKs) pass through like the rest
+            out(FsmExtension.PAYLOAD_TYPE, messageId, route, overlay.localAddress());
+            return overlay.sendDataMessage(serviceId, messageId, fields, payload, route);
+        }
+
+        @Override
+        public int sendControlMessage(int serviceId, byte messageType, long messageId,
+                io.statecast.overlay.message.MessageFields fields, byte[] body, Route route) {
+            out(messageType, messageId, route, overlay.localAddress());
+            return overlay.sendControlMessage(serviceId, messageType, messageId, fields, body, route);
         }
 
         @Override
