@@ -248,7 +248,7 @@ class QuerySubsetDifferentialTest {
         XdmNode top = children(root).get(before);
         return switch (item.kind) {
             case HistoryItem.EVENT, HistoryItem.NODE -> top;
-            case HistoryItem.NAME_ATTRIBUTE, HistoryItem.TIME_ATTRIBUTE -> (XdmNode) top.axisIterator(Axis.ATTRIBUTE,
+            case HistoryItem.NAME_ATTRIBUTE, HistoryItem.TIME_ATTRIBUTE -> top.axisIterator(Axis.ATTRIBUTE,
                     new QName(item.name())).next();
             case HistoryItem.MESSAGE, HistoryItem.TIMER -> children(top).get(0);
             case HistoryItem.FIELD, HistoryItem.TIMER_IDENTIFIER -> named(children(top).get(0), item.name());
@@ -256,7 +256,7 @@ class QuerySubsetDifferentialTest {
             case HistoryItem.GROUP -> named(top, item.name());
             case HistoryItem.FIELDS -> named(children(top).get(0), "Fields");
             case HistoryItem.MESSAGE_FIELD -> children(named(children(top).get(0), "Fields")).get(item.sub);
-            case HistoryItem.FIELD_NAME_ATTRIBUTE, HistoryItem.FIELD_TYPE_ATTRIBUTE -> (XdmNode) children(
+            case HistoryItem.FIELD_NAME_ATTRIBUTE, HistoryItem.FIELD_TYPE_ATTRIBUTE -> children(
                     named(children(top).get(0), "Fields")).get(item.sub).axisIterator(Axis.ATTRIBUTE,
                     new QName(item.name())).next();
             default -> children(named(top, new String[] {"Parent", "Children", "Neighbours"}[item.group()]))

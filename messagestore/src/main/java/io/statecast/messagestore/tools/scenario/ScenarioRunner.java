@@ -269,7 +269,7 @@ public final class ScenarioRunner {
                 return List.of();
             }
             List<ActionRecord> all = instance.actionHistory();
-            int first = (int) Math.min(recordsSeen, all.size());
+            int first = Math.min(recordsSeen, all.size());
             List<ActionRecord> fresh = all.subList(first, all.size());
             recordsSeen = all.size();
             callsMade += fresh.size();
