@@ -41,6 +41,21 @@ public final class ChartCompiler {
     private static final int MAX_CANDIDATE_ENTRIES = 1 << 16;
     /** The Recommendation's system variables; read-only for the chart. */
     static final Set<String> SYSTEM_VARIABLES = Set.of("_event", "_sessionid", "_name", "_ioprocessors", "_x");
+    /** The platform's variable, {@code $_x}: the only system variable the compiled subset reads. */
+    static final String PLATFORM = "_x";
+    /** The one entry of {@code $_x} the compiled subset does not read: it is a document. */
+    static final String HISTORY = "history";
+
+    /**
+     * Whether an expression may read the instance's history ({@code $_x?history}): it names
+     * {@code $_x} and is not in the compiled subset (whose reads of {@code $_x} are lookups of its
+     * other entries). A host keeps every event's XML form only for a spec with such an expression.
+     *
+     * @param text an expression of the datamodel
+     */
+    public static boolean mayReadHistory(String text) {
+        return namesVariable(text, PLATFORM) && SubsetCompiler.compile(text) == null;
+    }
 
     private final Processor processor;
 
@@ -707,7 +722,9 @@ public final class ChartCompiler {
                     sandbox.checkCompiled(checker.compile(text));
                 }
                 // system variables ($_event, $_x, …) are built for Saxon when it evaluates: theirs
-                return new Expr(text, exe, null, where, SYSTEM_VARIABLES.stream().anyMatch(v -> namesVariable(text, v)) ? null
+                // ($_x's entries the subset reads through its scope)
+                return new Expr(text, exe, null, where,
+                        SYSTEM_VARIABLES.stream().anyMatch(v -> !v.equals(PLATFORM) && namesVariable(text, v)) ? null
                         : SubsetCompiler.compile(text));
             } catch (SaxonApiException ex) {
                 msg = "'" + text + "' does not compile: " + ex.getMessage();

@@ -40,6 +40,22 @@ abstract class SubsetExpr {
 
         /** The configuration's {@code xs:string → xs:double} rules. */
         StringToDouble toDouble();
+
+        /**
+         * {@code $_x?key}: {@code null} when absent, else a {@link Long}, {@link Double} or
+         * {@link String}; an entry that is not one atomic value (a map, a sequence, a node) throws
+         * {@link Fallback}.
+         */
+        Object platform(String key) throws Fallback;
+
+        /**
+         * {@code $_x?map?(key)} for a string key: {@code null} when the map has no such key, else
+         * the entry as for {@link #platform}; {@link Fallback} when {@code $_x?map} is not a map.
+         */
+        Object platformLookup(String map, String key) throws Fallback;
+
+        /** {@code $_x?map?*}: the map's values, each as for {@link #platform}; {@link Fallback} when not a map. */
+        Object[] platformValues(String map) throws Fallback;
     }
 
     /** The subset cannot settle this evaluation exactly; Saxon must. Immutable: no stack, no suppression. */
@@ -546,6 +562,127 @@ abstract class SubsetExpr {
             } catch (NumberFormatException e) {
                 return Double.NaN;
             }
+        }
+    }
+
+    /** {@code $_x?key}: one of the platform's entries. */
+    static final class PlatformEntry extends SubsetExpr {
+        private final String key;
+
+        PlatformEntry(String key) {
+            this.key = key;
+        }
+
+        @Override
+        Object value(Scope s) throws Fallback {
+            return s.platform(key);
+        }
+    }
+
+    /**
+     * {@code $_x?map?(key)}: a lookup in one of the platform's maps (keyed by strings). An empty
+     * key is the empty sequence; a key that is not a string or untyped value goes to Saxon.
+     */
+    static final class PlatformLookup extends SubsetExpr {
+        private final String map;
+        private final SubsetExpr key;
+
+        PlatformLookup(String map, SubsetExpr key) {
+            this.map = map;
+            this.key = key;
+        }
+
+        @Override
+        Object value(Scope s) throws Failure, Fallback {
+            Object k = key.value(s);
+            if (k == null) {
+                s.platformValues(map); // still a type error when $_x?map is not a map: Saxon's call
+                return null;
+            }
+            if (k instanceof String text) {
+                return s.platformLookup(map, text);
+            }
+            if (k instanceof Untyped u) {
+                return s.platformLookup(map, u.text());
+            }
+            throw Fallback.INSTANCE;
+        }
+    }
+
+    /**
+     * {@code max(…)} and {@code min(…)} over numbers: the items of a parenthesised list (each an
+     * expression of the subset, or {@code $_x?map?*}). Untyped values become doubles, as XPath's
+     * {@code fn:max} casts them; the result has the items' common numeric type. Strings,
+     * booleans, NaN and negative zero go to Saxon.
+     */
+    static final class Aggregate extends SubsetExpr {
+        private final boolean max;
+        private final SubsetExpr[] items;
+        /** For each item, the map whose values it is ({@code $_x?map?*}), or {@code null} for {@code items[i]}. */
+        private final String[] wildcards;
+
+        Aggregate(boolean max, SubsetExpr[] items, String[] wildcards) {
+            this.max = max;
+            this.items = items;
+            this.wildcards = wildcards;
+        }
+
+        @Override
+        Object value(Scope s) throws Failure, Fallback {
+            Object best = null;
+            boolean anyDouble = false;
+            boolean anyDecimal = false;
+            for (int i = 0; i < items.length; i++) {
+                if (wildcards[i] != null) {
+                    for (Object v : s.platformValues(wildcards[i])) {
+                        Object n = item(v, s);
+                        anyDouble |= n instanceof Double;
+                        anyDecimal |= n instanceof BigDecimal;
+                        best = better(best, n);
+                    }
+                } else {
+                    Object v = items[i].value(s);
+                    if (v != null) {
+                        Object n = item(v, s);
+                        anyDouble |= n instanceof Double;
+                        anyDecimal |= n instanceof BigDecimal;
+                        best = better(best, n);
+                    }
+                }
+            }
+            if (best == null) {
+                return null;
+            }
+            if (anyDouble) {
+                return toDoubleNumeric(best);
+            }
+            return anyDecimal ? decimal(best) : best;
+        }
+
+        private static Object item(Object v, Scope s) throws Failure, Fallback {
+            Object n = v instanceof Untyped u ? (Object) u.toDouble(s) : v;
+            if (!isNumeric(n)) {
+                throw Fallback.INSTANCE;
+            }
+            if (n instanceof Double d && (nanOrNegativeZero(d) || d == 0)) {
+                throw Fallback.INSTANCE; // NaN, and which zero wins: Saxon's call
+            }
+            return n;
+        }
+
+        private Object better(Object best, Object n) {
+            if (best == null) {
+                return n;
+            }
+            int c;
+            if (best instanceof Double || n instanceof Double) {
+                c = Double.compare(toDoubleNumeric(n), toDoubleNumeric(best));
+            } else if (best instanceof Long a && n instanceof Long b) {
+                c = Long.compare(b, a);
+            } else {
+                c = decimal(n).compareTo(decimal(best));
+            }
+            return (max ? c > 0 : c < 0) ? n : best;
         }
     }
 

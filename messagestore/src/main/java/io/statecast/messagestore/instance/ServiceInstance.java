@@ -564,6 +564,22 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         return PlatformVariables.of(history.queryable() ? history.document() : null, env.overlay(), nowMillis());
     }
 
+    // the compiled subset's reads of $_x: the same values as platform(), without building it
+    @Override
+    public Object platformEntry(String key) {
+        return PlatformVariables.entry(env.overlay(), nowMillis(), key);
+    }
+
+    @Override
+    public Object platformLookup(String map, String key) {
+        return PlatformVariables.lookup(env.overlay(), map, key);
+    }
+
+    @Override
+    public Object[] platformValues(String map) {
+        return PlatformVariables.values(env.overlay(), map);
+    }
+
     /** A delayed {@code <send>} fell due: the machine takes its event, then its actions run. */
     private void delayedSendDue(int timerId) {
         Runnable task = sendTasks == null ? null : sendTasks.remove(timerId);
