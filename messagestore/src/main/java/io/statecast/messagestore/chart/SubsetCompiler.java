@@ -20,7 +20,7 @@ import java.util.List;
  *              | "$" NCName ( "/" "text" "(" ")" )?
  *              | "(" Expr ")"
  *              | ( "true" | "false" ) "(" ")"
- *              | ( "not" | "string" | "number" | "string-length" ) "(" Expr ")"
+ *              | ( "not" | "string" | "number" | "string-length" | "ceiling" ) "(" Expr ")"
  *              | "concat" "(" Expr ( "," Expr )+ ")"
  *              | "In" "(" StringLiteral ")"
  *              | "$_x" "?" NCName ( "?" "(" Expr ")" )?
@@ -387,6 +387,7 @@ final class SubsetCompiler {
             case "not" -> n == 1 ? SubsetExpr.Fn.NOT : null;
             case "string" -> n == 1 ? SubsetExpr.Fn.STRING : null;
             case "number" -> n == 1 ? SubsetExpr.Fn.NUMBER : null;
+            case "ceiling" -> n == 1 ? SubsetExpr.Fn.CEILING : null;
             case "string-length" -> n == 1 ? SubsetExpr.Fn.STRING_LENGTH : null;
             case "concat" -> n >= 2 ? SubsetExpr.Fn.CONCAT : null;
             default -> null;

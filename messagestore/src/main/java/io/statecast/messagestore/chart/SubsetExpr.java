@@ -494,7 +494,7 @@ abstract class SubsetExpr {
     }
 
     /** The subset's functions of the standard library. */
-    enum Fn { TRUE, FALSE, NOT, STRING, NUMBER, CONCAT, STRING_LENGTH }
+    enum Fn { TRUE, FALSE, NOT, STRING, NUMBER, CONCAT, STRING_LENGTH, CEILING }
 
     static final class Call extends SubsetExpr {
         private final Fn fn;
@@ -532,9 +532,30 @@ abstract class SubsetExpr {
                     return sb.toString();
                 case NUMBER:
                     return number(args[0].value(s), s);
+                case CEILING:
+                    return ceiling(args[0].value(s), s);
                 default:
                     throw new IllegalStateException();
             }
+        }
+
+        /** {@code fn:ceiling}: of the argument's numeric type (untyped as a double); NaN and zeros to Saxon. */
+        private static Object ceiling(Object v, Scope s) throws Failure, Fallback {
+            Object n = v instanceof Untyped u ? (Object) u.toDouble(s) : v;
+            if (n == null || n instanceof Long) {
+                return n;
+            }
+            if (n instanceof BigDecimal d) {
+                return d.setScale(0, java.math.RoundingMode.CEILING);
+            }
+            if (n instanceof Double d) {
+                double c = Math.ceil(d);
+                if (Double.isNaN(c) || c == 0) {
+                    throw Fallback.INSTANCE; // which zero, and NaN: Saxon's call
+                }
+                return c;
+            }
+            throw Fallback.INSTANCE; // a string or boolean: a type error, Saxon's message
         }
 
         private static Double number(Object v, Scope s) {

@@ -151,7 +151,7 @@ class SubsetDifferentialTest {
         assertTrue(inSubset == compared);
         // agreement proves little if the subset handed most cases to Saxon
         // and the reads of $_x and max/min were compared, not just handed over
-        assertTrue(platformDecided > 100 && aggregatesDecided > 50, "the subset decided " + platformDecided
+        assertTrue(platformDecided > 100 && aggregatesDecided > 30, "the subset decided " + platformDecided
                 + " expressions reading $_x and " + aggregatesDecided + " with max/min (seed " + seed + ")");
         assertTrue(decided > compared * 3 / 4, "the subset decided " + decided + " of " + compared + " (seed " + seed + ")");
     }
@@ -276,7 +276,7 @@ class SubsetDifferentialTest {
     }
 
     private String call(int depth) {
-        return switch (rnd.nextInt(10)) {
+        return switch (rnd.nextInt(11)) {
             case 0 -> "true()";
             case 1 -> "false" + sp() + "(" + sp() + ")";
             case 2 -> "not(" + expr(depth - 1) + ")";
@@ -286,7 +286,8 @@ class SubsetDifferentialTest {
                     + (rnd.nextBoolean() ? ", " + primary() : "") + ")";
             case 6 -> "string-length(" + expr(depth - 1) + ")";
             case 7 -> "In('" + pick(new String[] {"s1", "s2", "nope"}) + "')";
-            case 8 -> aggregate(depth);
+            case 8 -> "ceiling(" + sp() + expr(depth - 1) + ")";
+            case 9 -> aggregate(depth);
             default -> "(" + expr(depth - 1) + ")";
         };
     }
