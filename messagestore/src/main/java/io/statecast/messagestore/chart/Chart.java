@@ -23,10 +23,12 @@ public final class Chart {
     private final boolean hasData;
     private final boolean hasEventless;
     private final List<String> standardContent;
+    private final List<String> controlContent;
 
     Chart(String name, StateNode[] states, Map<String, StateNode> byId, boolean lateBinding, List<QName> variables,
-            Processor processor, List<String> warnings, List<String> standardContent) {
+            Processor processor, List<String> warnings, List<String> standardContent, List<String> controlContent) {
         this.standardContent = List.copyOf(standardContent);
+        this.controlContent = List.copyOf(controlContent);
         this.name = name;
         this.states = states;
         this.byId = Map.copyOf(byId);
@@ -73,6 +75,17 @@ public final class Chart {
      */
     public List<String> standardContent() {
         return standardContent;
+    }
+
+    /**
+     * The part of {@link #standardContent()} that may change which transitions are taken:
+     * conditions, eventless transitions, history, executable content other than {@code <assign>}
+     * and {@code <log>}, and transitions that could handle a failed assignment's
+     * {@code error.execution}. Empty when the datamodel only feeds values (for example a timer's
+     * duration read by an action XPath): a model of configurations then stays exact.
+     */
+    public List<String> controlContent() {
+        return controlContent;
     }
 
     /** What the compile noticed but accepted, one line each. */
