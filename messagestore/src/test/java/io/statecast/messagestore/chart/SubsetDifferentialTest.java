@@ -88,6 +88,7 @@ class SubsetDifferentialTest {
         int inSubset = 0;
         int decided = 0;
         int platformDecided = 0;
+        int outside = 0;
         int aggregatesDecided = 0;
         for (int c = 0; c < CHARTS; c++) {
             names = new ArrayList<>();
@@ -124,6 +125,12 @@ class SubsetDifferentialTest {
                 if (pair == null) {
                     continue;
                 }
+                if (pair[0].subset() == null) {
+                    // the generator strayed outside the grammar (rare; named so it can be fixed)
+                    System.err.println("generated outside the subset: " + text + " (seed " + seed + ")");
+                    outside++;
+                    continue;
+                }
                 inSubset++;
                 String where = "seed " + seed + " (-Dsubset.seed=" + seed + "), expression " + text + " over "
                         + describe(d, xpath);
@@ -149,6 +156,7 @@ class SubsetDifferentialTest {
         }
         assertTrue(compared > CHARTS * CASES_PER_CHART / 2, "too few cases compiled: " + compared + " (seed " + seed + ")");
         assertTrue(inSubset == compared);
+        assertTrue(outside * 100 < compared, outside + " generated expressions outside the subset (seed " + seed + ")");
         // agreement proves little if the subset handed most cases to Saxon
         // and the reads of $_x and max/min were compared, not just handed over
         assertTrue(platformDecided > 100 && aggregatesDecided > 30, "the subset decided " + platformDecided
