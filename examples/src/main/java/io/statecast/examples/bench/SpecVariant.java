@@ -10,8 +10,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The same service spelled differently: every event renamed, every variable of its expressions
- * renamed, comments and other spacing inside its XQuery and XPath, double-quoted literals in its
+ * The same service spelled differently: every event renamed, every variable its expressions bind
+ * (not parameters or datamodel variables) renamed, comments and other spacing inside its XQuery and XPath, double-quoted literals in its
  * queries. The runtime must run it exactly as fast as the original (the benchmark compares them):
  * nothing may depend on how a spec's expressions are written.
  */
@@ -20,6 +20,7 @@ public final class SpecVariant {
     private static final String NAME_CHARS = "A-Za-z0-9_.\\-";
     private static final Pattern VARIABLE = Pattern.compile("\\$([A-Za-z_][" + NAME_CHARS + "]*)");
     private static final Pattern XPATH_ATTRIBUTE = Pattern.compile("xpath=\"([^\"]*)\"");
+    private static final Pattern DATA_ID = Pattern.compile("<data\\s+id=\"([^\"]+)\"");
     private static final Pattern XQUERY = Pattern.compile("(<XQuery>)(.*?)(</XQuery>)", Pattern.DOTALL);
 
     private SpecVariant() {
@@ -47,7 +48,13 @@ public final class SpecVariant {
             out = Pattern.compile("(?<![" + NAME_CHARS + "])" + Pattern.quote(e) + "(?![" + NAME_CHARS + "])")
                     .matcher(out).replaceAll(Matcher.quoteReplacement("ev-" + new StringBuilder(e).reverse()));
         }
-        Set<String> parameters = Set.copyOf(parsed.parameters().names());
+        // parameters and datamodel variables keep their names (a variable is declared by its
+        // <data id> and written by <assign>s, which this respelling does not touch)
+        Set<String> parameters = new LinkedHashSet<>(parsed.parameters().names());
+        Matcher data = DATA_ID.matcher(text);
+        while (data.find()) {
+            parameters.add(data.group(1));
+        }
         out = replaceIn(XPATH_ATTRIBUTE, out, 1, x -> respace(renameVariables(x, parameters), false));
         out = replaceIn(XQUERY, out, 2, x -> {
             String cdata = "<![CDATA[";

@@ -24,10 +24,13 @@ public final class Chart {
     private final boolean hasEventless;
     private final List<String> standardContent;
     private final java.util.Set<String> parameters;
+    private final List<String> controlContent;
 
     Chart(String name, StateNode[] states, Map<String, StateNode> byId, boolean lateBinding, List<QName> variables,
-            Processor processor, List<String> warnings, List<String> standardContent, java.util.Set<String> parameters) {
+            Processor processor, List<String> warnings, List<String> standardContent, List<String> controlContent,
+            java.util.Set<String> parameters) {
         this.standardContent = List.copyOf(standardContent);
+        this.controlContent = List.copyOf(controlContent);
         this.parameters = java.util.Set.copyOf(parameters);
         this.name = name;
         this.states = states;
@@ -75,6 +78,17 @@ public final class Chart {
      */
     public List<String> standardContent() {
         return standardContent;
+    }
+
+    /**
+     * The part of {@link #standardContent()} that may change which transitions are taken:
+     * conditions, eventless transitions, history, executable content other than {@code <assign>}
+     * and {@code <log>}, and transitions that could handle a failed assignment's
+     * {@code error.execution}. Empty when the datamodel only feeds values (for example a timer's
+     * duration read by an action XPath): a model of configurations then stays exact.
+     */
+    public List<String> controlContent() {
+        return controlContent;
     }
 
     /** What the compile noticed but accepted, one line each. */

@@ -41,6 +41,27 @@ public final class ChartCompiler {
     private static final int MAX_CANDIDATE_ENTRIES = 1 << 16;
     /** The Recommendation's system variables; read-only for the chart. */
     static final Set<String> SYSTEM_VARIABLES = Set.of("_event", "_sessionid", "_name", "_ioprocessors", "_x");
+    /**
+     * Executable content that changes only the datamodel's values (or logs them), never which
+     * transitions are taken, as long as no condition reads the datamodel and no transition
+     * handles {@code error.execution}.
+     */
+    static final Set<String> VALUE_ONLY_CONTENT = Set.of("assign", "log");
+    /** The platform's variable, {@code $_x}: the only system variable the compiled subset reads. */
+    static final String PLATFORM = "_x";
+    /** The one entry of {@code $_x} the compiled subset does not read: it is a document. */
+    static final String HISTORY = "history";
+
+    /**
+     * Whether an expression may read the instance's history ({@code $_x?history}): it names
+     * {@code $_x} and is not in the compiled subset (whose reads of {@code $_x} are lookups of its
+     * other entries). A host keeps every event's XML form only for a spec with such an expression.
+     *
+     * @param text an expression of the datamodel
+     */
+    public static boolean mayReadHistory(String text) {
+        return namesVariable(text, PLATFORM) && SubsetCompiler.compile(text) == null;
+    }
 
     private final Processor processor;
 
@@ -117,6 +138,8 @@ public final class ChartCompiler {
         XPathCompiler checker;
         /** Why the chart is more than states, events and custom content (for tools that model only that). */
         final List<String> standardContent = new ArrayList<>();
+        /** The part of {@link #standardContent} that may change configurations (not only values). */
+        final List<String> controlContent = new ArrayList<>();
 
         Run(String source, ChartOptions options) {
             this.source = source;
@@ -170,18 +193,27 @@ public final class ChartCompiler {
                 }
                 if (s.kind.isHistory()) {
                     standardContent.add("<history> " + s.id);
+                    controlContent.add("<history> " + s.id);
                 }
                 for (Transition t : s.transitions) {
                     if (t.events() == null) {
                         standardContent.add("an eventless transition in " + s.id);
+                        controlContent.add("an eventless transition in " + s.id);
                     }
                     if (t.cond() != null) {
                         standardContent.add("a cond in " + s.id);
+                        controlContent.add("a cond in " + s.id);
+                    }
+                    for (String e : t.events() == null ? new String[0] : t.events()) {
+                        if (e.equals("*") || e.equals("error") || e.startsWith("error.")) {
+                            // an <assign> that fails raises error.execution: here it would steer
+                            controlContent.add("a transition on " + e + " in " + s.id);
+                        }
                     }
                 }
             }
             return new Chart(scxml.getAttribute("name"), array, byId, binding.equals("late"), variables, processor,
-                    warnings, standardContent, options.parameters());
+                    warnings, standardContent, controlContent, options.parameters());
         }
 
         /**
@@ -521,6 +553,9 @@ public final class ChartCompiler {
                 return payload == ChartOptions.CustomActions.NOTHING ? null : new CustomAction(payload);
             }
             standardContent.add("<" + c.getLocalName() + "> at line " + SpecDocuments.lineOf(c));
+            if (!VALUE_ONLY_CONTENT.contains(c.getLocalName())) {
+                controlContent.add("<" + c.getLocalName() + "> at line " + SpecDocuments.lineOf(c));
+            }
             switch (c.getLocalName()) {
                 case "raise": {
                     String ev = c.getAttribute("event").trim();
@@ -728,7 +763,9 @@ public final class ChartCompiler {
                     sandbox.checkCompiled(checker.compile(text));
                 }
                 // system variables ($_event, $_x, …) are built for Saxon when it evaluates: theirs
-                return new Expr(text, exe, null, where, SYSTEM_VARIABLES.stream().anyMatch(v -> namesVariable(text, v)) ? null
+                // ($_x's entries the subset reads through its scope)
+                return new Expr(text, exe, null, where,
+                        SYSTEM_VARIABLES.stream().anyMatch(v -> !v.equals(PLATFORM) && namesVariable(text, v)) ? null
                         : SubsetCompiler.compile(text));
             } catch (SaxonApiException ex) {
                 msg = "'" + text + "' does not compile: " + ex.getMessage();

@@ -51,6 +51,25 @@ public interface ChartHost {
     }
 
     /**
+     * {@code $_x?key} for the compiled subset: a {@link Long}, {@link Double} or {@link String},
+     * {@code null} when absent, {@link PlatformEntries#NOT_ATOMIC} for anything else. By default
+     * read from {@link #platform}; a host may answer without building the map, with the same value.
+     */
+    default Object platformEntry(Session session, String key) {
+        return PlatformEntries.entry(platform(session), key);
+    }
+
+    /** {@code $_x?map?(key)} for the compiled subset, as {@link #platformEntry}; {@link PlatformEntries#NOT_ATOMIC} when not a map. */
+    default Object platformLookup(Session session, String map, String key) {
+        return PlatformEntries.lookup(platform(session), map, key);
+    }
+
+    /** {@code $_x?map?*} for the compiled subset (each as {@link #platformEntry}); {@code null} when not a map. */
+    default Object[] platformValues(Session session, String map) {
+        return PlatformEntries.values(platform(session), map);
+    }
+
+    /**
      * The session's {@code _sessionid}, asked for once, when the session first needs it (a
      * session whose chart never reads it costs nothing for it).
      */

@@ -220,7 +220,8 @@ public final class Session {
     /**
      * Puts a session that was never started into the configuration of these atomic states and
      * their ancestors, as if it had got there (for a model checker resuming from a snapshot of a
-     * chart without datamodel or history); a top-level final state alone is an ended session.
+     * chart without history), its variables at their declared initial values; a top-level final
+     * state alone is an ended session.
      *
      * @throws IllegalArgumentException naming an id that is not an atomic state of the chart
      */
@@ -242,6 +243,21 @@ public final class Session {
             }
             for (StateNode a = s; a.parent != null; a = a.parent) {
                 on(a.index);
+            }
+        }
+        // the datamodel as a start leaves it (its declared initial values): a restored
+        // configuration carries states only, but its actions may read and assign variables
+        if (chart.hasData()) {
+            XPathData d = data();
+            for (StateNode st : chart.states()) {
+                for (DataDecl decl : st.data) {
+                    d.declare(decl.id());
+                }
+            }
+            for (StateNode st : chart.states()) {
+                if (!chart.lateBinding() || st == chart.states()[0] || isOn(st.index)) {
+                    initData(st);
+                }
             }
         }
     }

@@ -20,10 +20,16 @@ import java.util.List;
  *              | "$" NCName ( "/" "text" "(" ")" )?
  *              | "(" Expr ")"
  *              | ( "true" | "false" ) "(" ")"
- *              | ( "not" | "string" | "number" | "string-length" ) "(" Expr ")"
+ *              | ( "not" | "string" | "number" | "string-length" | "ceiling" ) "(" Expr ")"
  *              | "concat" "(" Expr ( "," Expr )+ ")"
  *              | "In" "(" StringLiteral ")"
+ *              | "$_x" "?" NCName ( "?" "(" Expr ")" )?
+ *              | ( "max" | "min" ) "(" ( Item | "(" Item ( "," Item )* ")" ) ")"
+ * Item       ::= Expr | "$_x" "?" NCName "?" "*"
  * </pre>
+ *
+ * {@code $_x} is the platform's map ({@link ChartHost#platform}); its entries are read through
+ * the {@link SubsetExpr.Scope}, so that a host answers them without building the map.
  *
  * NCName is limited to ASCII ({@code [A-Za-z_][A-Za-z0-9_.-]*}); white space (space, tab, CR, LF)
  * may stand between tokens. Text the grammar does not derive (comments, paths, other functions,
@@ -185,6 +191,9 @@ final class SubsetCompiler {
             }
             int mark = pos;
             skipSpace();
+            if (ChartCompiler.PLATFORM.equals(name)) {
+                return platform(false);
+            }
             if (pos < s.length() && s.charAt(pos) == '/' && !(pos + 1 < s.length() && s.charAt(pos + 1) == '/')) {
                 pos++;
                 skipSpace();
@@ -220,7 +229,131 @@ final class SubsetCompiler {
         return call(name);
     }
 
+    /**
+     * After {@code $_x}: {@code ?NAME}, {@code ?NAME?(Expr)}, or (only as an item of
+     * {@code max}/{@code min}, {@code wildcard}) {@code ?NAME?*}, which yields a {@link Wildcard}.
+     */
+    private SubsetExpr platform(boolean wildcard) throws Outside {
+        expect('?');
+        skipSpace();
+        String key = name();
+        if (key == null || ChartCompiler.HISTORY.equals(key)) {
+            throw new Outside(); // ?1, ?*, ?(…) on $_x itself; the history document is Saxon's
+        }
+        int mark = pos;
+        skipSpace();
+        if (pos < s.length() && s.charAt(pos) == '?') {
+            pos++;
+            skipSpace();
+            if (pos < s.length() && s.charAt(pos) == '*') {
+                if (!wildcard) {
+                    throw new Outside();
+                }
+                pos++;
+                return new Wildcard(key);
+            }
+            expect('(');
+            SubsetExpr k = or();
+            expect(')');
+            mark = pos;
+            skipSpace();
+            if (pos < s.length() && (s.charAt(pos) == '?' || s.charAt(pos) == '(' || s.charAt(pos) == '[')) {
+                throw new Outside();
+            }
+            pos = mark;
+            return new SubsetExpr.PlatformLookup(key, k);
+        }
+        if (pos < s.length() && (s.charAt(pos) == '(' || s.charAt(pos) == '[')) {
+            throw new Outside(); // a dynamic call or a predicate
+        }
+        pos = mark;
+        return new SubsetExpr.PlatformEntry(key);
+    }
+
+    /** {@code $_x?map?*} as an item of {@code max}/{@code min}; never evaluated on its own. */
+    private static final class Wildcard extends SubsetExpr {
+        final String map;
+
+        Wildcard(String map) {
+            this.map = map;
+        }
+
+        @Override
+        Object value(Scope scope) {
+            throw new IllegalStateException("a wildcard lookup outside max/min");
+        }
+    }
+
+    /** The argument of {@code max}/{@code min}: one item, or a parenthesised list of them. */
+    private SubsetExpr aggregate(boolean max) throws Outside {
+        List<SubsetExpr> items = new ArrayList<>();
+        skipSpace();
+        int mark = pos;
+        boolean list = false;
+        if (pos < s.length() && s.charAt(pos) == '(' && !(pos + 1 < s.length() && s.charAt(pos + 1) == ':')) {
+            try {
+                pos++;
+                items.add(item());
+                while (true) {
+                    skipSpace();
+                    if (pos < s.length() && s.charAt(pos) == ',') {
+                        pos++;
+                        items.add(item());
+                    } else {
+                        break;
+                    }
+                }
+                expect(')');
+                skipSpace();
+                list = pos < s.length() && s.charAt(pos) == ')';
+            } catch (Outside notAList) {
+                list = false;
+            }
+        }
+        if (!list) {
+            pos = mark;
+            items.clear();
+            items.add(item());
+        }
+        expect(')');
+        SubsetExpr[] exprs = new SubsetExpr[items.size()];
+        String[] wildcards = new String[items.size()];
+        for (int i = 0; i < exprs.length; i++) {
+            if (items.get(i) instanceof Wildcard w) {
+                wildcards[i] = w.map;
+            } else {
+                exprs[i] = items.get(i);
+            }
+        }
+        return new SubsetExpr.Aggregate(max, exprs, wildcards);
+    }
+
+    private SubsetExpr item() throws Outside {
+        skipSpace();
+        int mark = pos;
+        if (s.startsWith("$" + ChartCompiler.PLATFORM, pos)) {
+            pos += 1 + ChartCompiler.PLATFORM.length();
+            if (pos >= s.length() || !isNameChar(s.charAt(pos))) {
+                skipSpace();
+                SubsetExpr w = platform(true);
+                if (w instanceof Wildcard) {
+                    skipSpace();
+                    if (pos < s.length() && (s.charAt(pos) == ',' || s.charAt(pos) == ')')) {
+                        return w;
+                    }
+                    throw new Outside();
+                }
+            }
+            pos = mark;
+        }
+        return or();
+    }
+
     private SubsetExpr call(String name) throws Outside {
+        if ("max".equals(name) || "min".equals(name)) {
+            expect('(');
+            return aggregate("max".equals(name));
+        }
         expect('(');
         List<SubsetExpr> args = new ArrayList<>();
         skipSpace();
@@ -254,6 +387,7 @@ final class SubsetCompiler {
             case "not" -> n == 1 ? SubsetExpr.Fn.NOT : null;
             case "string" -> n == 1 ? SubsetExpr.Fn.STRING : null;
             case "number" -> n == 1 ? SubsetExpr.Fn.NUMBER : null;
+            case "ceiling" -> n == 1 ? SubsetExpr.Fn.CEILING : null;
             case "string-length" -> n == 1 ? SubsetExpr.Fn.STRING_LENGTH : null;
             case "concat" -> n >= 2 ? SubsetExpr.Fn.CONCAT : null;
             default -> null;

@@ -40,6 +40,22 @@ abstract class SubsetExpr {
 
         /** The configuration's {@code xs:string → xs:double} rules. */
         StringToDouble toDouble();
+
+        /**
+         * {@code $_x?key}: {@code null} when absent, else a {@link Long}, {@link Double} or
+         * {@link String}; an entry that is not one atomic value (a map, a sequence, a node) throws
+         * {@link Fallback}.
+         */
+        Object platform(String key) throws Fallback;
+
+        /**
+         * {@code $_x?map?(key)} for a string key: {@code null} when the map has no such key, else
+         * the entry as for {@link #platform}; {@link Fallback} when {@code $_x?map} is not a map.
+         */
+        Object platformLookup(String map, String key) throws Fallback;
+
+        /** {@code $_x?map?*}: the map's values, each as for {@link #platform}; {@link Fallback} when not a map. */
+        Object[] platformValues(String map) throws Fallback;
     }
 
     /** The subset cannot settle this evaluation exactly; Saxon must. Immutable: no stack, no suppression. */
@@ -478,7 +494,7 @@ abstract class SubsetExpr {
     }
 
     /** The subset's functions of the standard library. */
-    enum Fn { TRUE, FALSE, NOT, STRING, NUMBER, CONCAT, STRING_LENGTH }
+    enum Fn { TRUE, FALSE, NOT, STRING, NUMBER, CONCAT, STRING_LENGTH, CEILING }
 
     static final class Call extends SubsetExpr {
         private final Fn fn;
@@ -516,9 +532,30 @@ abstract class SubsetExpr {
                     return sb.toString();
                 case NUMBER:
                     return number(args[0].value(s), s);
+                case CEILING:
+                    return ceiling(args[0].value(s), s);
                 default:
                     throw new IllegalStateException();
             }
+        }
+
+        /** {@code fn:ceiling}: of the argument's numeric type (untyped as a double); NaN and zeros to Saxon. */
+        private static Object ceiling(Object v, Scope s) throws Failure, Fallback {
+            Object n = v instanceof Untyped u ? (Object) u.toDouble(s) : v;
+            if (n == null || n instanceof Long) {
+                return n;
+            }
+            if (n instanceof BigDecimal d) {
+                return d.setScale(0, java.math.RoundingMode.CEILING);
+            }
+            if (n instanceof Double d) {
+                double c = Math.ceil(d);
+                if (Double.isNaN(c) || c == 0) {
+                    throw Fallback.INSTANCE; // which zero, and NaN: Saxon's call
+                }
+                return c;
+            }
+            throw Fallback.INSTANCE; // a string or boolean: a type error, Saxon's message
         }
 
         private static Double number(Object v, Scope s) {
@@ -546,6 +583,127 @@ abstract class SubsetExpr {
             } catch (NumberFormatException e) {
                 return Double.NaN;
             }
+        }
+    }
+
+    /** {@code $_x?key}: one of the platform's entries. */
+    static final class PlatformEntry extends SubsetExpr {
+        private final String key;
+
+        PlatformEntry(String key) {
+            this.key = key;
+        }
+
+        @Override
+        Object value(Scope s) throws Fallback {
+            return s.platform(key);
+        }
+    }
+
+    /**
+     * {@code $_x?map?(key)}: a lookup in one of the platform's maps (keyed by strings). An empty
+     * key is the empty sequence; a key that is not a string or untyped value goes to Saxon.
+     */
+    static final class PlatformLookup extends SubsetExpr {
+        private final String map;
+        private final SubsetExpr key;
+
+        PlatformLookup(String map, SubsetExpr key) {
+            this.map = map;
+            this.key = key;
+        }
+
+        @Override
+        Object value(Scope s) throws Failure, Fallback {
+            Object k = key.value(s);
+            if (k == null) {
+                s.platformValues(map); // still a type error when $_x?map is not a map: Saxon's call
+                return null;
+            }
+            if (k instanceof String text) {
+                return s.platformLookup(map, text);
+            }
+            if (k instanceof Untyped u) {
+                return s.platformLookup(map, u.text());
+            }
+            throw Fallback.INSTANCE;
+        }
+    }
+
+    /**
+     * {@code max(…)} and {@code min(…)} over numbers: the items of a parenthesised list (each an
+     * expression of the subset, or {@code $_x?map?*}). Untyped values become doubles, as XPath's
+     * {@code fn:max} casts them; the result has the items' common numeric type. Strings,
+     * booleans, NaN and negative zero go to Saxon.
+     */
+    static final class Aggregate extends SubsetExpr {
+        private final boolean max;
+        private final SubsetExpr[] items;
+        /** For each item, the map whose values it is ({@code $_x?map?*}), or {@code null} for {@code items[i]}. */
+        private final String[] wildcards;
+
+        Aggregate(boolean max, SubsetExpr[] items, String[] wildcards) {
+            this.max = max;
+            this.items = items;
+            this.wildcards = wildcards;
+        }
+
+        @Override
+        Object value(Scope s) throws Failure, Fallback {
+            Object best = null;
+            boolean anyDouble = false;
+            boolean anyDecimal = false;
+            for (int i = 0; i < items.length; i++) {
+                if (wildcards[i] != null) {
+                    for (Object v : s.platformValues(wildcards[i])) {
+                        Object n = item(v, s);
+                        anyDouble |= n instanceof Double;
+                        anyDecimal |= n instanceof BigDecimal;
+                        best = better(best, n);
+                    }
+                } else {
+                    Object v = items[i].value(s);
+                    if (v != null) {
+                        Object n = item(v, s);
+                        anyDouble |= n instanceof Double;
+                        anyDecimal |= n instanceof BigDecimal;
+                        best = better(best, n);
+                    }
+                }
+            }
+            if (best == null) {
+                return null;
+            }
+            if (anyDouble) {
+                return toDoubleNumeric(best);
+            }
+            return anyDecimal ? decimal(best) : best;
+        }
+
+        private static Object item(Object v, Scope s) throws Failure, Fallback {
+            Object n = v instanceof Untyped u ? (Object) u.toDouble(s) : v;
+            if (!isNumeric(n)) {
+                throw Fallback.INSTANCE;
+            }
+            if (n instanceof Double d && (nanOrNegativeZero(d) || d == 0)) {
+                throw Fallback.INSTANCE; // NaN, and which zero wins: Saxon's call
+            }
+            return n;
+        }
+
+        private Object better(Object best, Object n) {
+            if (best == null) {
+                return n;
+            }
+            int c;
+            if (best instanceof Double || n instanceof Double) {
+                c = Double.compare(toDoubleNumeric(n), toDoubleNumeric(best));
+            } else if (best instanceof Long a && n instanceof Long b) {
+                c = Long.compare(b, a);
+            } else {
+                c = decimal(n).compareTo(decimal(best));
+            }
+            return (max ? c > 0 : c < 0) ? n : best;
         }
     }
 

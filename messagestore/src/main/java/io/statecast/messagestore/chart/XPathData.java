@@ -449,6 +449,35 @@ final class XPathData implements SubsetExpr.Scope {
         return toDouble;
     }
 
+    @Override
+    public Object platform(String key) throws SubsetExpr.Fallback {
+        return atomicOrFallback(session.host().platformEntry(session, key));
+    }
+
+    @Override
+    public Object platformLookup(String map, String key) throws SubsetExpr.Fallback {
+        return atomicOrFallback(session.host().platformLookup(session, map, key));
+    }
+
+    @Override
+    public Object[] platformValues(String map) throws SubsetExpr.Fallback {
+        Object[] values = session.host().platformValues(session, map);
+        if (values == null) {
+            throw SubsetExpr.Fallback.INSTANCE;
+        }
+        for (Object v : values) {
+            atomicOrFallback(v);
+        }
+        return values;
+    }
+
+    private static Object atomicOrFallback(Object v) throws SubsetExpr.Fallback {
+        if (v == PlatformEntries.NOT_ATOMIC) {
+            throw SubsetExpr.Fallback.INSTANCE;
+        }
+        return v;
+    }
+
     private static String stringOf(XdmValue v) {
         if (v.size() == 1) {
             return v.itemAt(0).getStringValue();

@@ -35,12 +35,12 @@ public final class InFlightCounter {
         completions.incrementAndGet();
     }
 
-    /** An own message in flight reached one of its service's timers (once per message). */
+    /** An own message in flight reached its service's timers a second time (once per message). */
     public void timedOut() {
         timeouts.incrementAndGet();
     }
 
-    /** Congestion signals so far. */
+    /** Congestion signals (repeated timeouts) so far. */
     public long timeouts() {
         return timeouts.get();
     }

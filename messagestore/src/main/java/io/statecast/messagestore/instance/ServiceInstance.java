@@ -95,8 +95,11 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
     private InFlightCounter inFlightCount;
     /** Whether this instance is counted in {@link #inFlightCount} now. */
     private boolean inFlightCounted;
-    /** Whether a timer of this instance fired while it was counted (a congestion signal, sent once). */
-    private boolean inFlightTimedOut;
+    /**
+     * Timer events of this instance while it was counted, up to 2: the second is the congestion
+     * signal (sent once); a single timeout is what one random loss costs.
+     */
+    private int inFlightTimeouts;
     /** The source of the message that created the instance: its flow, for sequence numbers. */
     private LogicalAddress flowSource;
     /** The sequence number the instance took ({@code sequence="instance"}), or -1 before it takes one. */
@@ -213,10 +216,10 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         if (matched.isEmpty()) {
             return;
         }
-        if (inFlightCounted && !inFlightTimedOut) {
-            // the service's own timeout ran out on a message still in flight: its acknowledgement
-            // is late, a retransmission or a give-up follows (the socket's AIMD window halves)
-            inFlightTimedOut = true;
+        if (inFlightCounted && inFlightTimeouts < 2 && ++inFlightTimeouts == 2) {
+            // the service's timeout ran out a second time on a message still in flight: its
+            // retransmission (or repeated request) went unanswered too. One timeout is what an
+            // isolated random loss costs; repeats are what congestion looks like (AimdWindow)
             inFlightCount.timedOut();
         }
         service.counters().timerEvent();
@@ -562,6 +565,22 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
     @Override
     public net.sf.saxon.s9api.XdmValue platform() {
         return PlatformVariables.of(history.queryable() ? history.document() : null, env.overlay(), nowMillis());
+    }
+
+    // the compiled subset's reads of $_x: the same values as platform(), without building it
+    @Override
+    public Object platformEntry(String key) {
+        return PlatformVariables.entry(env.overlay(), nowMillis(), key);
+    }
+
+    @Override
+    public Object platformLookup(String map, String key) {
+        return PlatformVariables.lookup(env.overlay(), map, key);
+    }
+
+    @Override
+    public Object[] platformValues(String map) {
+        return PlatformVariables.values(env.overlay(), map);
     }
 
     /** A delayed {@code <send>} fell due: the machine takes its event, then its actions run. */

@@ -41,4 +41,19 @@ public interface MachineContext {
     default net.sf.saxon.s9api.XdmValue platform() {
         return net.sf.saxon.s9api.XdmEmptySequence.getInstance();
     }
+
+    /** {@code $_x?key} for the compiled subset ({@link io.statecast.messagestore.chart.ChartHost#platformEntry}). */
+    default Object platformEntry(String key) {
+        return io.statecast.messagestore.chart.PlatformEntries.entry(platform(), key);
+    }
+
+    /** {@code $_x?map?(key)} for the compiled subset. */
+    default Object platformLookup(String map, String key) {
+        return io.statecast.messagestore.chart.PlatformEntries.lookup(platform(), map, key);
+    }
+
+    /** {@code $_x?map?*} for the compiled subset; {@code null} when not a map. */
+    default Object[] platformValues(String map) {
+        return io.statecast.messagestore.chart.PlatformEntries.values(platform(), map);
+    }
 }

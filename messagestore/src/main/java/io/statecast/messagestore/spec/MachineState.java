@@ -148,6 +148,21 @@ public final class MachineState implements ChartHost {
     }
 
     @Override
+    public Object platformEntry(Session s, String key) {
+        return timers.platformEntry(key);
+    }
+
+    @Override
+    public Object platformLookup(Session s, String map, String key) {
+        return timers.platformLookup(map, key);
+    }
+
+    @Override
+    public Object[] platformValues(Session s, String map) {
+        return timers.platformValues(map);
+    }
+
+    @Override
     public String sessionId(Session s) {
         return spec.service().name() + "-" + Integer.toHexString(System.identityHashCode(this));
     }

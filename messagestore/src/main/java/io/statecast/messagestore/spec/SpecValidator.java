@@ -1,5 +1,6 @@
 package io.statecast.messagestore.spec;
 
+import io.statecast.messagestore.chart.ChartCompiler;
 import io.statecast.messagestore.event.AttributeTest;
 import io.statecast.messagestore.event.AttributeValues;
 import io.statecast.messagestore.event.CompiledPath;
@@ -1419,14 +1420,19 @@ final class SpecValidator {
             checkReachability();
         }
 
-        /** Whether an expression of the datamodel names {@code $_x} (which holds the history). */
+        /**
+         * Whether an expression of the datamodel may read {@code $_x?history}: it names
+         * {@code $_x} outside the compiled subset (whose lookups read the node's facts, never the
+         * history).
+         */
         private boolean readsPlatform(Element e) {
             if (isScxml(e)) {
                 NamedNodeMap attrs = e.getAttributes();
                 for (int i = 0; i < attrs.getLength(); i++) {
                     Node a = attrs.item(i);
                     if (EXPRESSION_ATTRIBUTES.contains(a.getLocalName() == null ? a.getNodeName() : a.getLocalName())
-                            && a.getNodeValue().contains("_x")) {
+                            && a.getNodeValue().contains("_x")
+                            && ChartCompiler.mayReadHistory(a.getNodeValue())) {
                         return true;
                     }
                 }

@@ -47,6 +47,18 @@ public record RttEstimate(double srttMicros, double rttvarMicros, long samples) 
         return srttMicros / 1000.0;
     }
 
+    /**
+     * The retransmission timeout of RFC 6298 (section 2.3) in milliseconds, without its 1 s floor
+     * and 60 s cap (a service applies its own): {@code SRTT + max(G, 4 RTTVAR)} with the clock
+     * granularity G = {@value #GRANULARITY_MILLIS} ms, the timers' tick.
+     */
+    public double rtoMillis() {
+        return srttMillis() + Math.max(GRANULARITY_MILLIS, 4 * rttvarMillis());
+    }
+
+    /** The G of {@link #rtoMillis()}: the granularity of the nodes' timers, in ms. */
+    public static final double GRANULARITY_MILLIS = 1.0;
+
     /** RTTVAR in milliseconds. */
     public double rttvarMillis() {
         return rttvarMicros / 1000.0;

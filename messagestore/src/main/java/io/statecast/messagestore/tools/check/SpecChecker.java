@@ -118,9 +118,10 @@ public final class SpecChecker {
     /** {@link #check(ServiceSpec, SourceText, String, CheckOptions)}, telling {@code progress} how far it got. */
     public static CheckReport check(ServiceSpec spec, SourceText text, String file, CheckOptions options,
             CheckProgress progress) {
-        List<String> unmodelled = spec.chart().standardContent();
+        List<String> unmodelled = spec.chart().controlContent();
         if (!unmodelled.isEmpty()) {
-            // its states are configurations only: a datamodel or history would make its verdicts wrong
+            // its states are configurations only: a datamodel that steers, or history, would make
+            // its verdicts wrong (one that only feeds values, such as timer durations, does not)
             return new CheckReport(file, options, List.of(CheckFinding.of(CheckRule.NOT_MODELLED, file, 0, 0,
                     "spec check models states, events and actions, not the SCXML datamodel or history; this spec "
                             + "uses " + String.join(", ", unmodelled.subList(0, Math.min(3, unmodelled.size())))

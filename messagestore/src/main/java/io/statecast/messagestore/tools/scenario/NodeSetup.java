@@ -13,9 +13,11 @@ import java.util.Map;
  * @param children   its children in every tree not listed in {@code trees}
  * @param trees      per tree root, the parent and children in that tree
  * @param neighbours its neighbours; {@code null} means every parent and child named
+ * @param rtt        measured round-trip times in ms (SRTT; RTTVAR 0) per neighbour, as the overlay's
+ *                   heartbeats would give them ({@code $_x?rtt}); neighbours not named have none
  */
 public record NodeSetup(LogicalAddress address, LogicalAddress parent, List<LogicalAddress> children,
-        Map<LogicalAddress, Tree> trees, List<LogicalAddress> neighbours) {
+        Map<LogicalAddress, Tree> trees, List<LogicalAddress> neighbours, Map<LogicalAddress, Double> rtt) {
 
     /** The node's place in one tree. */
     public record Tree(LogicalAddress parent, List<LogicalAddress> children) {
@@ -31,5 +33,6 @@ public record NodeSetup(LogicalAddress address, LogicalAddress parent, List<Logi
         children = List.copyOf(children);
         trees = Map.copyOf(trees);
         neighbours = neighbours == null ? null : List.copyOf(neighbours);
+        rtt = Map.copyOf(rtt);
     }
 }

@@ -43,6 +43,7 @@ final class ScenarioNode implements OverlayContext, InstanceEnvironment {
     private final Counters counters = new Counters();
     private final ActionQueue actionQueue = new ActionQueue();
     private Topology topology;
+    private java.util.Map<LogicalAddress, Double> rtt;
     private long nextMessageId = 1_000_000;
     EndCause endedBy;
     String quarantined;
@@ -51,10 +52,22 @@ final class ScenarioNode implements OverlayContext, InstanceEnvironment {
         this.self = node.address();
         this.limits = limits;
         this.topology = new ScenarioTopology(node, 1);
+        this.rtt = node.rtt();
     }
 
     void topology(NodeSetup node) {
         topology = new ScenarioTopology(node, topology.version() + 1);
+        rtt = node.rtt();
+    }
+
+    /** The scenario's measured round trips: SRTT as given, RTTVAR 0, for current neighbours only. */
+    @Override
+    public java.util.Optional<io.statecast.overlay.node.RttEstimate> neighbourRtt(LogicalAddress neighbour) {
+        Double ms = rtt.get(neighbour);
+        if (ms == null || !topology.neighbours().contains(neighbour)) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new io.statecast.overlay.node.RttEstimate(ms * 1000, 0, 1));
     }
 
     // ------------------------------------------------------------------ OverlayContext

@@ -41,7 +41,7 @@ import java.util.regex.Pattern;
 public final class ScenarioReader {
 
     private static final Set<String> TOP = ordered("scenario", "node", "parameters", "defaults", "ignore", "steps");
-    private static final Set<String> NODE = ordered("address", "parent", "children", "neighbours", "trees");
+    private static final Set<String> NODE = ordered("address", "parent", "children", "neighbours", "trees", "rtt");
     private static final Set<String> TREE = ordered("parent", "children");
     private static final Set<String> MESSAGE = ordered("type", "id", "source", "destination", "previousHop", "root",
             "mode", "hopLimit", "payload", "payloadBase64", "serviceId", "fields");
@@ -119,7 +119,7 @@ public final class ScenarioReader {
         DocNode.Mapping m = mapping(root, TOP);
         String name = text(required(m, "scenario"));
         NodeSetup node = m.entries().containsKey("node") ? node(m.entries().get("node"), true)
-                : new NodeSetup(self, null, List.of(), Map.of(), null);
+                : new NodeSetup(self, null, List.of(), Map.of(), null, Map.of());
         Map<String, String> parameters = new LinkedHashMap<>();
         if (m.entries().containsKey("parameters")) {
             DocNode.Mapping p = mapping(m.entries().get("parameters"), null);
@@ -171,7 +171,26 @@ public final class ScenarioReader {
                         t.entries().containsKey("children") ? addresses(t.entries().get("children")) : List.of()));
             }
         }
-        return new NodeSetup(self, parent, children, trees, neighbours);
+        Map<LogicalAddress, Double> rtt = new LinkedHashMap<>();
+        if (m.entries().containsKey("rtt")) {
+            for (Map.Entry<String, DocNode> e : mapping(m.entries().get("rtt"), null).entries().entrySet()) {
+                LogicalAddress neighbour = address(new DocNode.Scalar(e.getValue().where(), e.getKey()), true);
+                if (!(e.getValue() instanceof DocNode.Scalar v)) {
+                    throw e.getValue().where().error("rtt of " + e.getKey() + " must be a number of ms");
+                }
+                double ms;
+                try {
+                    ms = Double.parseDouble(v.text());
+                } catch (NumberFormatException bad) {
+                    ms = -1;
+                }
+                if (!(ms >= 0 && ms <= 60_000)) {
+                    throw v.where().error("rtt of " + e.getKey() + " must be 0..60000 ms, got '" + v.text() + "'");
+                }
+                rtt.put(neighbour, ms);
+            }
+        }
+        return new NodeSetup(self, parent, children, trees, neighbours, rtt);
     }
 
     private Step step(int index, DocNode n, MessageInput defaults, Set<String> scenarioIgnore) throws ScenarioException {
