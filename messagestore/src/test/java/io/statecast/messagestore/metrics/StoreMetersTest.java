@@ -107,9 +107,12 @@ class StoreMetersTest {
         PrometheusText.Exposition sa = scrape(a);
         PrometheusText.Exposition sb = scrape(b);
         assertEquals(n, value(sa, "statecast_store_instances_creations_total", ACK));
-        assertEquals(2.0 * n, value(sa, "statecast_store_messages_total", ACK), "n sent, n acknowledgements");
-        assertEquals(2.0 * n, value(sa, "statecast_store_node_messages_total", Map.of()));
-        assertEquals(2.0 * n, value(sa, "statecast_store_processing_seconds_count", ACK));
+        // n sent and n acknowledgements at least: on a loaded machine the service may retransmit,
+        // and a repeated acknowledgement reaches the store too; the counters must agree with each other
+        double messages = value(sa, "statecast_store_messages_total", ACK);
+        assertTrue(messages >= 2.0 * n, "n sent, n acknowledgements, at least: " + messages);
+        assertEquals(messages, value(sa, "statecast_store_node_messages_total", Map.of()));
+        assertEquals(messages, value(sa, "statecast_store_processing_seconds_count", ACK));
         assertTrue(value(sa, "statecast_store_processing_seconds_sum", ACK) > 0);
         assertEquals(n, value(sb, "statecast_store_primitives_total",
                 Map.of("service", SERVICE, "primitive", "toApplication")));
