@@ -58,9 +58,7 @@ import java.util.stream.Collectors;
  */
 public final class Demo {
 
-    /** Exit status when a promise of the service did not hold (messages missing, duplicates). */
-    public static final int EXIT_MISSING = 1;
-    /** Exit status when the demo could not run. */
+    /** Exit status when a promise of the service did not hold, or the demo could not run (the work failed). */
     public static final int EXIT_FAILED = 1;
 
     private static final long FORM_TIMEOUT_MS = 60_000;
@@ -71,7 +69,7 @@ public final class Demo {
     /**
      * The outcome.
      *
-     * @param exitCode 0 if every receiver got what the service promised; {@link #EXIT_MISSING} if not
+     * @param exitCode 0 if every receiver got what the service promised; {@link #EXIT_FAILED} if not
      * @param report   the JSON report (as written to {@link DemoOptions#json()})
      * @param charts   the chart files written
      * @param log      the file holding every node's progress lines
@@ -161,7 +159,7 @@ public final class Demo {
             int missing = totals.get("missing").asInt();
             DemoVerdict verdict = DemoVerdict.of(service, missing, totals.get("duplicates").asLong(),
                     totals.get("corrupt").asLong());
-            int exit = verdict.passed() ? 0 : EXIT_MISSING;
+            int exit = verdict.passed() ? 0 : EXIT_FAILED;
             verdict.broken().forEach(report.putArray("brokenPromises")::add);
             report.put("exitCode", exit);
             write(report);

@@ -105,7 +105,7 @@ class DemoCommandTest {
         }
         assertEquals(missing, r.get("totals").get("missing").asLong(), ctx);
         // h2h-ack promises every message: the status says whether it kept the promise
-        assertEquals(missing == 0 ? 0 : Demo.EXIT_MISSING, run.status(), ctx);
+        assertEquals(missing == 0 ? 0 : Demo.EXIT_FAILED, run.status(), ctx);
         assertEquals(run.status(), r.get("exitCode").asInt(), ctx);
 
         for (String chart : List.of(DemoCharts.SEQUENCE, DemoCharts.DELAY, DemoCharts.THROUGHPUT)) {
@@ -130,7 +130,7 @@ class DemoCommandTest {
         assertNotNull(run.report(), ctx);
         // three receivers, 300 messages, a fifth of every node's input dropped and nothing repaired
         assertTrue(run.report().get("totals").get("missing").asLong() > 0, ctx);
-        assertEquals(Demo.EXIT_MISSING, run.status(), ctx);
+        assertEquals(Demo.EXIT_FAILED, run.status(), ctx);
         assertEquals(77, run.report().get("serviceId").asInt(), ctx);
         assertTrue(run.out().contains("FAILED"), ctx);
     }
