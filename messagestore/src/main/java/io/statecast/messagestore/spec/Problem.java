@@ -26,12 +26,37 @@ public record Problem(Severity severity, int line, int column, String message) i
         }
     }
 
-    /** Requires a severity and a message; clamps negative positions to 0. */
+    /** The longest message kept; a message quoting hostile input is cut here. */
+    public static final int MAX_MESSAGE_CHARS = 500;
+
+    /**
+     * Requires a severity and a message; clamps negative positions to 0. The message becomes one
+     * line of at most {@value #MAX_MESSAGE_CHARS} characters: messages quote the spec, and a spec
+     * is hostile input that must not forge log lines or flood them.
+     */
     public Problem {
         Objects.requireNonNull(severity, "severity");
         Objects.requireNonNull(message, "message");
         line = Math.max(0, line);
         column = Math.max(0, column);
+        message = oneLine(message);
+    }
+
+    private static String oneLine(String message) {
+        StringBuilder sb = null;
+        for (int i = 0; i < message.length(); i++) {
+            char c = message.charAt(i);
+            if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+                if (sb == null) {
+                    sb = new StringBuilder(message.length() + 8).append(message, 0, i);
+                }
+                sb.append(c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? " " : String.format("\\u%04x", (int) c));
+            } else if (sb != null) {
+                sb.append(c);
+            }
+        }
+        String s = sb == null ? message : sb.toString();
+        return s.length() <= MAX_MESSAGE_CHARS ? s : s.substring(0, MAX_MESSAGE_CHARS - 1) + "\u2026";
     }
 
     /** An error at a position. */
