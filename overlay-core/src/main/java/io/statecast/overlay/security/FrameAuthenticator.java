@@ -101,9 +101,16 @@ public final class FrameAuthenticator {
 
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, ReplayWindow[]> eldest) {
-            return size() > MAX_SENDERS;
+            boolean forget = size() > MAX_SENDERS;
+            if (forget && eldest.getValue() == lastWindows) {
+                lastWindows = null; // forgotten: the one-entry cache must forget it too
+            }
+            return forget;
         }
     };
+    /** The sender whose windows {@link #fresh} used last, guarded by {@link #windows}. */
+    private long lastEpoch;
+    private ReplayWindow[] lastWindows;
 
     /**
      * @param keys  the keys to seal with and accept
@@ -177,10 +184,8 @@ public final class FrameAuthenticator {
         frame.writeByte(flags);
         frame.writeLong(epoch);
         frame.writeLong(counter);
-        Mac mac = macs.get().mac(key);
-        int start = frame.readerIndex();
-        mac.update(frame.nioBuffer(start, frame.writerIndex() - start));
-        byte[] tag = mac.doFinal();
+        MacCache cache = macs.get();
+        byte[] tag = cache.tag(key, frame, frame.readerIndex(), frame.writerIndex());
         frame.writeBytes(tag, 0, MAC_BYTES);
     }
 
@@ -218,9 +223,7 @@ public final class FrameAuthenticator {
             frame.writerIndex(trailer);
             return Verdict.OK;
         }
-        Mac mac = macs.get().mac(key);
-        mac.update(frame.nioBuffer(start, tagAt - start));
-        byte[] expected = mac.doFinal();
+        byte[] expected = macs.get().tag(key, frame, start, tagAt);
         int diff = 0;
         for (int i = 0; i < MAC_BYTES; i++) {
             diff |= expected[i] ^ frame.getByte(tagAt + i);
@@ -242,10 +245,17 @@ public final class FrameAuthenticator {
 
     private boolean fresh(long senderEpoch, int stream, long counter) {
         synchronized (windows) {
-            ReplayWindow[] w = windows.get(senderEpoch);
-            if (w == null) {
-                w = new ReplayWindow[] {new ReplayWindow(), new ReplayWindow()};
-                windows.put(senderEpoch, w);
+            ReplayWindow[] w;
+            if (lastWindows != null && lastEpoch == senderEpoch) {
+                w = lastWindows; // frames come in runs from one sender: no boxing, no map walk
+            } else {
+                w = windows.get(senderEpoch);
+                if (w == null) {
+                    w = new ReplayWindow[] {new ReplayWindow(), new ReplayWindow()};
+                    windows.put(senderEpoch, w);
+                }
+                lastEpoch = senderEpoch;
+                lastWindows = w;
             }
             return w[stream].accept(counter);
         }
@@ -350,11 +360,34 @@ public final class FrameAuthenticator {
         }
     }
 
-    /** One thread's MAC instances, for the (at most two) keys in use; replaced when keys rotate. */
+    /**
+     * One thread's MAC instances, for the (at most two) keys in use (replaced when keys rotate), and
+     * the buffer each tag is computed into: a MAC costs no allocation per frame.
+     */
     private static final class MacCache {
         private final OverlayKey[] keys = new OverlayKey[OverlayKeys.MAX_KEYS];
         private final Mac[] macs = new Mac[OverlayKeys.MAX_KEYS];
+        private final byte[] tag = new byte[32];
         private int next;
+
+        /** HMAC of {@code frame}'s bytes {@code [from, to)} under {@code key}, in a buffer reused by the next call. */
+        byte[] tag(OverlayKey key, ByteBuf frame, int from, int to) {
+            Mac mac = mac(key);
+            int length = to - from;
+            if (frame.hasArray()) {
+                mac.update(frame.array(), frame.arrayOffset() + from, length);
+            } else if (frame.nioBufferCount() == 1) {
+                mac.update(frame.internalNioBuffer(from, length));
+            } else {
+                mac.update(frame.nioBuffer(from, length));
+            }
+            try {
+                mac.doFinal(tag, 0);
+            } catch (javax.crypto.ShortBufferException e) {
+                throw new IllegalStateException("HMAC-SHA256 wrote more than 32 bytes", e);
+            }
+            return tag;
+        }
 
         Mac mac(OverlayKey key) {
             for (int i = 0; i < keys.length; i++) {
