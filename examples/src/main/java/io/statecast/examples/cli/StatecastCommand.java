@@ -26,7 +26,7 @@ import picocli.CommandLine.Command;
             io.statecast.specserver.cli.SpecServerCommand.class,
             io.statecast.examples.ttcp.TtcpCommand.class,
             io.statecast.examples.demo.DemoCommand.class,
-            io.statecast.overlay.sim.SimCommand.class,
+            SimCommand.class,
         })
 public final class StatecastCommand implements Runnable {
 

@@ -55,7 +55,7 @@ class NodeRunnerTest {
 
     @Test
     void statsShouldCarryTheMessageStoreMetricsWhenAStoreIsConfigured() throws Exception {
-        Path spec = Path.of("../messagestore/src/test/resources/specs/blueprint-h2h.scxml").toAbsolutePath().normalize();
+        Path spec = Path.of("../messagestore/runtime/src/test/resources/specs/blueprint-h2h.scxml").toAbsolutePath().normalize();
         int status = run("overlay: {id: x, node: TREE, address: 9, interfaces: ['udp://127.0.0.1:0'],"
                 + " messageStore: {shards: 1, services: ['" + spec.toUri() + "']}}", "stats\n", true);
 

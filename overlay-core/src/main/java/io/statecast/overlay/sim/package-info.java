@@ -3,7 +3,7 @@
  * {@link io.statecast.overlay.sim.DtSimulation} (sockets on one {@code MemNetwork}, churn, faults),
  * {@link io.statecast.overlay.sim.DtSimRun} (one mass-join run and its
  * {@link io.statecast.overlay.sim.SimReport}), {@link io.statecast.overlay.sim.DelaunayCheck} (an
- * independent judge of the result) and the {@code statecast sim} command
- * ({@link io.statecast.overlay.sim.SimCommand}).
+ * independent judge of the result). The {@code statecast sim} command that runs them is the
+ * launcher's (examples).
  */
 package io.statecast.overlay.sim;
