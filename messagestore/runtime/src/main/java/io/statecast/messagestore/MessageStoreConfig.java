@@ -12,8 +12,18 @@ import java.util.Objects;
  *
  * @param shards                  worker shards; an instance lives on the shard its key hashes to.
  *                                Default: the number of available processors
- * @param threading               how shards run: on their own threads (default), or as tasks of
- *                                the overlay's timer service (deterministic with a virtual clock)
+ * @param threading               how shards run ({@link Threading}): on their own threads
+ *                                (default; 16 MiB stacks for deep queries, a watchdog guards query
+ *                                time), as tasks of the overlay's timer service (deterministic with
+ *                                a virtual clock; no watchdog, a query's CPU time is checked when it
+ *                                returns), or as tasks of the node's only receive thread. The last
+ *                                gave 8 % more messages per second on the single-hop benchmark and
+ *                                7 % less CPU per message on the testbed, but its queries run on
+ *                                that thread's default stack without a watchdog, so a slow query
+ *                                holds up every frame behind it, heartbeats included: for services
+ *                                whose queries are short, such as the shipped ones. Where there is
+ *                                no single receive thread the store runs as with clock threading
+ *                                and logs so ({@code MessageStore.threading()} tells which)
  * @param dataQueueCapacity       data (payload) messages waiting for the shards, per store; one
  *                                more is dropped and counted. Default {@value #DEFAULT_QUEUE_CAPACITY}
  * @param controlQueueCapacity    control messages waiting, per store. Default
@@ -24,23 +34,48 @@ import java.util.Objects;
  *                                {@value #DEFAULT_UNKNOWN_SERVICE_MESSAGES}
  * @param unknownServiceHold      how long such a message waits for its spec. Default 5 s
  * @param specLimits              bounds on loaded specs; {@code queries().evaluationTimeout()} is the
- *                                run-time limit of one XPath/XQuery evaluation (default 100 ms):
- *                                beyond it the spec is quarantined
+ *                                run-time limit of one XPath/XQuery evaluation, in CPU time
+ *                                (default 100 ms): a query that keeps running past it is taken off
+ *                                its shard thread and its service quarantined (unloaded, instances
+ *                                ended, messages refused, the same spec bytes refused if loaded
+ *                                again). The first evaluation of each query per shard may take the
+ *                                compile limit (5 s): a cold JVM loads classes
  * @param warmStart               run a throw-away instance through every event of a spec when it
  *                                loads (blueprint §5.1.7.2). Default true
  * @param warmStartTimeout        how long a warm start may take before the spec is refused.
  *                                Default 5 s
- * @param timerTick               tick of the timer wheel a dedicated shard on the system clock
- *                                keeps its instances' timers on: a timer fires up to one tick
- *                                late, never early. Zero: timers are tasks of the overlay's timer
- *                                service instead (always so with clock threading or a virtual
- *                                clock). Default {@link #DEFAULT_TIMER_TICK} (1 ms), at most 1 s
+ * @param timerTick               tick of the timer wheel a dedicated or io shard on the system
+ *                                clock keeps its instances' timers on, set, cancelled and fired on
+ *                                the shard's own thread: a timer fires up to one tick late, never
+ *                                early, and timers due in the same tick fire in the order they were
+ *                                set. An idle shard sleeps until its earliest timer is due, or until
+ *                                it has looked past a few timers of later wheel revolutions (4,096
+ *                                ticks make one); an io shard keeps one wake-up scheduled on its
+ *                                event loop for that moment. Timers two revolutions out or more wait
+ *                                on a coarser wheel of revolution-long slots until their revolution
+ *                                is next, so hundreds of thousands of long linger timers are not
+ *                                passed over every revolution. Zero: timers are tasks of the
+ *                                overlay's timer service instead, posted back into the shard when
+ *                                they expire (always so with clock threading or a virtual clock).
+ *                                Default {@link #DEFAULT_TIMER_TICK} (1 ms), at most 1 s
  * @param warmStartRounds         rounds of throw-away instances a warm start runs per spec. The
  *                                first rounds check the spec; the rest only let the JIT compile
  *                                the engine's path before the first real message, and stop early
  *                                once half of {@link #warmStartTimeout} has passed (CPU or wall
- *                                time). Default {@value #DEFAULT_WARM_START_ROUNDS}, within
- *                                1..{@value #MAX_WARM_START_ROUNDS}
+ *                                time), so they never make a spec fail. Default
+ *                                {@value #DEFAULT_WARM_START_ROUNDS}, within
+ *                                1..{@value #MAX_WARM_START_ROUNDS}. The first 3 rounds always run;
+ *                                below 3 the spec is checked with fewer messages. With 3 rounds the
+ *                                engine's path (instance creation, matching, actions, history)
+ *                                still runs interpreted and the first message costs about 5 ms of
+ *                                CPU in the store instead of about 60 µs. Why 300: with h2h-ack it
+ *                                gets that path compiled at tier 3 (C1) for about 0.1 s of the
+ *                                warm-start thread's CPU per spec (plus the JIT's threads); 1,000
+ *                                rounds cost 0.15–0.25 s and, in ttcp runs, gave no faster first
+ *                                message (a likely reason, not verified: more methods reach C2 with
+ *                                a profile of synthetic messages only, and a real message taking
+ *                                other branches sends them back to the interpreter). Lower it to
+ *                                load many specs quickly
  */
 public record MessageStoreConfig(
         int shards,

@@ -62,7 +62,16 @@ import java.util.random.RandomGenerator;
  * @param node         kind of overlay node
  * @param address      {@code RANDOM}, a tree id, or DT coordinates {@code x,y}
  * @param addressFrame frame for RANDOM DT addresses
- * @param interfaces   substrate interfaces to open
+ * @param interfaces   substrate interfaces to open, 1..8, at most one per scheme: a beacon
+ *                     advertises at most 8 addresses, and the adapter routes by scheme. A UDP
+ *                     interface packs small frames that wait together for one destination
+ *                     (acknowledgements, heartbeats) into one datagram of at most
+ *                     {@code UdpConfig.bundleBytes} (default 1,472: an Ethernet MTU less the IP
+ *                     and UDP headers, so never fragmented) and splits such bundles on receipt;
+ *                     a malformed bundle is dropped whole and counted ({@code BAD_BUNDLE}), and
+ *                     each destination's frames keep their order. With {@code bundleBytes} 0 a
+ *                     node sends one frame per datagram, as nodes without bundling do; those
+ *                     cannot read bundles
  * @param buddies      rendezvous addresses
  * @param heartbeat    heartbeat timers
  * @param rendezvous   buddy-list rendezvous
@@ -470,7 +479,11 @@ public record OverlayConfig(
      * Buddy-list rendezvous.
      *
      * @param iAmHereMs      interval at which a node contacts a buddy it is not linked to (all of
-     *                       them while it has no neighbour); default 2,000 ms
+     *                       them while it has no neighbour); default 2,000 ms. This is how a
+     *                       joining node finds the overlay and how separately started overlays
+     *                       merge. DT: a node without neighbours sends NewNode to every buddy; a
+     *                       leader sends IAmLeader down its tree and NewNode to one buddy; any
+     *                       other node sends IAmHere to one buddy ({@code docs/dt-overlay.md})
      * @param buddyCacheSize addresses of lost neighbours remembered as extra buddies, so a healed
      *                       partition is found again; default 10
      */
@@ -587,11 +600,19 @@ public record OverlayConfig(
      *                             wait). A store delivers messages its service may already have
      *                             acknowledged; waiting holds the store back instead, so that its
      *                             queues refuse new messages before anything acknowledges them, and
-     *                             the service's retransmissions bring them again. Messages without a
-     *                             service never wait (they are delivered on an I/O thread), nor does
-     *                             a delivery on a virtual clock or on the socket's timer thread (a
-     *                             store on clock threading runs there; see
-     *                             {@code RealTimerService.mayWait})
+     *                             the service's retransmissions bring them again. While the queue
+     *                             is full the store's shards first hold their data messages back
+     *                             (counted as data held for the application); control messages and
+     *                             timers go on, so acknowledgements still complete this node's own
+     *                             messages and retransmissions and give-ups run on time. If the
+     *                             queue stays full this long, data flows again and each delivery
+     *                             that finds no room waits up to this long on the store's thread
+     *                             before the message is dropped ({@code APPLICATION_QUEUE_FULL}).
+     *                             Messages without a service never wait (they are delivered on an
+     *                             I/O thread), nor does a delivery on a virtual clock, on the
+     *                             socket's timer thread (a store on clock threading runs there; see
+     *                             {@code RealTimerService.mayWait}) or on its receive thread (io
+     *                             threading)
      * @param wakeIntervalMicros   least time between two wake-ups of the application's receiving
      *                             thread for a MessageStore's deliveries; default
      *                             {@value #DEFAULT_WAKE_INTERVAL_MICROS} µs, within
@@ -599,9 +620,15 @@ public record OverlayConfig(
      *                             batch at once). A message that finds the thread asleep for longer
      *                             wakes it at once; within the interval the thread is woken when the
      *                             interval ends, for everything delivered meanwhile, or at once when
-     *                             the receive queue is half full. Under a steady stream, waking the
-     *                             thread for each message (a futex call and a context switch at each
-     *                             end) cost more than a seventh of a forwarding node's CPU
+     *                             the receive queue is half full, so an occasional message gains no
+     *                             latency and a steady stream up to this much. At a forwarding node
+     *                             of the 100 Mbit/s testbed chain, messages arrive one at a time about
+     *                             100 µs apart; waking the thread for each (a futex call and a context
+     *                             switch at each end) took 15–22 % of the node's CPU. Deliveries
+     *                             without a service wake it at once, and so does everything on a
+     *                             socket with injected timers (simulations), with several interfaces,
+     *                             or with one that has no receive thread of its own (the deferred
+     *                             wake-up runs on that thread)
      */
     public record Buffers(int receiveQueueMessages, int maxMessageBytes, long deliveryWaitMs, long wakeIntervalMicros) {
         /** Default {@link #receiveQueueMessages()}. */
@@ -659,12 +686,31 @@ public record OverlayConfig(
      *                     The warm-up runs synthetic frames of the loaded services through a
      *                     scratch copy of the receive path (decode, forwarding engine, a scratch
      *                     twin of the MessageStore, encode of the answers), so the first real
-     *                     messages after join do not run cold code. It sends nothing, delivers
-     *                     nothing, counts nothing. Only sockets on their own (system) clock run
-     *                     it; one built with injected timers (simulations, tests) skips it
-     * @param warmUpRounds rounds of the warm-up (each round: one frame per sample message);
+     *                     messages after join do not run cold code (class loading, call-site
+     *                     linking, the interpreter). The scratch path is an adapter over an
+     *                     interface that discards what it is sent, a forwarding engine over a fixed
+     *                     topology (a parent the frames come from, a child it forwards to) and,
+     *                     with a MessageStore, its scratch twin: the same configuration and loaded
+     *                     specs, its own instances, counters, queues and shard threads (named
+     *                     {@code statecast-ms-scratch-*}), fed one message per message event of
+     *                     every loaded spec. It sends nothing, delivers nothing, counts nothing.
+     *                     The time is checked between rounds; building and closing the scratch
+     *                     path come on top. Only the first {@code join()} / {@code joinAsync()} of
+     *                     a socket on its own (system) clock runs it; one built with injected
+     *                     timers (simulations, tests) skips it
+     * @param warmUpRounds rounds of the warm-up (each round: one frame per sample message,
+     *                     payloads first, then control messages, and one send per own message;
+     *                     rounds alternate between a node that forwards to a child and a leaf);
      *                     it stops earlier at {@code warmUpMs}. Default {@value #DEFAULT_WARM_UP_ROUNDS},
-     *                     within 0..{@value #MAX_WARM_UP_ROUNDS}; 0 turns the warm-up off
+     *                     within 0..{@value #MAX_WARM_UP_ROUNDS}; 0 turns the warm-up off. Why 300:
+     *                     like the MessageStore's {@code warmStartRounds}, it gets the path compiled
+     *                     at tier 3 (C1) without handing many methods to C2 with a profile of
+     *                     synthetic messages only. In {@code ttcp} join runs (h2h-ack, 500 msgs/s,
+     *                     2 shared cores at load 3–10) the first data reached the receiving
+     *                     application a median 6.6 ms after {@code join()} returned with the
+     *                     warm-up and 31 ms without (5 runs each), and {@code join()} took
+     *                     0.3–0.5 s longer; 2,000 rounds ran into {@code warmUpMs} under load and
+     *                     were no faster than 300
      */
     public record Join(long timeoutMs, long warmUpMs, int warmUpRounds) {
         /** Default {@link #timeoutMs()}. */
@@ -727,21 +773,42 @@ public record OverlayConfig(
      *                  the default data queue of 10,000 and instance limit of 50,000); 0 turns the
      *                  window off; 0..1,000,000
      * @param maxWaitMs longest one send waits for room; then it throws
-     *                  {@link SendWindowException}, naming service, window and in-flight count;
+     *                  {@link SendWindowException} (the message was not sent), naming service,
+     *                  window and in-flight count; an interrupt ends the wait with the same
+     *                  exception ({@code interrupted()} true, the thread's flag set again);
      *                  default 10,000 ms (twice the longest give-up timer of the shipped
      *                  services, 5 s: a send fails only when the service made no progress at all);
      *                  1..3,600,000
      * @param aimd      adapt the effective window within {@code window}, additive increase and
      *                  multiplicative decrease (TCP's congestion avoidance; the GRDP sliding
-     *                  window of our source 000): it starts at {@code window}, halves when an own
-     *                  message in flight reaches one of its service's timers (its acknowledgement
-     *                  is late: a retransmission or a give-up follows) — at most once per window of
-     *                  messages, so one burst of losses halves it once — and grows back by
-     *                  BIC's binary search toward the window it had when it halved (half the
-     *                  remaining distance per window's worth of messages leaving the in-flight
-     *                  states, at least 1 and at most 1 per message), then probes beyond it from
-     *                  +1 per window, doubling; never below {@link #MIN_AIMD_WINDOW} or above
-     *                  {@code window}; default true
+     *                  window of our source 000). It starts at {@code window} and halves on
+     *                  congestion, not on isolated random loss: the signal is an own message in
+     *                  flight reaching its service's timers a second time (h2h-ack's
+     *                  {@code TimeoutACK} ran out again: the retransmission or the repeated
+     *                  request went unanswered too), and the window halves once such signals
+     *                  since the start of the current window's worth of completed messages exceed
+     *                  a quarter of the window. Random loss p per datagram repeats a round trip
+     *                  with probability about (2p)², 1 % at 5 % and 13 % at 20 %, while a path
+     *                  over its capacity drops most of what exceeds it; halving on every first
+     *                  timeout kept h2h-ack at 20 % loss at the floor. It halves only while at
+     *                  least half the window is in flight: a source its application paces well
+     *                  below the window does not congest the path, and halving on its random
+     *                  losses throttled the demo's 500 msgs/s sender at 5 % loss to 86 msgs/s. It
+     *                  halves at most once until the messages in flight at that moment have left
+     *                  the in-flight states, so one burst of losses halves it once. It grows back
+     *                  by BIC's binary search (Xu, Harfoush and Rhee, 2004), counted in messages
+     *                  that leave the in-flight states: toward the window it had when it last
+     *                  halved, each window's worth of them closes half the remaining distance;
+     *                  from there it probes upward by 1 per window's worth, doubling the step each
+     *                  time; every step is at least 1 per window's worth (congestion avoidance)
+     *                  and at most 1 per message (slow start, the growth of source 000's sliding
+     *                  window), and a halving before it is back lowers that point to midway (fast
+     *                  convergence, so sources sharing a path give way to each other). Additive
+     *                  increase alone needs about 470,000 messages to climb from 262 back to 1,024
+     *                  after halvings that a stall of the receivers caused; this takes a few
+     *                  windows. Never below {@link #MIN_AIMD_WINDOW} (or {@code window}, if
+     *                  smaller) or above {@code window}; {@link OverlaySocket#sendWindowStatistics()}
+     *                  reports the halvings and the current smallest window; default true
      */
     public record SendWindow(int window, long maxWaitMs, boolean aimd) {
         /** Default {@link #window()}. */
@@ -793,10 +860,18 @@ public record OverlayConfig(
      *
      * @param keyFile  the overlay key file ({@link OverlayKeys} documents the format); a relative
      *                 path is resolved against the directory of the configuration file (or the
-     *                 working directory for a configuration given as text); default none
+     *                 working directory for a configuration given as text); default none. A file
+     *                 that is missing, unreadable, larger than 4 KiB or malformed, or holds a key
+     *                 shorter than 32 bytes, is an error naming {@code overlay.security.keyFile},
+     *                 the file and the line
      * @param mode     {@code mac} (authenticate every frame), {@code aead} (authenticate and
      *                 encrypt every frame) or {@code none}; default {@code mac} when a key file
-     *                 is given, else {@code none}. Every node of an overlay needs the same mode.
+     *                 is given, else {@code none}; a key file with {@code none} is an error.
+     *                 {@code mac}: HMAC-SHA256 truncated to 16 bytes, with a per-sender replay
+     *                 window; {@code aead}: the same trailer, with the frame after its 7-byte
+     *                 common header encrypted with AES-256-GCM (its tag in the MAC's place), so
+     *                 payloads and addresses are confidential too. Every node of an overlay
+     *                 needs the same mode: {@code mac} and {@code aead} nodes refuse each other's frames.
      * @param reloadMs how often the key file's modification time is checked; a changed file is
      *                 read again and its keys take effect at once (a file that no longer reads
      *                 keeps the old keys and logs why). Default {@value #DEFAULT_RELOAD_MS} ms,
@@ -890,7 +965,10 @@ public record OverlayConfig(
      *       read from elsewhere: the endpoint has no authentication.</td></tr>
      * </table>
      *
-     * @param http {@code HOST:PORT} of the metrics endpoint, or {@code null} for none
+     * @param http {@code HOST:PORT} of the metrics endpoint, or {@code null} for none; at most 300
+     *             characters. {@code OverlaySocket.metrics().httpAddress()} tells which port 0
+     *             picked. A malformed value is refused naming {@code overlay.metrics.http}; an
+     *             address that cannot be bound stops the socket from starting
      */
     public record Metrics(String http) {
         /** Longest {@link #http()} value accepted. */

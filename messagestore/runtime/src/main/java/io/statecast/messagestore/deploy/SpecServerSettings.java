@@ -11,6 +11,17 @@ import java.util.Optional;
  * of a spec server, {@code docs/spec-server.md}), how often it tries, and whether it may publish
  * specs there ({@code PUT}).
  *
+ * <p>The first held message of an unknown ServiceID starts one cycle for it (at most one under
+ * way per ServiceID, 1,024 ServiceIDs at most, on one background thread). The downloaded
+ * document is checked against its ETag, validated like any spec (the store's largest spec size
+ * included), must declare that ServiceID, and is then installed, releasing the held messages in
+ * order. A 404 makes the node send a Service Request message to the held message's source and try
+ * again after a wait; another failure (I/O, timeout, status) only waits. After
+ * {@link Retry#tries()} downloads the held messages of that service are dropped as
+ * {@code SPEC_UNAVAILABLE}, and the next message of the service starts a new cycle. A document
+ * that does not validate or declares another ServiceID is refused and not retried (a loaded spec
+ * is never replaced; the held messages expire). Counters: {@code MessageStoreMetrics.deployment}.
+ *
  * @param uri     the server's base URI, {@code http} or {@code https} with a host
  * @param timeout connect and total time of one download or publish; default {@link #DEFAULT_TIMEOUT}
  * @param token   the bearer token publishes present; empty: none (only an insecure server accepts them)
