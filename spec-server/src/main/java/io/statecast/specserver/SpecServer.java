@@ -83,10 +83,12 @@ public final class SpecServer implements AutoCloseable {
     private final InetSocketAddress address;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Catalogue catalogue;
+    private final ConnectionLimiter connections;
 
     private SpecServer(SpecServerConfig config, SpecStore store, SpecServerMetrics metrics, ThreadPoolExecutor workers,
-                       EventLoopGroup bossGroup, EventLoopGroup ioGroup, ServerBootstrap bootstrap, Catalogue catalogue)
-            throws InterruptedException {
+                       EventLoopGroup bossGroup, EventLoopGroup ioGroup, ServerBootstrap bootstrap, Catalogue catalogue,
+                       ConnectionLimiter connections) throws InterruptedException {
+        this.connections = connections;
         this.catalogue = catalogue;
         this.config = config;
         this.store = store;
@@ -145,7 +147,7 @@ public final class SpecServer implements AutoCloseable {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new Initializer(context, open));
         try {
-            SpecServer server = new SpecServer(config, store, metrics, workers, boss, io, bootstrap, catalogue);
+            SpecServer server = new SpecServer(config, store, metrics, workers, boss, io, bootstrap, catalogue, open);
             if (config.insecure()) {
                 LOG.warn("spec server on {} is INSECURE: anyone who can reach it can replace or delete specs", server.address);
             }
@@ -261,6 +263,11 @@ public final class SpecServer implements AutoCloseable {
     /** @return the descriptions and diagrams of the HTML catalogue (for tests of its cost) */
     Catalogue catalogue() {
         return catalogue;
+    }
+
+    /** @return connections open now (admitted, not yet closed) */
+    int openConnections() {
+        return connections.open();
     }
 
     /** @return the server's counters */
