@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -408,6 +409,11 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             LOG.debug("connection {} did not take its response in time", ctx.channel().remoteAddress());
         } else if (cause instanceof IOException || cause instanceof PrematureChannelClosureException) {
             LOG.debug("connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+        } else if (cause instanceof DecoderException) {
+            // The client's bytes, not the server: e.g. more than the codec's 128 requests pipelined in one read.
+            context.metrics().malformedRequests.increment();
+            context.problemLog().warn(0, "malformed HTTP from {}: {}", ctx.channel().remoteAddress(),
+                    RequestGate.printable(String.valueOf(cause.getCause() != null ? cause.getCause() : cause)));
         } else {
             context.metrics().internalErrors.increment();
             context.problemLog().warn(0, "closing connection {} after an error", ctx.channel().remoteAddress(), cause);
