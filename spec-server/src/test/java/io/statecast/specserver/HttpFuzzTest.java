@@ -386,7 +386,7 @@ class HttpFuzzTest {
             }
             System.out.println("HttpFuzzTest seed=" + seed + ": " + done.sum() + " cases (" + slow.sum()
                     + " took over 250 ms), responses by status " + new TreeMap<>(byStatus));
-            assertTrue(done.sum() >= Math.min(cases, 1000), "too few cases ran: " + done.sum());
+            assertTrue(done.sum() >= Math.min(cases, 100), "too few cases ran: " + done.sum());
 
             Map<String, Long> metrics = server.metrics().snapshot();
             assertEquals(0, metrics.get("internalErrors"), "seed=" + seed + ": no internal error: " + metrics);
