@@ -62,13 +62,13 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
         if (decoded.isFailure()) {
             ReferenceCountUtil.release(msg);
             context.metrics().malformedRequests.increment();
-            context.problemLog().warn(0, "malformed HTTP from {}: {}", ctx.channel().remoteAddress(), String.valueOf(decoded.cause()));
+            context.problemLog().warn(0, "malformed HTTP from {}: {}", ctx.channel().remoteAddress(), printable(String.valueOf(decoded.cause())));
             if (state == State.PROCESSING) {
                 // Garbage after a complete request: answer that request, then close.
                 discarding = true;
                 closeAfterResponse = true;
             } else {
-                reject(ctx, statusFor(decoded.cause()), "malformed request: " + decoded.cause().getMessage());
+                reject(ctx, statusFor(decoded.cause()), "malformed request: " + printable(String.valueOf(decoded.cause().getMessage())));
             }
             return;
         }
@@ -115,6 +115,20 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
                     "body has " + length + " bytes > maxSpecBytes=" + limits.maxSpecBytes());
         }
         return null;
+    }
+
+    /**
+     * {@code text} (which may quote the client's bytes) fit for a log line or a response: at most
+     * 200 characters, anything but printable ASCII shown as {@code ?}, so a client cannot forge
+     * log lines or send terminal escapes to whoever reads them.
+     */
+    static String printable(String text) {
+        StringBuilder b = new StringBuilder(Math.min(text.length(), 203));
+        for (int i = 0; i < text.length() && i < 200; i++) {
+            char c = text.charAt(i);
+            b.append(c >= 0x20 && c < 0x7f ? c : '?');
+        }
+        return text.length() > 200 ? b.append("...").toString() : b.toString();
     }
 
     private static HttpResponseStatus statusFor(Throwable cause) {

@@ -19,6 +19,10 @@ import java.util.concurrent.TimeUnit;
  * sends nothing, or trickles a request head, is simply closed. Unlike a read-idle timeout this
  * cannot be defeated by sending one byte at a time.
  *
+ * <p>A second, shorter clock ({@link SpecServerLimits#headerTimeout()}) started at the same moment
+ * stops when the request head is complete: a client that holds connections open with half-sent
+ * heads (slowloris) loses each of them after that time.
+ *
  * <p>Not armed while a request is being processed: {@link SpecServerLimits#processingTimeout()}
  * bounds that, in {@link SpecRequestHandler}.
  */
@@ -26,13 +30,16 @@ final class RequestTimeoutHandler extends ChannelInboundHandlerAdapter {
 
     private final ServerContext context;
     private final long timeoutNanos;
+    private final long headerTimeoutNanos;
     private ScheduledFuture<?> timer;
+    private ScheduledFuture<?> headTimer;
     private boolean headSeen;
     private boolean expired;
 
     RequestTimeoutHandler(ServerContext context) {
         this.context = context;
         this.timeoutNanos = context.limits().requestTimeout().toNanos();
+        this.headerTimeoutNanos = context.limits().headerTimeout().toNanos();
     }
 
     @Override
@@ -56,6 +63,7 @@ final class RequestTimeoutHandler extends ChannelInboundHandlerAdapter {
         }
         if (msg instanceof HttpRequest) {
             headSeen = true;
+            cancelHead();
         }
         if (msg instanceof LastHttpContent) {
             cancel();
@@ -86,6 +94,9 @@ final class RequestTimeoutHandler extends ChannelInboundHandlerAdapter {
     private void arm(ChannelHandlerContext ctx) {
         cancel();
         timer = ctx.executor().schedule(() -> expire(ctx), timeoutNanos, TimeUnit.NANOSECONDS);
+        if (headerTimeoutNanos < timeoutNanos) {
+            headTimer = ctx.executor().schedule(() -> expireHead(ctx), headerTimeoutNanos, TimeUnit.NANOSECONDS);
+        }
     }
 
     private void cancel() {
@@ -93,6 +104,27 @@ final class RequestTimeoutHandler extends ChannelInboundHandlerAdapter {
             timer.cancel(false);
             timer = null;
         }
+        cancelHead();
+    }
+
+    private void cancelHead() {
+        if (headTimer != null) {
+            headTimer.cancel(false);
+            headTimer = null;
+        }
+    }
+
+    /** No complete request head in time: nothing to answer, the connection is closed. */
+    private void expireHead(ChannelHandlerContext ctx) {
+        headTimer = null;
+        if (!ctx.channel().isActive() || headSeen || expired) {
+            return;
+        }
+        context.metrics().timeouts.increment();
+        context.metrics().headTimeouts.increment();
+        expired = true;
+        cancel();
+        ctx.close();
     }
 
     private void expire(ChannelHandlerContext ctx) {

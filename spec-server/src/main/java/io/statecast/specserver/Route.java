@@ -9,7 +9,8 @@ import java.util.Set;
  * matched exactly (no trailing slash, no percent-decoding: ids are plain digits).
  *
  * <pre>
- *   /                  Index            GET HEAD
+ *   /                  Index            GET HEAD                 ?page=N: one page of the HTML catalogue
+ *   /catalogue/{id}    CataloguePage    GET HEAD                 the HTML page of one service
  *   /health            Health           GET HEAD
  *   /services          ServiceList      GET HEAD
  *   /services/{id}     Service          GET HEAD PUT DELETE      id: canonical decimal in [0, 2^31-1]
@@ -33,6 +34,10 @@ sealed interface Route {
 
     /** @param serviceId one service */
     record Service(int serviceId) implements Route {
+    }
+
+    /** @param serviceId the service whose HTML catalogue page is asked for */
+    record CataloguePage(int serviceId) implements Route {
     }
 
     /** @param segment the path segment that is not a canonical ServiceID */
@@ -79,16 +84,26 @@ sealed interface Route {
             default:
                 break;
         }
-        String prefix = "/services/";
-        if (path.startsWith(prefix)) {
-            String segment = path.substring(prefix.length());
-            if (segment.isEmpty() || segment.indexOf('/') >= 0) {
-                return new Unknown();
-            }
-            Optional<Integer> id = SpecStore.parseServiceId(segment);
-            return id.<Route>map(Service::new).orElseGet(() -> new BadServiceId(segment));
+        if (path.startsWith(SERVICES)) {
+            return idRoute(path.substring(SERVICES.length()), Service::new);
+        }
+        if (path.startsWith(CATALOGUE)) {
+            return idRoute(path.substring(CATALOGUE.length()), CataloguePage::new);
         }
         return new Unknown();
+    }
+
+    /** Path prefix of one service's document. */
+    String SERVICES = "/services/";
+    /** Path prefix of one service's HTML page. */
+    String CATALOGUE = "/catalogue/";
+
+    private static Route idRoute(String segment, java.util.function.IntFunction<Route> route) {
+        if (segment.isEmpty() || segment.indexOf('/') >= 0) {
+            return new Unknown();
+        }
+        Optional<Integer> id = SpecStore.parseServiceId(segment);
+        return id.map(route::apply).orElseGet(() -> new BadServiceId(segment));
     }
 
     /**

@@ -14,7 +14,7 @@ import java.util.concurrent.ExecutorService;
  * @param metrics counters
  * @param workers bounded executor for validation and disk work
  * @param problemLog rate-limited WARN log for misbehaving connections
- * @param diagrams the state diagrams of the index page
+ * @param catalogue the descriptions and diagrams the HTML catalogue shows
  */
 record ServerContext(
         SpecStore store,
@@ -25,5 +25,5 @@ record ServerContext(
         SpecServerMetrics metrics,
         ExecutorService workers,
         RateLimitedLog problemLog,
-        DiagramCache diagrams) {
+        Catalogue catalogue) {
 }

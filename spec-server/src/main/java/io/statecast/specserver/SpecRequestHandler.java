@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -13,8 +14,10 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.timeout.WriteTimeoutException;
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.RejectedExecutionException;
@@ -179,12 +182,9 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             return;
         }
         if (route instanceof Route.Index) {
-            // rendering diagrams takes time: never on the event loop
-            exchange.respondFromWorker(() -> {
-                DiagramCache.Budget budget = context.diagrams().budget();
-                return responses.html(IndexPage.render(context.store().list(),
-                        s -> context.diagrams().diagram(context.store(), s.serviceId(), budget)));
-            });
+            index(exchange, request.uri());
+        } else if (route instanceof Route.CataloguePage page) {
+            cataloguePage(exchange, page.serviceId());
         } else if (route instanceof Route.Health) {
             ObjectNode body = responses.json().createObjectNode();
             body.put("status", "ok");
@@ -209,6 +209,53 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
                 get(exchange, id, pre);
             }
         }
+    }
+
+    /** One page of the catalogue's list: reads at most servicesPerPage small files, draws nothing. */
+    private void index(Exchange exchange, String uri) {
+        List<StoredSpec> all = context.store().list();
+        int perPage = context.limits().servicesPerPage();
+        int pages = Math.max(1, (all.size() + perPage - 1) / perPage);
+        Optional<Integer> page = pageNumber(uri, pages);
+        if (page.isEmpty()) {
+            exchange.respond(responses.error(HttpResponseStatus.NOT_FOUND,
+                    "no such page: the catalogue has pages 1 to " + pages));
+            return;
+        }
+        int from = (page.get() - 1) * perPage;
+        List<StoredSpec> shown = all.subList(from, Math.min(all.size(), from + perPage));
+        exchange.respondFromWorker(() -> responses.html(CataloguePages.list(shown, page.get(), pages, all.size(),
+                context.catalogue()::summary)));
+    }
+
+    /** The {@code page} query parameter: absent is 1; anything but a number in [1, pages] is empty. */
+    static Optional<Integer> pageNumber(String uri, int pages) {
+        List<String> values;
+        try {
+            values = new QueryStringDecoder(uri).parameters().get("page");
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // bad percent-encoding
+        }
+        if (values == null || values.isEmpty()) {
+            return Optional.of(1);
+        }
+        String v = values.get(0);
+        if (v.isEmpty() || v.length() > 9 || !v.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return Optional.empty();
+        }
+        int n = Integer.parseInt(v);
+        return n >= 1 && n <= pages ? Optional.of(n) : Optional.empty();
+    }
+
+    /** One service's page: its description and diagram are read from the catalogue's files, never drawn here. */
+    private void cataloguePage(Exchange exchange, int id) {
+        Optional<StoredSpec> stored = context.store().find(id);
+        if (stored.isEmpty()) {
+            exchange.respond(notFound(id));
+            return;
+        }
+        exchange.respondFromWorker(() -> responses.html(CataloguePages.service(stored.get(),
+                context.catalogue().described(stored.get()))));
     }
 
     private void get(Exchange exchange, int id, SpecStore.Preconditions pre) {
@@ -261,6 +308,7 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             SpecStore.Outcome outcome = context.store().put(metadata, body, pre);
             if (outcome instanceof SpecStore.Outcome.Created created) {
                 context.metrics().specsWritten.increment();
+                context.catalogue().request(created.spec());
                 LOG.info("created service {} ({}), {} bytes, {}", id, metadata.name(), body.length, created.spec().etag());
                 FullHttpResponse r = responses.json(HttpResponseStatus.CREATED, serviceJson(created.spec()));
                 r.headers().set(HttpHeaderNames.ETAG, created.spec().etag());
@@ -269,6 +317,7 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             }
             if (outcome instanceof SpecStore.Outcome.Replaced replaced) {
                 context.metrics().specsWritten.increment();
+                context.catalogue().request(replaced.spec());
                 LOG.info("replaced service {} ({}), {} bytes, {}", id, metadata.name(), body.length, replaced.spec().etag());
                 FullHttpResponse r = responses.json(HttpResponseStatus.OK, serviceJson(replaced.spec()));
                 r.headers().set(HttpHeaderNames.ETAG, replaced.spec().etag());
@@ -360,6 +409,11 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             LOG.debug("connection {} did not take its response in time", ctx.channel().remoteAddress());
         } else if (cause instanceof IOException || cause instanceof PrematureChannelClosureException) {
             LOG.debug("connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+        } else if (cause instanceof DecoderException) {
+            // The client's bytes, not the server: e.g. more than the codec's 128 requests pipelined in one read.
+            context.metrics().malformedRequests.increment();
+            context.problemLog().warn(0, "malformed HTTP from {}: {}", ctx.channel().remoteAddress(),
+                    RequestGate.printable(String.valueOf(cause.getCause() != null ? cause.getCause() : cause)));
         } else {
             context.metrics().internalErrors.increment();
             context.problemLog().warn(0, "closing connection {} after an error", ctx.channel().remoteAddress(), cause);

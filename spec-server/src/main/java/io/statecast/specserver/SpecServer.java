@@ -22,6 +22,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.statecast.overlay.logging.RateLimitedLog;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -32,7 +33,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,16 +48,17 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>API (see {@code docs/spec-server.md}): {@code GET /}, {@code GET /health},
+ * <p>API (see {@code docs/spec-server.md}): {@code GET /} and {@code GET /catalogue/{id}} (the HTML
+ * catalogue), {@code GET /health},
  * {@code GET /services}, {@code GET|PUT|DELETE /services/{id}}. Storage is described by the
  * package-private {@code SpecStore}: one file per service, written atomically, re-validated at
  * start. Request pipeline, from the socket inwards:
  *
  * <pre>
- *   connection limit (503 and close when over maxConnections)
+ *   connection limits (503 and close when over maxConnections or maxConnectionsPerAddress)
  *   WriteTimeoutHandler            a response must drain within requestTimeout
  *   HttpServerCodec                bounded request line and headers
- *   RequestTimeoutHandler          a whole request within requestTimeout (408 / close)
+ *   RequestTimeoutHandler          a head within headerTimeout (close), a whole request within requestTimeout (408 / close)
  *   RequestGate                    400/414/431/401/413 from the head, one request at a time
  *   SpecAggregator                 body bounded by maxSpecBytes (413 for chunked)
  *   SpecRequestHandler             routing; validation and disk on the worker pool
@@ -81,12 +82,14 @@ public final class SpecServer implements AutoCloseable {
     private final Channel serverChannel;
     private final InetSocketAddress address;
     private final CountDownLatch closed = new CountDownLatch(1);
-    private final DiagramCache diagrams;
+    private final Catalogue catalogue;
+    private final ConnectionLimiter connections;
 
     private SpecServer(SpecServerConfig config, SpecStore store, SpecServerMetrics metrics, ThreadPoolExecutor workers,
-                       EventLoopGroup bossGroup, EventLoopGroup ioGroup, ServerBootstrap bootstrap, DiagramCache diagrams)
-            throws InterruptedException {
-        this.diagrams = diagrams;
+                       EventLoopGroup bossGroup, EventLoopGroup ioGroup, ServerBootstrap bootstrap, Catalogue catalogue,
+                       ConnectionLimiter connections) throws InterruptedException {
+        this.connections = connections;
+        this.catalogue = catalogue;
         this.config = config;
         this.store = store;
         this.metrics = metrics;
@@ -118,13 +121,25 @@ public final class SpecServer implements AutoCloseable {
         ThreadPoolExecutor workers = new ThreadPoolExecutor(limits.workerThreads(), limits.workerThreads(),
                 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(limits.workerQueue()),
                 new DefaultThreadFactory("spec-server-worker", true), new ThreadPoolExecutor.AbortPolicy());
-        DiagramCache diagrams = new DiagramCache(limits.maxSpecBytes());
+        RateLimitedLog problemLog = new RateLimitedLog(LOG, System::nanoTime, Duration.ofSeconds(10), 10, 1);
+        ObjectMapper json = new ObjectMapper();
+        Catalogue catalogue;
+        try {
+            catalogue = Catalogue.open(store, json, problemLog, limits.maxSpecBytes(), limits.maxServices());
+        } catch (IOException e) {
+            workers.shutdownNow();
+            try {
+                store.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new SpecServerException("cannot use the catalogue directory in " + config.directory() + ": " + e.getMessage(), e);
+        }
         ServerContext context = new ServerContext(store, check, limits, new BearerAuth(config.token()),
-                new Responses(new ObjectMapper()), metrics, workers,
-                new RateLimitedLog(LOG, System::nanoTime, Duration.ofSeconds(10), 10, 1), diagrams);
+                new Responses(json), metrics, workers, problemLog, catalogue);
         EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("spec-server-accept", true));
         EventLoopGroup io = new NioEventLoopGroup(2, new DefaultThreadFactory("spec-server-io", true));
-        AtomicInteger open = new AtomicInteger();
+        ConnectionLimiter open = new ConnectionLimiter(limits.maxConnections(), limits.maxConnectionsPerAddress());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, io)
                 .channel(NioServerSocketChannel.class)
@@ -132,7 +147,7 @@ public final class SpecServer implements AutoCloseable {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new Initializer(context, open));
         try {
-            SpecServer server = new SpecServer(config, store, metrics, workers, boss, io, bootstrap, diagrams);
+            SpecServer server = new SpecServer(config, store, metrics, workers, boss, io, bootstrap, catalogue, open);
             if (config.insecure()) {
                 LOG.warn("spec server on {} is INSECURE: anyone who can reach it can replace or delete specs", server.address);
             }
@@ -140,7 +155,7 @@ public final class SpecServer implements AutoCloseable {
             return server;
         } catch (Exception e) {
             shutdown(boss, io, workers);
-            diagrams.close();
+            catalogue.close();
             try {
                 store.close();
             } catch (IOException suppressed) {
@@ -156,9 +171,9 @@ public final class SpecServer implements AutoCloseable {
     /** Builds each connection's pipeline, or refuses the connection when too many are open. */
     private static final class Initializer extends ChannelInitializer<SocketChannel> {
         private final ServerContext context;
-        private final AtomicInteger open;
+        private final ConnectionLimiter open;
 
-        Initializer(ServerContext context, AtomicInteger open) {
+        Initializer(ServerContext context, ConnectionLimiter open) {
             this.context = context;
             this.open = open;
         }
@@ -166,14 +181,21 @@ public final class SpecServer implements AutoCloseable {
         @Override
         protected void initChannel(SocketChannel ch) {
             SpecServerLimits limits = context.limits();
-            if (open.incrementAndGet() > limits.maxConnections()) {
-                open.decrementAndGet();
+            SocketAddress remote = ch.remoteAddress();
+            ConnectionLimiter.Admission admission = open.acquire(remote);
+            if (admission != ConnectionLimiter.Admission.ADMITTED) {
                 context.metrics().connectionsRefused.increment();
-                context.problemLog().warn(0, "refused connection from {}: maxConnections={} reached", ch.remoteAddress(), limits.maxConnections());
+                if (admission == ConnectionLimiter.Admission.ADDRESS_FULL) {
+                    context.metrics().connectionsRefusedPerAddress.increment();
+                    context.problemLog().warn(0, "refused connection from {}: maxConnectionsPerAddress={} reached",
+                            remote, limits.maxConnectionsPerAddress());
+                } else {
+                    context.problemLog().warn(0, "refused connection from {}: maxConnections={} reached", remote, limits.maxConnections());
+                }
                 ch.pipeline().addLast(new Refuse());
                 return;
             }
-            ch.closeFuture().addListener(f -> open.decrementAndGet());
+            ch.closeFuture().addListener(f -> open.release(remote));
             long timeoutMs = limits.requestTimeout().toMillis();
             HttpDecoderConfig decoder = new HttpDecoderConfig()
                     // method and version need at most ~20 bytes; the target is checked exactly by the gate
@@ -238,6 +260,16 @@ public final class SpecServer implements AutoCloseable {
         return store.quarantined();
     }
 
+    /** @return the descriptions and diagrams of the HTML catalogue (for tests of its cost) */
+    Catalogue catalogue() {
+        return catalogue;
+    }
+
+    /** @return connections open now (admitted, not yet closed) */
+    int openConnections() {
+        return connections.open();
+    }
+
     /** @return the server's counters */
     public SpecServerMetrics metrics() {
         return metrics;
@@ -265,7 +297,7 @@ public final class SpecServer implements AutoCloseable {
             try {
                 serverChannel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
                 shutdown(bossGroup, ioGroup, workers);
-                diagrams.close();
+                catalogue.close();
                 try {
                     store.close();
                 } catch (IOException e) {

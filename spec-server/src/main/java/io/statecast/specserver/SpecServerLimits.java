@@ -28,6 +28,16 @@ import java.util.Objects;
  *     Retry-After. Default {@value #DEFAULT_WORKER_QUEUE}.
  * @param maxServices most services stored; creating one more gets 507. Default
  *     {@value #DEFAULT_MAX_SERVICES}, which with the default spec size bounds the directory at 1 GiB.
+ * @param maxConnectionsPerAddress most simultaneously open connections from one client address (an
+ *     IPv6 client is counted by its /64 prefix, which one host usually owns whole); one more is
+ *     answered 503 and closed, so one client cannot take every connection. Default
+ *     {@value #DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}.
+ * @param headerTimeout time a connection may take, from being opened or from its previous response,
+ *     to deliver a complete request head; past it the connection is closed. Bounds how long a client
+ *     that sends a head slowly (or nothing) holds a connection; the whole request stays bounded by
+ *     {@code requestTimeout}, whichever expires first. Default 5 s.
+ * @param servicesPerPage services listed on one page of the HTML catalogue ({@code GET /?page=N}).
+ *     Default {@value #DEFAULT_SERVICES_PER_PAGE}.
  */
 public record SpecServerLimits(
         int maxSpecBytes,
@@ -38,7 +48,10 @@ public record SpecServerLimits(
         Duration processingTimeout,
         int workerThreads,
         int workerQueue,
-        int maxServices) {
+        int maxServices,
+        int maxConnectionsPerAddress,
+        Duration headerTimeout,
+        int servicesPerPage) {
 
     /** Default {@link #maxSpecBytes}: 256 KiB. */
     public static final int DEFAULT_MAX_SPEC_BYTES = 256 * 1024;
@@ -47,7 +60,13 @@ public record SpecServerLimits(
     /** Default {@link #maxUriBytes}. */
     public static final int DEFAULT_MAX_URI_BYTES = 2048;
     /** Default {@link #maxConnections}. */
-    public static final int DEFAULT_MAX_CONNECTIONS = 64;
+    public static final int DEFAULT_MAX_CONNECTIONS = 256;
+    /** Default {@link #maxConnectionsPerAddress}. */
+    public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 16;
+    /** Default {@link #headerTimeout}, in milliseconds. */
+    public static final long DEFAULT_HEADER_TIMEOUT_MS = 5_000;
+    /** Default {@link #servicesPerPage}. */
+    public static final int DEFAULT_SERVICES_PER_PAGE = 50;
     /** Default {@link #requestTimeout}, in milliseconds. */
     public static final long DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
     /** Default {@link #processingTimeout}, in milliseconds. */
@@ -72,12 +91,16 @@ public record SpecServerLimits(
             Duration.ofMillis(DEFAULT_PROCESSING_TIMEOUT_MS),
             DEFAULT_WORKER_THREADS,
             DEFAULT_WORKER_QUEUE,
-            DEFAULT_MAX_SERVICES);
+            DEFAULT_MAX_SERVICES,
+            DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+            Duration.ofMillis(DEFAULT_HEADER_TIMEOUT_MS),
+            DEFAULT_SERVICES_PER_PAGE);
 
     /** Checks every bound, naming the setting that is out of range. */
     public SpecServerLimits {
         Objects.requireNonNull(requestTimeout, "requestTimeout");
         Objects.requireNonNull(processingTimeout, "processingTimeout");
+        Objects.requireNonNull(headerTimeout, "headerTimeout");
         range("maxSpecBytes", maxSpecBytes, 1, MAX_SPEC_BYTES_CEILING);
         range("maxHeaderBytes", maxHeaderBytes, 256, 1024 * 1024);
         range("maxUriBytes", maxUriBytes, 64, 64 * 1024);
@@ -85,6 +108,9 @@ public record SpecServerLimits(
         range("workerThreads", workerThreads, 1, 256);
         range("workerQueue", workerQueue, 1, 100_000);
         range("maxServices", maxServices, 1, 10_000_000);
+        range("maxConnectionsPerAddress", maxConnectionsPerAddress, 1, 100_000);
+        range("servicesPerPage", servicesPerPage, 1, 1000);
+        positive("headerTimeout", headerTimeout);
         positive("requestTimeout", requestTimeout);
         positive("processingTimeout", processingTimeout);
     }
@@ -103,41 +129,56 @@ public record SpecServerLimits(
 
     /** @param value new {@link #maxSpecBytes} @return a copy with it */
     public SpecServerLimits withMaxSpecBytes(int value) {
-        return new SpecServerLimits(value, maxHeaderBytes, maxUriBytes, maxConnections, requestTimeout, processingTimeout, workerThreads, workerQueue, maxServices);
+        return new SpecServerLimits(value, maxHeaderBytes, maxUriBytes, maxConnections, requestTimeout, processingTimeout, workerThreads, workerQueue, maxServices, maxConnectionsPerAddress, headerTimeout, servicesPerPage);
     }
 
     /** @param value new {@link #maxHeaderBytes} @return a copy with it */
     public SpecServerLimits withMaxHeaderBytes(int value) {
-        return new SpecServerLimits(maxSpecBytes, value, maxUriBytes, maxConnections, requestTimeout, processingTimeout, workerThreads, workerQueue, maxServices);
+        return new SpecServerLimits(maxSpecBytes, value, maxUriBytes, maxConnections, requestTimeout, processingTimeout, workerThreads, workerQueue, maxServices, maxConnectionsPerAddress, headerTimeout, servicesPerPage);
     }
 
     /** @param value new {@link #maxUriBytes} @return a copy with it */
     public SpecServerLimits withMaxUriBytes(int value) {
-        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, value, maxConnections, requestTimeout, processingTimeout, workerThreads, workerQueue, maxServices);
+        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, value, maxConnections, requestTimeout, processingTimeout, workerThreads, workerQueue, maxServices, maxConnectionsPerAddress, headerTimeout, servicesPerPage);
     }
 
     /** @param value new {@link #maxConnections} @return a copy with it */
     public SpecServerLimits withMaxConnections(int value) {
-        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, maxUriBytes, value, requestTimeout, processingTimeout, workerThreads, workerQueue, maxServices);
+        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, maxUriBytes, value, requestTimeout, processingTimeout, workerThreads, workerQueue, maxServices, maxConnectionsPerAddress, headerTimeout, servicesPerPage);
     }
 
     /** @param value new {@link #requestTimeout} @return a copy with it */
     public SpecServerLimits withRequestTimeout(Duration value) {
-        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, maxUriBytes, maxConnections, value, processingTimeout, workerThreads, workerQueue, maxServices);
+        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, maxUriBytes, maxConnections, value, processingTimeout, workerThreads, workerQueue, maxServices, maxConnectionsPerAddress, headerTimeout, servicesPerPage);
     }
 
     /** @param value new {@link #processingTimeout} @return a copy with it */
     public SpecServerLimits withProcessingTimeout(Duration value) {
-        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, maxUriBytes, maxConnections, requestTimeout, value, workerThreads, workerQueue, maxServices);
+        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, maxUriBytes, maxConnections, requestTimeout, value, workerThreads, workerQueue, maxServices, maxConnectionsPerAddress, headerTimeout, servicesPerPage);
     }
 
     /** @param threads new {@link #workerThreads} @param queue new {@link #workerQueue} @return a copy with them */
     public SpecServerLimits withWorkers(int threads, int queue) {
-        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, maxUriBytes, maxConnections, requestTimeout, processingTimeout, threads, queue, maxServices);
+        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, maxUriBytes, maxConnections, requestTimeout, processingTimeout, threads, queue, maxServices, maxConnectionsPerAddress, headerTimeout, servicesPerPage);
     }
 
     /** @param value new {@link #maxServices} @return a copy with it */
     public SpecServerLimits withMaxServices(int value) {
-        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, maxUriBytes, maxConnections, requestTimeout, processingTimeout, workerThreads, workerQueue, value);
+        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, maxUriBytes, maxConnections, requestTimeout, processingTimeout, workerThreads, workerQueue, value, maxConnectionsPerAddress, headerTimeout, servicesPerPage);
+    }
+
+    /** @param value new {@link #maxConnectionsPerAddress} @return a copy with it */
+    public SpecServerLimits withMaxConnectionsPerAddress(int value) {
+        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, maxUriBytes, maxConnections, requestTimeout, processingTimeout, workerThreads, workerQueue, maxServices, value, headerTimeout, servicesPerPage);
+    }
+
+    /** @param value new {@link #headerTimeout} @return a copy with it */
+    public SpecServerLimits withHeaderTimeout(Duration value) {
+        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, maxUriBytes, maxConnections, requestTimeout, processingTimeout, workerThreads, workerQueue, maxServices, maxConnectionsPerAddress, value, servicesPerPage);
+    }
+
+    /** @param value new {@link #servicesPerPage} @return a copy with it */
+    public SpecServerLimits withServicesPerPage(int value) {
+        return new SpecServerLimits(maxSpecBytes, maxHeaderBytes, maxUriBytes, maxConnections, requestTimeout, processingTimeout, workerThreads, workerQueue, maxServices, maxConnectionsPerAddress, headerTimeout, value);
     }
 }

@@ -12,6 +12,8 @@ public final class SpecServerMetrics {
 
     final LongAdder requests = new LongAdder();
     final LongAdder connectionsRefused = new LongAdder();
+    final LongAdder connectionsRefusedPerAddress = new LongAdder();
+    final LongAdder headTimeouts = new LongAdder();
     final LongAdder malformedRequests = new LongAdder();
     final LongAdder unauthorized = new LongAdder();
     final LongAdder tooLarge = new LongAdder();
@@ -28,7 +30,10 @@ public final class SpecServerMetrics {
 
     /**
      * Current values, by name: {@code requests} (complete requests handled),
-     * {@code connectionsRefused} (over maxConnections), {@code malformedRequests} (400/414/431 from
+     * {@code connectionsRefused} (over maxConnections or maxConnectionsPerAddress),
+     * {@code connectionsRefusedPerAddress} (of those, over maxConnectionsPerAddress),
+     * {@code headTimeouts} (closed without a complete request head within headerTimeout; also
+     * counted in {@code timeouts}), {@code malformedRequests} (400/414/431 from
      * the decoder), {@code unauthorized} (401), {@code tooLarge} (413), {@code timeouts} (408 or
      * closed for slowness, and processing timeouts), {@code overloaded} (503 because the worker
      * queue was full), {@code invalidSpecs} (400 with problems, 409), {@code preconditionFailed}
@@ -41,6 +46,8 @@ public final class SpecServerMetrics {
         Map<String, Long> m = new LinkedHashMap<>();
         m.put("requests", requests.sum());
         m.put("connectionsRefused", connectionsRefused.sum());
+        m.put("connectionsRefusedPerAddress", connectionsRefusedPerAddress.sum());
+        m.put("headTimeouts", headTimeouts.sum());
         m.put("malformedRequests", malformedRequests.sum());
         m.put("unauthorized", unauthorized.sum());
         m.put("tooLarge", tooLarge.sum());

@@ -5,6 +5,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
@@ -27,7 +28,15 @@ final class RawConnection implements Closeable {
     private final OutputStream out;
 
     RawConnection(InetSocketAddress server) throws IOException {
+        this(server, null);
+    }
+
+    /** A connection from {@code from} (a loopback address such as 127.0.0.2), or any address when null. */
+    RawConnection(InetSocketAddress server, InetAddress from) throws IOException {
         socket = new Socket();
+        if (from != null) {
+            socket.bind(new InetSocketAddress(from, 0));
+        }
         socket.connect(new InetSocketAddress("127.0.0.1", server.getPort()), 5000);
         socket.setSoTimeout(5000);
         in = socket.getInputStream();

@@ -326,7 +326,7 @@ class SpecServerApiTest {
         assertFalse(body.contains("<img"), body);
         assertTrue(body.contains("&lt;script&gt;alert(&quot;x&quot;)&amp;&lt;/script&gt;"), body);
         assertTrue(body.contains("plain-name"), body);
-        assertTrue(body.contains("href=\"/services/10\""), body);
+        assertTrue(body.contains("href=\"/catalogue/10\""), body);
     }
 
     @Test

@@ -47,6 +47,12 @@ class SpecServerConfigTest {
                 .getMessage().startsWith("maxConnections=-1"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> SpecServerLimits.DEFAULTS.withRequestTimeout(Duration.ZERO))
                 .getMessage().startsWith("requestTimeout="));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> SpecServerLimits.DEFAULTS.withMaxConnectionsPerAddress(0))
+                .getMessage().startsWith("maxConnectionsPerAddress=0"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> SpecServerLimits.DEFAULTS.withHeaderTimeout(Duration.ZERO))
+                .getMessage().startsWith("headerTimeout="));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> SpecServerLimits.DEFAULTS.withServicesPerPage(0))
+                .getMessage().startsWith("servicesPerPage=0"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> SpecServerConfig.insecure(DIR).withPort(70000))
                 .getMessage().startsWith("port=70000"));
     }
@@ -57,7 +63,10 @@ class SpecServerConfigTest {
         assertEquals(256 * 1024, d.maxSpecBytes());
         assertEquals(8 * 1024, d.maxHeaderBytes());
         assertEquals(2048, d.maxUriBytes());
-        assertEquals(64, d.maxConnections());
+        assertEquals(256, d.maxConnections());
+        assertEquals(16, d.maxConnectionsPerAddress());
+        assertEquals(Duration.ofSeconds(5), d.headerTimeout());
+        assertEquals(50, d.servicesPerPage());
         assertEquals(Duration.ofSeconds(10), d.requestTimeout());
         assertEquals(Duration.ofSeconds(10), d.processingTimeout());
         assertEquals("127.0.0.1", SpecServerConfig.insecure(DIR).bindAddress());

@@ -47,4 +47,31 @@ final class TestSpecs {
         int base = spec(serviceId, name).length;
         return spec(serviceId, name, "x".repeat(Math.max(0, size - base)));
     }
+
+    /**
+     * A valid spec with a {@code <Description>} and parameters; {@code description} and the
+     * parameter texts are XML-escaped here, so the document carries them as text, whatever they hold.
+     *
+     * @param parameters name, type, default, description of each parameter
+     */
+    static byte[] described(int serviceId, String name, String description, String[]... parameters) {
+        StringBuilder params = new StringBuilder();
+        if (parameters.length > 0) {
+            params.append("    <data name=\"parameters\">\n");
+            for (String[] p : parameters) {
+                params.append("      <Parameter name=\"").append(xml(p[0])).append("\" type=\"").append(xml(p[1]))
+                        .append("\" default=\"").append(xml(p[2])).append("\">").append(xml(p[3])).append("</Parameter>\n");
+            }
+            params.append("    </data>\n");
+        }
+        String doc = new String(spec(serviceId, xml(name)), StandardCharsets.UTF_8)
+                .replace("      <Scope>message</Scope>\n", "      <Scope>message</Scope>\n      <Description>" + xml(description) + "</Description>\n")
+                .replace("    <data name=\"events\">", params + "    <data name=\"events\">");
+        return doc.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Escapes text for XML content and attributes. */
+    static String xml(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
 }

@@ -66,6 +66,10 @@ public final class SpecServerCommand implements Callable<Integer> {
     @Option(names = "--max-connections", description = "Most simultaneous connections (default: ${DEFAULT-VALUE}).")
     int maxConnections = SpecServerLimits.DEFAULT_MAX_CONNECTIONS;
 
+    @Option(names = "--max-connections-per-address",
+            description = "Most simultaneous connections from one client address (IPv6: one /64) (default: ${DEFAULT-VALUE}).")
+    int maxConnectionsPerAddress = SpecServerLimits.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -76,7 +80,8 @@ public final class SpecServerCommand implements Callable<Integer> {
         SpecServerConfig config;
         try {
             Optional<String> token = tokenFile == null ? Optional.empty() : Optional.of(readToken(tokenFile));
-            SpecServerLimits limits = SpecServerLimits.DEFAULTS.withMaxSpecBytes(maxSpecBytes).withMaxConnections(maxConnections);
+            SpecServerLimits limits = SpecServerLimits.DEFAULTS.withMaxSpecBytes(maxSpecBytes).withMaxConnections(maxConnections)
+                    .withMaxConnectionsPerAddress(maxConnectionsPerAddress);
             config = new SpecServerConfig(bind, port, dir, token, insecure, limits);
         } catch (IllegalArgumentException | IOException e) {
             err.println("spec-server: " + e.getMessage());
