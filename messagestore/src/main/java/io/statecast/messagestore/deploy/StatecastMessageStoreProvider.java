@@ -18,6 +18,7 @@ public final class StatecastMessageStoreProvider implements MessageStoreProvider
     public MessageStorePort create(JsonNode settings) throws OverlayConfigException {
         MessageStoreSettings s = MessageStoreSettings.parse(settings);
         MessageStore store = new MessageStore(s.config());
+        s.trustedKeys().ifPresent(store::trust);
         // installed before the configured services load, so messages held meanwhile are asked for too
         s.specServer().ifPresent(server -> store.onUnknownService(new SpecDownloader(store, server)));
         for (int i = 0; i < s.services().size(); i++) {
