@@ -16,7 +16,12 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.timeout.WriteTimeoutHandler;
+import javax.net.ssl.SSLException;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.statecast.overlay.logging.RateLimitedLog;
@@ -54,7 +59,8 @@ import org.slf4j.LoggerFactory;
  * start. Request pipeline, from the socket inwards:
  *
  * <pre>
- *   connection limit (503 and close when over maxConnections)
+ *   connection limit (503 and close when over maxConnections; with TLS: close)
+ *   SslHandler                     with TLS only; handshake within requestTimeout
  *   WriteTimeoutHandler            a response must drain within requestTimeout
  *   HttpServerCodec                bounded request line and headers
  *   RequestTimeoutHandler          a whole request within requestTimeout (408 / close)
@@ -121,18 +127,41 @@ public final class SpecServer implements AutoCloseable {
         DiagramCache diagrams = new DiagramCache(limits.maxSpecBytes());
         ServerContext context = new ServerContext(store, check, limits, new BearerAuth(config.token()),
                 new Responses(new ObjectMapper()), metrics, workers,
-                new RateLimitedLog(LOG, System::nanoTime, Duration.ofSeconds(10), 10, 1), diagrams);
+                new RateLimitedLog(LOG, System::nanoTime, Duration.ofSeconds(10), 10, 1), diagrams, config.trustedKeys());
         EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("spec-server-accept", true));
         EventLoopGroup io = new NioEventLoopGroup(2, new DefaultThreadFactory("spec-server-io", true));
         AtomicInteger open = new AtomicInteger();
+        SslContext tls = null;
+        if (config.tls().isPresent()) {
+            SpecServerConfig.Tls t = config.tls().get();
+            try {
+                tls = SslContextBuilder.forServer(t.certificateChain().toFile(), t.privateKey().toFile())
+                        .sslProvider(SslProvider.JDK).build();
+            } catch (SSLException | IllegalArgumentException e) {
+                shutdown(boss, io, workers);
+                diagrams.close();
+                try {
+                    store.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw new SpecServerException("cannot use TLS certificate " + t.certificateChain() + " and key "
+                        + t.privateKey() + ": " + rootMessage(e), e);
+            }
+        }
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, io)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 128)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new Initializer(context, open));
+                .childHandler(new Initializer(context, open, tls));
         try {
             SpecServer server = new SpecServer(config, store, metrics, workers, boss, io, bootstrap, diagrams);
+            if (config.token().isPresent() && config.tls().isEmpty()
+                    && !server.address.getAddress().isLoopbackAddress()) {
+                LOG.warn("spec server on {} takes its token over plain HTTP: anyone on the path can read it; "
+                        + "give --tls-cert and --tls-key (docs/security.md)", server.address);
+            }
             if (config.insecure()) {
                 LOG.warn("spec server on {} is INSECURE: anyone who can reach it can replace or delete specs", server.address);
             }
@@ -153,14 +182,24 @@ public final class SpecServer implements AutoCloseable {
         }
     }
 
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + t.getMessage() + ")";
+    }
+
     /** Builds each connection's pipeline, or refuses the connection when too many are open. */
     private static final class Initializer extends ChannelInitializer<SocketChannel> {
         private final ServerContext context;
         private final AtomicInteger open;
+        private final SslContext tls;
 
-        Initializer(ServerContext context, AtomicInteger open) {
+        Initializer(ServerContext context, AtomicInteger open, SslContext tls) {
             this.context = context;
             this.open = open;
+            this.tls = tls;
         }
 
         @Override
@@ -170,7 +209,11 @@ public final class SpecServer implements AutoCloseable {
                 open.decrementAndGet();
                 context.metrics().connectionsRefused.increment();
                 context.problemLog().warn(0, "refused connection from {}: maxConnections={} reached", ch.remoteAddress(), limits.maxConnections());
-                ch.pipeline().addLast(new Refuse());
+                if (tls != null) {
+                    ch.close(); // a plain-text 503 means nothing to a TLS client, and a handshake costs what the limit saves
+                } else {
+                    ch.pipeline().addLast(new Refuse());
+                }
                 return;
             }
             ch.closeFuture().addListener(f -> open.decrementAndGet());
@@ -181,6 +224,11 @@ public final class SpecServer implements AutoCloseable {
                     .setMaxHeaderSize(limits.maxHeaderBytes())
                     .setMaxChunkSize(8192);
             ChannelPipeline p = ch.pipeline();
+            if (tls != null) {
+                SslHandler ssl = tls.newHandler(ch.alloc());
+                ssl.setHandshakeTimeoutMillis(timeoutMs);
+                p.addLast("tls", ssl);
+            }
             p.addLast("write-timeout", new WriteTimeoutHandler(timeoutMs, TimeUnit.MILLISECONDS));
             p.addLast("http", new HttpServerCodec(decoder));
             p.addLast("request-timeout", new RequestTimeoutHandler(context));
@@ -214,13 +262,13 @@ public final class SpecServer implements AutoCloseable {
         return address;
     }
 
-    /** @return {@code http://host:port/} */
+    /** @return {@code http://host:port/}, or {@code https://host:port/} with TLS */
     public URI baseUri() {
         String host = address.getAddress().getHostAddress();
         if (host.indexOf(':') >= 0) {
             host = "[" + host + "]";
         }
-        return URI.create("http://" + host + ":" + address.getPort() + "/");
+        return URI.create((config.tls().isPresent() ? "https" : "http") + "://" + host + ":" + address.getPort() + "/");
     }
 
     /** @return the configuration the server runs with */
