@@ -19,6 +19,10 @@ public final class StatecastMessageStoreProvider implements MessageStoreProvider
         MessageStoreSettings s = MessageStoreSettings.parse(settings);
         MessageStore store = new MessageStore(s.config());
         s.trustedKeys().ifPresent(store::trust);
+        // https URIs of services (and loadService) trust the spec server's certificates too
+        s.specServer().flatMap(SpecServerSettings::tls).ifPresent(tls -> store.resolver().register(
+                new HttpSpecSource("https", HttpSpecSource.DEFAULT_CONNECT_TIMEOUT, HttpSpecSource.DEFAULT_TOTAL_TIMEOUT,
+                        java.util.Optional.of(tls), false)));
         // installed before the configured services load, so messages held meanwhile are asked for too
         s.specServer().ifPresent(server -> store.onUnknownService(new SpecDownloader(store, server)));
         for (int i = 0; i < s.services().size(); i++) {
