@@ -32,8 +32,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The spec server's on-disk repository: one file {@code <serviceId>.scxml} per service, nothing
- * else. Metadata is not stored beside the document; it is derived by validating the document
+ * The spec server's on-disk repository: one file {@code <serviceId>.scxml} per service decides
+ * what is served (the {@link SpecHistory} keeps copies of versions and a log, never metadata of
+ * the current one). Metadata is not stored beside the document; it is derived by validating the document
  * again when the store opens, so there is no second file that could disagree with the first.
  *
  * <pre>
