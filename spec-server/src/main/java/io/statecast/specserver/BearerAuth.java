@@ -22,6 +22,15 @@ final class BearerAuth {
     }
 
     /**
+     * Who an authorized write is recorded as in the audit log: {@code token:} and the first 8 hex
+     * digits of the token's SHA-256 (names the token without revealing it; changes when it is
+     * replaced), or {@code anonymous} on an insecure server.
+     */
+    String identity() {
+        return expectedHash.map(h -> "token:" + java.util.HexFormat.of().formatHex(h, 0, 4)).orElse("anonymous");
+    }
+
+    /**
      * @param authorization the {@code Authorization} header value, or null
      * @return whether a write may proceed
      */

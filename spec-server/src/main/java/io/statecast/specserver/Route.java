@@ -14,6 +14,8 @@ import java.util.Set;
  *   /health            Health           GET HEAD
  *   /services          ServiceList      GET HEAD
  *   /services/{id}     Service          GET HEAD PUT DELETE      id: canonical decimal in [0, 2^31-1]
+ *   /services/{id}/history          History   GET HEAD           kept versions and audit entries
+ *   /services/{id}/history/{sha256} Version   GET HEAD POST      one kept version; POST restores it
  *   /services/{junk}   BadServiceId     (400)
  *   anything else      Unknown          (404)
  * </pre>
@@ -40,6 +42,17 @@ sealed interface Route {
     record CataloguePage(int serviceId) implements Route {
     }
 
+    /** @param serviceId the service whose versions and audit entries are asked for */
+    record History(int serviceId) implements Route {
+    }
+
+    /**
+     * @param serviceId the service
+     * @param sha256 a version of it, lower-case hex
+     */
+    record Version(int serviceId, String sha256) implements Route {
+    }
+
     /** @param segment the path segment that is not a canonical ServiceID */
     record BadServiceId(String segment) implements Route {
     }
@@ -53,14 +66,18 @@ sealed interface Route {
     /** Methods on one service. */
     Set<HttpMethod> SERVICE = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.PUT, HttpMethod.DELETE, HttpMethod.OPTIONS);
 
+    /** Methods on one kept version. */
+    Set<HttpMethod> VERSION = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.POST, HttpMethod.OPTIONS);
+
     /** @return the methods this resource supports, for 405 and the {@code Allow} header */
     default Set<HttpMethod> allowed() {
-        return this instanceof Service ? SERVICE : READ_ONLY;
+        return this instanceof Service ? SERVICE : this instanceof Version ? VERSION : READ_ONLY;
     }
 
     /** @return the {@code Allow} header value */
     default String allowHeader() {
-        return this instanceof Service ? "GET, HEAD, PUT, DELETE, OPTIONS" : "GET, HEAD, OPTIONS";
+        return this instanceof Service ? "GET, HEAD, PUT, DELETE, OPTIONS"
+                : this instanceof Version ? "GET, HEAD, POST, OPTIONS" : "GET, HEAD, OPTIONS";
     }
 
     /**
@@ -84,11 +101,23 @@ sealed interface Route {
             default:
                 break;
         }
-        if (path.startsWith(SERVICES)) {
-            return idRoute(path.substring(SERVICES.length()), Service::new);
-        }
         if (path.startsWith(CATALOGUE)) {
             return idRoute(path.substring(CATALOGUE.length()), CataloguePage::new);
+        }
+        if (path.startsWith(SERVICES)) {
+            String segment = path.substring(SERVICES.length());
+            String[] parts = segment.split("/", -1);
+            if (parts.length == 2 || parts.length == 3) {
+                Optional<Integer> id = SpecStore.parseServiceId(parts[0]);
+                if (id.isEmpty() || !parts[1].equals("history")) {
+                    return id.isEmpty() ? new BadServiceId(parts[0]) : new Unknown();
+                }
+                if (parts.length == 2) {
+                    return new History(id.get());
+                }
+                return SpecHistory.isSha256(parts[2]) ? new Version(id.get(), parts[2]) : new Unknown();
+            }
+            return idRoute(segment, Service::new);
         }
         return new Unknown();
     }

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
  * @param workers bounded executor for validation and disk work
  * @param problemLog rate-limited WARN log for misbehaving connections
  * @param catalogue the descriptions and diagrams the HTML catalogue shows
+ * @param trustedKeys when present, the keys uploads and restores must be signed by
  */
 record ServerContext(
         SpecStore store,
@@ -25,5 +26,6 @@ record ServerContext(
         SpecServerMetrics metrics,
         ExecutorService workers,
         RateLimitedLog problemLog,
-        Catalogue catalogue) {
+        Catalogue catalogue,
+        java.util.Optional<io.statecast.messagestore.deploy.TrustedKeys> trustedKeys) {
 }

@@ -16,6 +16,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.timeout.WriteTimeoutException;
+import io.statecast.messagestore.deploy.SpecSignatures;
+import io.statecast.messagestore.spec.SpecLimits;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -196,15 +198,26 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
                 list.add(serviceJson(s));
             }
             exchange.respond(responses.json(HttpResponseStatus.OK, list));
+        } else if (route instanceof Route.History h) {
+            history(exchange, h.serviceId());
+        } else if (route instanceof Route.Version v) {
+            if (HttpMethod.POST.equals(method)) {
+                SpecStore.Preconditions pre = new SpecStore.Preconditions(
+                        EntityTags.parse(request.headers().get(HttpHeaderNames.IF_MATCH)),
+                        EntityTags.parse(request.headers().get(HttpHeaderNames.IF_NONE_MATCH)));
+                restore(exchange, v.serviceId(), v.sha256(), pre, actor(ctx, Optional.empty()));
+            } else {
+                version(exchange, v.serviceId(), v.sha256());
+            }
         } else if (route instanceof Route.Service service) {
             int id = service.serviceId();
             SpecStore.Preconditions pre = new SpecStore.Preconditions(
                     EntityTags.parse(request.headers().get(HttpHeaderNames.IF_MATCH)),
                     EntityTags.parse(request.headers().get(HttpHeaderNames.IF_NONE_MATCH)));
             if (HttpMethod.PUT.equals(method)) {
-                put(exchange, id, ByteBufUtil.getBytes(request.content()), pre);
+                put(exchange, id, ByteBufUtil.getBytes(request.content()), pre, actor(ctx, Optional.empty()));
             } else if (HttpMethod.DELETE.equals(method)) {
-                delete(exchange, id, pre);
+                delete(exchange, id, pre, actor(ctx, Optional.empty()));
             } else {
                 get(exchange, id, pre);
             }
@@ -283,7 +296,32 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
         });
     }
 
-    private void put(Exchange exchange, int id, byte[] body, SpecStore.Preconditions pre) {
+    /** Who is writing: the token's identity and the client's address; the signer once known. */
+    private SpecHistory.Actor actor(ChannelHandlerContext ctx, Optional<String> signedBy) {
+        String from = ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a
+                ? a.getAddress().getHostAddress() : String.valueOf(ctx.channel().remoteAddress());
+        return new SpecHistory.Actor(context.auth().identity(), from, signedBy);
+    }
+
+    /**
+     * With trusted keys: the refusal of a document not signed by one of them (403), or the
+     * actor with the signer; without: the actor as it is.
+     */
+    private Object trust(byte[] document, int id, SpecHistory.Actor actor) {
+        if (context.trustedKeys().isEmpty()) {
+            return actor;
+        }
+        SpecSignatures.Verdict v = SpecSignatures.verify("service " + id, document, context.trustedKeys().get(),
+                SpecLimits.DEFAULTS.withMaxBytes(context.limits().maxSpecBytes()));
+        if (!v.valid()) {
+            context.metrics().untrustedSpecs.increment();
+            context.problemLog().warn(0, "refused a spec from {} ({}): {}", actor.from(), actor.who(), v.message());
+            return responses.error(HttpResponseStatus.FORBIDDEN, "refused: " + v.message());
+        }
+        return new SpecHistory.Actor(actor.who(), actor.from(), v.keyId());
+    }
+
+    private void put(Exchange exchange, int id, byte[] body, SpecStore.Preconditions pre, SpecHistory.Actor who) {
         Optional<SpecStore.Outcome.PreconditionFailed> early = context.store().precheckPut(id, pre);
         if (early.isPresent()) {
             context.metrics().preconditionFailed.increment();
@@ -291,6 +329,11 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             return;
         }
         exchange.respondFromWorker(() -> {
+            Object trusted = trust(body, id, who);
+            if (trusted instanceof FullHttpResponse refusal) {
+                return refusal;
+            }
+            SpecHistory.Actor actor = (SpecHistory.Actor) trusted;
             SpecCheck.Validated validated = context.check().check(body);
             if (validated instanceof SpecCheck.Validated.Invalid invalid) {
                 context.metrics().invalidSpecs.increment();
@@ -305,7 +348,7 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
             if (!exchange.settle()) {
                 return null; // the client has been told 503; nothing may change behind that answer
             }
-            SpecStore.Outcome outcome = context.store().put(metadata, body, pre);
+            SpecStore.Outcome outcome = context.store().put(metadata, body, pre, actor);
             if (outcome instanceof SpecStore.Outcome.Created created) {
                 context.metrics().specsWritten.increment();
                 context.catalogue().request(created.spec());
@@ -327,12 +370,12 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
         });
     }
 
-    private void delete(Exchange exchange, int id, SpecStore.Preconditions pre) {
+    private void delete(Exchange exchange, int id, SpecStore.Preconditions pre, SpecHistory.Actor actor) {
         exchange.respondFromWorker(() -> {
             if (!exchange.settle()) {
                 return null;
             }
-            SpecStore.Outcome outcome = context.store().delete(id, pre);
+            SpecStore.Outcome outcome = context.store().delete(id, pre, actor);
             if (outcome instanceof SpecStore.Outcome.Deleted deleted) {
                 context.metrics().specsDeleted.increment();
                 LOG.info("deleted service {} ({})", id, deleted.spec().metadata().name());
@@ -342,6 +385,104 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
                 return notFound(id);
             }
             return writeRefusal(outcome);
+        });
+    }
+
+    private void history(Exchange exchange, int id) {
+        exchange.respondFromWorker(() -> {
+            ObjectNode body = responses.json().createObjectNode();
+            body.put("serviceId", id);
+            Optional<StoredSpec> current = context.store().find(id);
+            if (current.isPresent()) {
+                body.put("current", current.get().sha256());
+            } else {
+                body.putNull("current");
+            }
+            ArrayNode versions = body.putArray("versions");
+            for (SpecHistory.Version v : context.store().versions(id)) {
+                ObjectNode o = versions.addObject();
+                o.put("sha256", v.sha256());
+                o.put("size", v.size());
+                o.put("storedAt", v.storedAt().toString());
+                o.put("current", current.isPresent() && current.get().sha256().equals(v.sha256()));
+            }
+            ArrayNode log = body.putArray("log");
+            for (SpecHistory.Entry e : context.store().auditEntries(id)) {
+                ObjectNode o = log.addObject();
+                o.put("time", e.time().toString());
+                o.put("action", e.action());
+                o.put("sha256", e.sha256());
+                o.put("size", e.size());
+                o.put("who", e.actor().who());
+                o.put("from", e.actor().from());
+                if (e.actor().signedBy().isPresent()) {
+                    o.put("signedBy", e.actor().signedBy().get());
+                } else {
+                    o.putNull("signedBy");
+                }
+            }
+            if (current.isEmpty() && versions.isEmpty() && log.isEmpty()) {
+                return notFound(id);
+            }
+            return responses.json(HttpResponseStatus.OK, body);
+        });
+    }
+
+    private void version(Exchange exchange, int id, String sha256) {
+        exchange.respondFromWorker(() -> {
+            Optional<byte[]> doc = context.store().version(id, sha256);
+            if (doc.isEmpty() || !SpecStore.sha256(doc.get()).equals(sha256)) {
+                return responses.error(HttpResponseStatus.NOT_FOUND, "no version " + sha256 + " of service " + id);
+            }
+            FullHttpResponse r = responses.bytes(HttpResponseStatus.OK, Responses.SCXML_TYPE, doc.get());
+            r.headers().set(HttpHeaderNames.ETAG, EntityTags.of(sha256));
+            return r;
+        });
+    }
+
+    private void restore(Exchange exchange, int id, String sha256, SpecStore.Preconditions pre, SpecHistory.Actor who) {
+        exchange.respondFromWorker(() -> {
+            Optional<byte[]> doc = context.store().version(id, sha256);
+            if (doc.isEmpty() || !SpecStore.sha256(doc.get()).equals(sha256)) {
+                return responses.error(HttpResponseStatus.NOT_FOUND, "no version " + sha256 + " of service " + id);
+            }
+            byte[] body = doc.get();
+            Object trusted = trust(body, id, who);
+            if (trusted instanceof FullHttpResponse refusal) {
+                return refusal;
+            }
+            SpecHistory.Actor actor = (SpecHistory.Actor) trusted;
+            SpecCheck.Validated validated = context.check().check(body);
+            if (validated instanceof SpecCheck.Validated.Invalid invalid) {
+                context.metrics().invalidSpecs.increment();
+                return responses.problems(HttpResponseStatus.BAD_REQUEST, "the kept version is not a valid spec now",
+                        invalid.problems());
+            }
+            SpecMetadata metadata = ((SpecCheck.Validated.Valid) validated).metadata();
+            if (metadata.serviceId() != id) {
+                context.metrics().invalidSpecs.increment();
+                return responses.error(HttpResponseStatus.CONFLICT, "the kept version declares ServiceID "
+                        + metadata.serviceId());
+            }
+            if (!exchange.settle()) {
+                return null;
+            }
+            SpecStore.Outcome outcome = context.store().restore(metadata, body, pre, actor);
+            StoredSpec stored;
+            if (outcome instanceof SpecStore.Outcome.Created c) {
+                stored = c.spec();
+            } else if (outcome instanceof SpecStore.Outcome.Replaced r) {
+                stored = r.spec();
+            } else {
+                return writeRefusal(outcome);
+            }
+            context.metrics().restores.increment();
+            context.metrics().specsWritten.increment();
+            context.catalogue().request(stored); // the restored version is described like an upload
+            LOG.info("restored service {} ({}) to version {}", id, metadata.name(), sha256);
+            FullHttpResponse r = responses.json(HttpResponseStatus.OK, serviceJson(stored));
+            r.headers().set(HttpHeaderNames.ETAG, stored.etag());
+            return r;
         });
     }
 
@@ -407,7 +548,9 @@ final class SpecRequestHandler extends SimpleChannelInboundHandler<FullHttpReque
         if (cause instanceof WriteTimeoutException) {
             context.metrics().timeouts.increment();
             LOG.debug("connection {} did not take its response in time", ctx.channel().remoteAddress());
-        } else if (cause instanceof IOException || cause instanceof PrematureChannelClosureException) {
+        } else if (cause instanceof IOException || cause instanceof PrematureChannelClosureException
+                || cause instanceof io.netty.handler.ssl.NotSslRecordException
+                || cause.getCause() instanceof javax.net.ssl.SSLException) {
             LOG.debug("connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
         } else if (cause instanceof DecoderException) {
             // The client's bytes, not the server: e.g. more than the codec's 128 requests pipelined in one read.

@@ -16,7 +16,12 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.timeout.WriteTimeoutHandler;
+import javax.net.ssl.SSLException;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.statecast.overlay.logging.RateLimitedLog;
@@ -55,7 +60,8 @@ import org.slf4j.LoggerFactory;
  * start. Request pipeline, from the socket inwards:
  *
  * <pre>
- *   connection limits (503 and close when over maxConnections or maxConnectionsPerAddress)
+ *   connection limits (503 and close when over maxConnections or maxConnectionsPerAddress; with TLS: close)
+ *   SslHandler                     with TLS only; handshake within requestTimeout
  *   WriteTimeoutHandler            a response must drain within requestTimeout
  *   HttpServerCodec                bounded request line and headers
  *   RequestTimeoutHandler          a head within headerTimeout (close), a whole request within requestTimeout (408 / close)
@@ -136,18 +142,41 @@ public final class SpecServer implements AutoCloseable {
             throw new SpecServerException("cannot use the catalogue directory in " + config.directory() + ": " + e.getMessage(), e);
         }
         ServerContext context = new ServerContext(store, check, limits, new BearerAuth(config.token()),
-                new Responses(json), metrics, workers, problemLog, catalogue);
+                new Responses(json), metrics, workers, problemLog, catalogue, config.trustedKeys());
         EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("spec-server-accept", true));
         EventLoopGroup io = new NioEventLoopGroup(2, new DefaultThreadFactory("spec-server-io", true));
         ConnectionLimiter open = new ConnectionLimiter(limits.maxConnections(), limits.maxConnectionsPerAddress());
+        SslContext tls = null;
+        if (config.tls().isPresent()) {
+            SpecServerConfig.Tls t = config.tls().get();
+            try {
+                tls = SslContextBuilder.forServer(t.certificateChain().toFile(), t.privateKey().toFile())
+                        .sslProvider(SslProvider.JDK).build();
+            } catch (SSLException | IllegalArgumentException e) {
+                shutdown(boss, io, workers);
+                catalogue.close();
+                try {
+                    store.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw new SpecServerException("cannot use TLS certificate " + t.certificateChain() + " and key "
+                        + t.privateKey() + ": " + rootMessage(e), e);
+            }
+        }
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(boss, io)
                 .channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 128)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new Initializer(context, open));
+                .childHandler(new Initializer(context, open, tls));
         try {
             SpecServer server = new SpecServer(config, store, metrics, workers, boss, io, bootstrap, catalogue, open);
+            if (config.token().isPresent() && config.tls().isEmpty()
+                    && !server.address.getAddress().isLoopbackAddress()) {
+                LOG.warn("spec server on {} takes its token over plain HTTP: anyone on the path can read it; "
+                        + "give --tls-cert and --tls-key (docs/security.md)", server.address);
+            }
             if (config.insecure()) {
                 LOG.warn("spec server on {} is INSECURE: anyone who can reach it can replace or delete specs", server.address);
             }
@@ -168,14 +197,24 @@ public final class SpecServer implements AutoCloseable {
         }
     }
 
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + t.getMessage() + ")";
+    }
+
     /** Builds each connection's pipeline, or refuses the connection when too many are open. */
     private static final class Initializer extends ChannelInitializer<SocketChannel> {
         private final ServerContext context;
         private final ConnectionLimiter open;
+        private final SslContext tls;
 
-        Initializer(ServerContext context, ConnectionLimiter open) {
+        Initializer(ServerContext context, ConnectionLimiter open, SslContext tls) {
             this.context = context;
             this.open = open;
+            this.tls = tls;
         }
 
         @Override
@@ -192,7 +231,11 @@ public final class SpecServer implements AutoCloseable {
                 } else {
                     context.problemLog().warn(0, "refused connection from {}: maxConnections={} reached", remote, limits.maxConnections());
                 }
-                ch.pipeline().addLast(new Refuse());
+                if (tls != null) {
+                    ch.close(); // a plain-text 503 means nothing to a TLS client, and a handshake costs what the limit saves
+                } else {
+                    ch.pipeline().addLast(new Refuse());
+                }
                 return;
             }
             ch.closeFuture().addListener(f -> open.release(remote));
@@ -203,6 +246,11 @@ public final class SpecServer implements AutoCloseable {
                     .setMaxHeaderSize(limits.maxHeaderBytes())
                     .setMaxChunkSize(8192);
             ChannelPipeline p = ch.pipeline();
+            if (tls != null) {
+                SslHandler ssl = tls.newHandler(ch.alloc());
+                ssl.setHandshakeTimeoutMillis(timeoutMs);
+                p.addLast("tls", ssl);
+            }
             p.addLast("write-timeout", new WriteTimeoutHandler(timeoutMs, TimeUnit.MILLISECONDS));
             p.addLast("http", new HttpServerCodec(decoder));
             p.addLast("request-timeout", new RequestTimeoutHandler(context));
@@ -236,13 +284,13 @@ public final class SpecServer implements AutoCloseable {
         return address;
     }
 
-    /** @return {@code http://host:port/} */
+    /** @return {@code http://host:port/}, or {@code https://host:port/} with TLS */
     public URI baseUri() {
         String host = address.getAddress().getHostAddress();
         if (host.indexOf(':') >= 0) {
             host = "[" + host + "]";
         }
-        return URI.create("http://" + host + ":" + address.getPort() + "/");
+        return URI.create((config.tls().isPresent() ? "https" : "http") + "://" + host + ":" + address.getPort() + "/");
     }
 
     /** @return the configuration the server runs with */

@@ -91,6 +91,43 @@ public final class SpecServerClient {
     public record Stored(boolean created, String etag, ServiceInfo info) {
     }
 
+    /**
+     * A kept version of a service.
+     *
+     * @param sha256 its hash
+     * @param size its length
+     * @param storedAt when it was last stored
+     * @param current whether it is the version served now
+     */
+    public record VersionInfo(String sha256, long size, Instant storedAt, boolean current) {
+    }
+
+    /**
+     * One audit log entry.
+     *
+     * @param time when
+     * @param action {@code create}, {@code replace}, {@code delete} or {@code restore}
+     * @param sha256 the version stored (deleted, for {@code delete})
+     * @param size its length
+     * @param who the token's identity ({@code token:<8 hex>}) or {@code anonymous}
+     * @param from the client's address
+     * @param signedBy the key id that signed the version, when the server checks signatures
+     */
+    public record AuditEntry(Instant time, String action, String sha256, long size, String who, String from,
+            Optional<String> signedBy) {
+    }
+
+    /**
+     * A service's history.
+     *
+     * @param serviceId the service
+     * @param current the SHA-256 served now, empty when deleted
+     * @param versions the kept versions, newest first
+     * @param log the audit entries about it, newest first
+     */
+    public record History(int serviceId, Optional<String> current, List<VersionInfo> versions, List<AuditEntry> log) {
+    }
+
     private final URI base;
     private final Optional<String> token;
     private final Options options;
@@ -103,16 +140,28 @@ public final class SpecServerClient {
      * @param options bounds
      */
     public SpecServerClient(URI baseUri, Optional<String> token, Options options) {
+        this(baseUri, token, options, Optional.empty());
+    }
+
+    /**
+     * @param baseUri the server, e.g. {@code https://specs.example:8470/}
+     * @param token bearer token for writes, or empty
+     * @param options bounds
+     * @param tls for https: the trust in the server (e.g. {@code TlsTrust.trusting(caFile)}); empty:
+     *     the JDK's default trust store
+     */
+    public SpecServerClient(URI baseUri, Optional<String> token, Options options, Optional<javax.net.ssl.SSLContext> tls) {
         Objects.requireNonNull(baseUri, "baseUri");
         String s = baseUri.toString();
         this.base = URI.create(s.endsWith("/") ? s : s + "/");
         this.token = Objects.requireNonNull(token, "token");
         this.options = Objects.requireNonNull(options, "options");
-        this.http = HttpClient.newBuilder()
+        HttpClient.Builder b = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(options.connectTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+                .followRedirects(HttpClient.Redirect.NEVER);
+        tls.ifPresent(b::sslContext);
+        this.http = b.build();
     }
 
     /**
@@ -231,6 +280,57 @@ public final class SpecServerClient {
         }
         expect(r, 204);
         return true;
+    }
+
+    /**
+     * The kept versions of a service and its audit entries.
+     *
+     * @param serviceId the ServiceID
+     * @return its history
+     * @throws SpecServerClientException with 404 when the server knows nothing of it, or a failed exchange
+     */
+    public History history(int serviceId) throws SpecServerClientException {
+        HttpResponse<byte[]> r = send(request("services/" + serviceId + "/history").GET());
+        expect(r, 200);
+        JsonNode root = parse(r.body());
+        try {
+            List<VersionInfo> versions = new ArrayList<>();
+            for (JsonNode v : root.path("versions")) {
+                versions.add(new VersionInfo(v.path("sha256").asText(), v.path("size").asLong(),
+                        Instant.parse(v.path("storedAt").asText()), v.path("current").asBoolean()));
+            }
+            List<AuditEntry> log = new ArrayList<>();
+            for (JsonNode e : root.path("log")) {
+                log.add(new AuditEntry(Instant.parse(e.path("time").asText()), e.path("action").asText(),
+                        e.path("sha256").asText(), e.path("size").asLong(), e.path("who").asText(), e.path("from").asText(),
+                        e.path("signedBy").isTextual() ? Optional.of(e.path("signedBy").asText()) : Optional.empty()));
+            }
+            return new History(root.path("serviceId").asInt(), root.path("current").isTextual()
+                    ? Optional.of(root.path("current").asText()) : Optional.empty(), versions, log);
+        } catch (DateTimeParseException e) {
+            throw malformed("history with a time that is not an ISO-8601 instant");
+        }
+    }
+
+    /**
+     * Makes a kept version current again (or brings a deleted service back).
+     *
+     * @param serviceId the ServiceID
+     * @param sha256 the version, from {@link #history}
+     * @param ifMatch the ETag the caller expects to replace, or empty
+     * @return what is stored now
+     * @throws SpecServerClientException with 401, 403 (not signed by a key the server trusts), 404
+     *     (no such version), 400, 412, or 0 for a failed exchange
+     */
+    public Stored restore(int serviceId, String sha256, Optional<String> ifMatch) throws SpecServerClientException {
+        HttpRequest.Builder b = request("services/" + serviceId + "/history/" + sha256)
+                .POST(HttpRequest.BodyPublishers.noBody());
+        ifMatch.ifPresent(t -> b.header("If-Match", t));
+        authorize(b);
+        HttpResponse<byte[]> r = send(b);
+        expect(r, 200);
+        String etag = r.headers().firstValue("ETag").orElseThrow(() -> malformed("restore answered without ETag"));
+        return new Stored(false, etag, serviceInfo(parse(r.body())));
     }
 
     private HttpRequest.Builder request(String path) {

@@ -1,5 +1,7 @@
 package io.statecast.specserver;
 
+import io.statecast.messagestore.deploy.SpecSignatures;
+import io.statecast.messagestore.deploy.TrustedKeys;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,6 +21,9 @@ import java.util.Optional;
  *     {@value #MIN_TOKEN_CHARS} visible ASCII characters, no spaces
  * @param insecure accept writes without a token
  * @param limits bounds on requests, connections and storage; {@link SpecServerLimits#DEFAULTS}
+ * @param trustedKeys when present, uploads and restores must be specs signed by one of these keys
+ *     ({@link SpecSignatures}); others are refused with 403 and nothing stored changes
+ * @param tls when present, the server speaks HTTPS only, with this certificate and key
  */
 public record SpecServerConfig(
         String bindAddress,
@@ -26,7 +31,30 @@ public record SpecServerConfig(
         Path directory,
         Optional<String> token,
         boolean insecure,
-        SpecServerLimits limits) {
+        SpecServerLimits limits,
+        Optional<TrustedKeys> trustedKeys,
+        Optional<Tls> tls) {
+
+    /**
+     * The server's TLS identity, PEM files as OpenSSL and ACME clients write them.
+     *
+     * @param certificateChain the certificate, then any intermediate CA certificates
+     *     ({@code -----BEGIN CERTIFICATE-----})
+     * @param privateKey its private key, unencrypted PKCS#8 ({@code -----BEGIN PRIVATE KEY-----}); RSA or EC
+     */
+    public record Tls(Path certificateChain, Path privateKey) {
+        /** Checks for nulls. */
+        public Tls {
+            Objects.requireNonNull(certificateChain, "certificateChain");
+            Objects.requireNonNull(privateKey, "privateKey");
+        }
+    }
+
+    /** A server without signature checks and without TLS. */
+    public SpecServerConfig(String bindAddress, int port, Path directory, Optional<String> token, boolean insecure,
+            SpecServerLimits limits) {
+        this(bindAddress, port, directory, token, insecure, limits, Optional.empty(), Optional.empty());
+    }
 
     /** Default {@link #bindAddress}. */
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
@@ -41,6 +69,8 @@ public record SpecServerConfig(
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(trustedKeys, "trustedKeys");
+        Objects.requireNonNull(tls, "tls");
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("port=" + port + " is outside [0, 65535]");
         }
@@ -90,23 +120,34 @@ public record SpecServerConfig(
 
     /** @param value new {@link #port} @return a copy with it */
     public SpecServerConfig withPort(int value) {
-        return new SpecServerConfig(bindAddress, value, directory, token, insecure, limits);
+        return new SpecServerConfig(bindAddress, value, directory, token, insecure, limits, trustedKeys, tls);
     }
 
     /** @param value new {@link #bindAddress} @return a copy with it */
     public SpecServerConfig withBindAddress(String value) {
-        return new SpecServerConfig(value, port, directory, token, insecure, limits);
+        return new SpecServerConfig(value, port, directory, token, insecure, limits, trustedKeys, tls);
     }
 
     /** @param value new {@link #limits} @return a copy with them */
     public SpecServerConfig withLimits(SpecServerLimits value) {
-        return new SpecServerConfig(bindAddress, port, directory, token, insecure, value);
+        return new SpecServerConfig(bindAddress, port, directory, token, insecure, value, trustedKeys, tls);
+    }
+
+    /** @param value the keys uploads must be signed by @return a copy requiring them */
+    public SpecServerConfig withTrustedKeys(TrustedKeys value) {
+        return new SpecServerConfig(bindAddress, port, directory, token, insecure, limits, Optional.of(value), tls);
+    }
+
+    /** @param value the TLS identity @return a copy serving HTTPS with it */
+    public SpecServerConfig withTls(Tls value) {
+        return new SpecServerConfig(bindAddress, port, directory, token, insecure, limits, trustedKeys, Optional.of(value));
     }
 
     /** Never prints the token. */
     @Override
     public String toString() {
         return "SpecServerConfig[bindAddress=" + bindAddress + ", port=" + port + ", directory=" + directory
-                + ", token=" + (token.isPresent() ? "(set)" : "(none)") + ", insecure=" + insecure + ", limits=" + limits + "]";
+                + ", token=" + (token.isPresent() ? "(set)" : "(none)") + ", insecure=" + insecure + ", limits=" + limits + ", trustedKeys=" + trustedKeys.map(Object::toString).orElse("(none)")
+                + ", tls=" + tls.map(Object::toString).orElse("(none)") + "]";
     }
 }

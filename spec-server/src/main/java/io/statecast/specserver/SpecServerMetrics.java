@@ -23,6 +23,8 @@ public final class SpecServerMetrics {
     final LongAdder preconditionFailed = new LongAdder();
     final LongAdder specsWritten = new LongAdder();
     final LongAdder specsDeleted = new LongAdder();
+    final LongAdder untrustedSpecs = new LongAdder();
+    final LongAdder restores = new LongAdder();
     final LongAdder internalErrors = new LongAdder();
 
     SpecServerMetrics() {
@@ -37,7 +39,8 @@ public final class SpecServerMetrics {
      * the decoder), {@code unauthorized} (401), {@code tooLarge} (413), {@code timeouts} (408 or
      * closed for slowness, and processing timeouts), {@code overloaded} (503 because the worker
      * queue was full), {@code invalidSpecs} (400 with problems, 409), {@code preconditionFailed}
-     * (412), {@code specsWritten}, {@code specsDeleted}, {@code internalErrors} (500 and exceptions
+     * (412), {@code specsWritten}, {@code specsDeleted}, {@code untrustedSpecs} (403: not signed by a trusted
+     * key), {@code restores} (versions made current again), {@code internalErrors} (500 and exceptions
      * that closed a connection).
      *
      * @return name to value, in a stable order
@@ -57,6 +60,8 @@ public final class SpecServerMetrics {
         m.put("preconditionFailed", preconditionFailed.sum());
         m.put("specsWritten", specsWritten.sum());
         m.put("specsDeleted", specsDeleted.sum());
+        m.put("untrustedSpecs", untrustedSpecs.sum());
+        m.put("restores", restores.sum());
         m.put("internalErrors", internalErrors.sum());
         return m;
     }

@@ -32,8 +32,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The spec server's on-disk repository: one file {@code <serviceId>.scxml} per service, nothing
- * else. Metadata is not stored beside the document; it is derived by validating the document
+ * The spec server's on-disk repository: one file {@code <serviceId>.scxml} per service decides
+ * what is served (the {@link SpecHistory} keeps copies of versions and a log, never metadata of
+ * the current one). Metadata is not stored beside the document; it is derived by validating the document
  * again when the store opens, so there is no second file that could disagree with the first.
  *
  * <pre>
@@ -44,6 +45,7 @@ import org.slf4j.LoggerFactory;
  *     quarantine/
  *       9.scxml.1718000000000    a stored file that failed validation at open
  *       9.scxml.1718000000000.problems.txt
+ *     history/17/&lt;sha256&gt;.scxml   kept versions, and audit.log: see {@link SpecHistory}
  * </pre>
  *
  * <p>A write goes to a temporary file in the same directory, is forced to disk, renamed over the
@@ -81,6 +83,7 @@ final class SpecStore implements Closeable {
     private final ConcurrentHashMap<Integer, StoredSpec> index = new ConcurrentHashMap<>();
     private final ReentrantLock writeLock = new ReentrantLock();
     private final List<Path> quarantined = new ArrayList<>();
+    private final SpecHistory history;
     private volatile boolean directorySyncWarned;
 
     private SpecStore(Path directory, SpecCheck check, int maxSpecBytes, int maxServices, Clock clock,
@@ -92,6 +95,7 @@ final class SpecStore implements Closeable {
         this.clock = clock;
         this.lockChannel = lockChannel;
         this.lock = lock;
+        this.history = new SpecHistory(directory, this::syncDirectory);
     }
 
     /**
@@ -144,6 +148,20 @@ final class SpecStore implements Closeable {
             }
         }
         entries.sort(Comparator.comparing(Path::toString));
+        Path historyDir = directory.resolve(SpecHistory.HISTORY_DIR);
+        if (Files.isDirectory(historyDir)) {
+            try (DirectoryStream<Path> services = Files.newDirectoryStream(historyDir)) {
+                for (Path d : services) {
+                    if (Files.isDirectory(d)) {
+                        try (DirectoryStream<Path> temps = Files.newDirectoryStream(d, TEMP_PREFIX + "*" + TEMP_SUFFIX)) {
+                            for (Path t : temps) {
+                                Files.deleteIfExists(t);
+                            }
+                        }
+                    }
+                }
+            }
+        }
         for (Path p : entries) {
             String name = p.getFileName().toString();
             if (!Files.isRegularFile(p)) {
@@ -360,6 +378,11 @@ final class SpecStore implements Closeable {
      * @throws IOException when the write fails; the previous version is then still in place
      */
     Outcome put(SpecMetadata metadata, byte[] document, Preconditions pre) throws IOException {
+        return put(metadata, document, pre, SpecHistory.Actor.LOCAL);
+    }
+
+    /** As {@link #put(SpecMetadata, byte[], Preconditions)}, recording {@code actor} in the audit log. */
+    Outcome put(SpecMetadata metadata, byte[] document, Preconditions pre, SpecHistory.Actor actor) throws IOException {
         int id = metadata.serviceId();
         writeLock.lock();
         try {
@@ -368,17 +391,80 @@ final class SpecStore implements Closeable {
             if (failed.isPresent()) {
                 return failed.get();
             }
-            if (current.isEmpty() && index.size() >= maxServices) {
-                return new Outcome.Full(maxServices);
-            }
-            Instant storedAt = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-            writeAtomically(fileOf(id), document, storedAt);
-            StoredSpec stored = new StoredSpec(metadata, sha256(document), document.length, storedAt);
-            index.put(id, stored);
-            return current.isEmpty() ? new Outcome.Created(stored) : new Outcome.Replaced(stored);
+            return commit(metadata, document, current, current.isEmpty() ? "create" : "replace", actor);
         } finally {
             writeLock.unlock();
         }
+    }
+
+    /**
+     * Makes a kept version of a service current again (or brings a deleted service back), as a
+     * write: {@code If-Match}, when given, must list the current tag.
+     *
+     * @param metadata what the version declares (validated by the caller)
+     * @param document the version's bytes
+     * @return created, replaced, precondition failed, or full
+     */
+    Outcome restore(SpecMetadata metadata, byte[] document, Preconditions pre, SpecHistory.Actor actor) throws IOException {
+        int id = metadata.serviceId();
+        writeLock.lock();
+        try {
+            Optional<StoredSpec> current = Optional.ofNullable(index.get(id));
+            Optional<String> tag = current.map(StoredSpec::etag);
+            if (pre.ifMatch().isPresent() && !pre.ifMatch().get().matchesStrong(tag)) {
+                return current.isEmpty() ? new Outcome.PreconditionFailed("If-Match given but the service does not exist")
+                        : new Outcome.PreconditionFailed("If-Match does not list the current ETag " + tag.get());
+            }
+            if (pre.ifNoneMatch().isPresent() && pre.ifNoneMatch().get().matchesWeak(tag)) {
+                return new Outcome.PreconditionFailed("If-None-Match matches the current version " + tag.get());
+            }
+            return commit(metadata, document, current, "restore", actor);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Under the write lock: keeps both versions in the history, writes, logs. */
+    private Outcome commit(SpecMetadata metadata, byte[] document, Optional<StoredSpec> current, String action,
+            SpecHistory.Actor actor) throws IOException {
+        int id = metadata.serviceId();
+        if (current.isEmpty() && index.size() >= maxServices) {
+            return new Outcome.Full(maxServices);
+        }
+        keepCurrent(current);
+        Instant storedAt = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        String sha = sha256(document);
+        history.archive(id, document, sha, storedAt);
+        writeAtomically(fileOf(id), document, storedAt);
+        StoredSpec stored = new StoredSpec(metadata, sha, document.length, storedAt);
+        index.put(id, stored);
+        history.log(new SpecHistory.Entry(storedAt, action, id, sha, document.length, actor));
+        return current.isEmpty() ? new Outcome.Created(stored) : new Outcome.Replaced(stored);
+    }
+
+    /** A version stored before the history existed is kept before it is replaced or deleted. */
+    private void keepCurrent(Optional<StoredSpec> current) throws IOException {
+        if (current.isPresent() && !history.has(current.get().serviceId(), current.get().sha256())) {
+            Optional<Document> doc = read(current.get().serviceId());
+            if (doc.isPresent()) {
+                history.archive(current.get().serviceId(), doc.get().bytes(), doc.get().sha256(), current.get().storedAt());
+            }
+        }
+    }
+
+    /** The kept versions of a service, newest first. */
+    List<SpecHistory.Version> versions(int serviceId) throws IOException {
+        return history.versions(serviceId);
+    }
+
+    /** A kept version's bytes. */
+    Optional<byte[]> version(int serviceId, String sha256) throws IOException {
+        return history.read(serviceId, sha256, maxSpecBytes);
+    }
+
+    /** The audit log's entries about a service, newest first. */
+    List<SpecHistory.Entry> auditEntries(int serviceId) throws IOException {
+        return history.entries(serviceId);
     }
 
     private static Optional<Outcome.PreconditionFailed> putPrecondition(Optional<StoredSpec> current, Preconditions pre) {
@@ -412,6 +498,11 @@ final class SpecStore implements Closeable {
      * @throws IOException when the file cannot be removed
      */
     Outcome delete(int serviceId, Preconditions pre) throws IOException {
+        return delete(serviceId, pre, SpecHistory.Actor.LOCAL);
+    }
+
+    /** As {@link #delete(int, Preconditions)}, recording {@code actor} in the audit log. */
+    Outcome delete(int serviceId, Preconditions pre, SpecHistory.Actor actor) throws IOException {
         writeLock.lock();
         try {
             StoredSpec current = index.get(serviceId);
@@ -427,9 +518,12 @@ final class SpecStore implements Closeable {
             if (current == null) {
                 return new Outcome.NotFound();
             }
+            keepCurrent(Optional.of(current));
             Files.deleteIfExists(fileOf(serviceId));
             syncDirectory(directory);
             index.remove(serviceId);
+            history.log(new SpecHistory.Entry(clock.instant().truncatedTo(ChronoUnit.MILLIS), "delete", serviceId,
+                    current.sha256(), current.size(), actor));
             return new Outcome.Deleted(current);
         } finally {
             writeLock.unlock();

@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  */
 final class ChildServer implements AutoCloseable {
 
-    private static final Pattern LISTENING = Pattern.compile("spec-server listening on (http://\\S+/)");
+    private static final Pattern LISTENING = Pattern.compile("spec-server listening on (https?://\\S+/)");
 
     private final Process process;
     private final Path stdout;

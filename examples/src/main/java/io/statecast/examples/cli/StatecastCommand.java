@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             ExchangeCommand.class,
             BenchCommand.class,
             io.statecast.messagestore.cli.SpecCommand.class,
+            io.statecast.messagestore.cli.KeygenCommand.class,
             ChatCommand.class,
             NodeCommand.class,
             ProbeCommand.class,

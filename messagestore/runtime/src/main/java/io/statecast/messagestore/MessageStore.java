@@ -7,6 +7,8 @@ import io.statecast.messagestore.deploy.PendingMessages;
 import io.statecast.messagestore.deploy.ServiceLoadException;
 import io.statecast.messagestore.deploy.ServiceRegistry;
 import io.statecast.messagestore.deploy.SpecResolver;
+import io.statecast.messagestore.deploy.SpecSignatures;
+import io.statecast.messagestore.deploy.TrustedKeys;
 import io.statecast.messagestore.deploy.UnknownServiceHandler;
 import io.statecast.messagestore.deploy.WarmStart;
 import io.statecast.messagestore.instance.EndCause;
@@ -44,6 +46,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ConcurrentHashMap;
@@ -126,6 +129,9 @@ public final class MessageStore implements MessageStorePort {
     private final boolean scratch;
     private final Object lifecycle = new Object();
     private volatile UnknownServiceHandler unknownServiceHandler = UnknownServiceHandler.NONE;
+    /** Keys whose signatures specs from the network need; null: no signature needed. */
+    private volatile TrustedKeys trustedKeys;
+    private final LongAdder untrustedSpecs = new LongAdder();
     private volatile OverlayContext context;
     private volatile Shard[] shards;
     private volatile boolean closed;
@@ -189,6 +195,48 @@ public final class MessageStore implements MessageStorePort {
         this.unknownServiceHandler = Objects.requireNonNull(handler, "handler");
     }
 
+    /**
+     * From now on, specs this store reads from the network — downloaded from the spec server, or
+     * loaded from an URI whose scheme is neither {@code file} nor {@code classpath} — must be
+     * signed by one of {@code keys} ({@link SpecSignatures}); others are refused and counted
+     * ({@link #untrustedSpecs()}), and what is loaded stays loaded. Local files and the classpath
+     * are the node's own configuration and are not checked.
+     */
+    public void trust(TrustedKeys keys) {
+        this.trustedKeys = Objects.requireNonNull(keys, "keys");
+    }
+
+    /** The keys set by {@link #trust}, if any. */
+    public Optional<TrustedKeys> trustedKeys() {
+        return Optional.ofNullable(trustedKeys);
+    }
+
+    /** Specs refused because they were not validly signed by a trusted key. */
+    public long untrustedSpecs() {
+        return untrustedSpecs.sum();
+    }
+
+    /**
+     * Why the store would not trust {@code document} read from the network, or empty when it
+     * trusts it (it is validly signed by a trusted key, or the store trusts no keys). A refusal
+     * is counted in {@link #untrustedSpecs()}.
+     *
+     * @param source names the document in the reason
+     */
+    public Optional<String> distrust(byte[] document, String source) {
+        TrustedKeys keys = trustedKeys;
+        if (keys == null) {
+            return Optional.empty();
+        }
+        SpecSignatures.Verdict v = SpecSignatures.verify(source, document, keys, config.specLimits());
+        if (v.valid()) {
+            LOG.debug("{}", v.message());
+            return Optional.empty();
+        }
+        untrustedSpecs.increment();
+        return Optional.of(v.message());
+    }
+
     // ------------------------------------------------------------------ services
 
     /**
@@ -208,6 +256,13 @@ public final class MessageStore implements MessageStorePort {
             bytes = resolver.read(uri, config.specLimits().maxBytes());
         } catch (IOException e) {
             throw new ServiceLoadException("cannot read " + uri + ": " + FileErrors.describe(e), e);
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+        if (!scheme.equals("file") && !scheme.equals("classpath")) {
+            Optional<String> why = distrust(bytes, uri.toString());
+            if (why.isPresent()) {
+                throw new ServiceLoadException("refused: " + why.get());
+            }
         }
         ServiceSpec spec;
         try {

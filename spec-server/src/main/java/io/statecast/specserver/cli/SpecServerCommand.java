@@ -1,5 +1,6 @@
 package io.statecast.specserver.cli;
 
+import io.statecast.messagestore.deploy.TrustedKeys;
 import io.statecast.overlay.io.FileErrors;
 import io.statecast.specserver.MessageStoreSpecCheck;
 import io.statecast.specserver.SpecServer;
@@ -70,6 +71,19 @@ public final class SpecServerCommand implements Callable<Integer> {
             description = "Most simultaneous connections from one client address (IPv6: one /64) (default: ${DEFAULT-VALUE}).")
     int maxConnectionsPerAddress = SpecServerLimits.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
 
+    @Option(names = "--trust", paramLabel = "KEY.pub",
+            description = "Accept only specs signed by this public key (from 'statecast keygen'); repeat for several. "
+                    + "Unsigned or wrongly signed uploads get 403 and nothing stored changes.")
+    java.util.List<Path> trust = new java.util.ArrayList<>();
+
+    @Option(names = "--tls-cert", paramLabel = "CERT.pem",
+            description = "Serve HTTPS only, with this PEM certificate (chain); needs --tls-key.")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "KEY.pem",
+            description = "The unencrypted PKCS#8 PEM private key of --tls-cert.")
+    Path tlsKey;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -83,6 +97,27 @@ public final class SpecServerCommand implements Callable<Integer> {
             SpecServerLimits limits = SpecServerLimits.DEFAULTS.withMaxSpecBytes(maxSpecBytes).withMaxConnections(maxConnections)
                     .withMaxConnectionsPerAddress(maxConnectionsPerAddress);
             config = new SpecServerConfig(bind, port, dir, token, insecure, limits);
+            if (!trust.isEmpty()) {
+                for (Path f : trust) {
+                    Optional<String> why = FileErrors.unreadable(f);
+                    if (why.isPresent()) {
+                        throw new IOException("--trust " + f + ": " + why.get());
+                    }
+                }
+                config = config.withTrustedKeys(TrustedKeys.read(trust));
+            }
+            if ((tlsCert == null) != (tlsKey == null)) {
+                throw new IllegalArgumentException("--tls-cert and --tls-key go together; give both or neither");
+            }
+            if (tlsCert != null) {
+                for (Path f : java.util.List.of(tlsCert, tlsKey)) {
+                    Optional<String> why = FileErrors.unreadable(f);
+                    if (why.isPresent()) {
+                        throw new IOException((f == tlsCert ? "--tls-cert " : "--tls-key ") + f + ": " + why.get());
+                    }
+                }
+                config = config.withTls(new SpecServerConfig.Tls(tlsCert, tlsKey));
+            }
         } catch (IllegalArgumentException | IOException e) {
             err.println("spec-server: " + e.getMessage());
             err.flush();
@@ -95,11 +130,13 @@ public final class SpecServerCommand implements Callable<Integer> {
             } catch (SpecServerException e) {
                 err.println("spec-server: " + e.getMessage());
                 err.flush();
-                return 1;
+                // an unusable certificate or key is bad input, like an unreadable token file
+                return config.tls().isPresent() && e.getMessage().startsWith("cannot use TLS") ? 2 : 1;
             }
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "spec-server-shutdown"));
             out.println("spec-server listening on " + server.baseUri() + " (" + server.services().size() + " services in "
-                    + dir.toAbsolutePath() + ")");
+                    + dir.toAbsolutePath() + (config.trustedKeys().isPresent() ? "; accepting specs signed by "
+                    + config.trustedKeys().get().keys().keySet() : "") + ")");
             out.flush();
             server.awaitClose();
             return 0;

@@ -24,6 +24,7 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLContext;
 
 /**
  * Reads {@code http:} or {@code https:} URIs (for instance a spec server's
@@ -35,7 +36,8 @@ import java.util.regex.Pattern;
  * the limit) is refused. A non-2xx status fails naming the URI and the status; redirects are not
  * followed. When the response carries a strong ETag of the form {@code "<64 hex digits>"} (what the
  * spec server sends: the SHA-256 of the body), the body must hash to it, so a truncated or altered
- * download is refused; other ETag forms carry no checkable hash and are ignored.
+ * download is refused; other ETag forms carry no checkable hash and are ignored, unless the source
+ * requires a digest (as a node's spec server downloads do), which refuses them.
  *
  * <p>The {@link HttpClient} (and its selector thread) is created on the first read, so a resolver
  * that never reads HTTP costs nothing. Thread-safe.
@@ -52,6 +54,8 @@ public final class HttpSpecSource implements SpecSource {
     private final String scheme;
     private final Duration connectTimeout;
     private final Duration totalTimeout;
+    private final Optional<SSLContext> tls;
+    private final boolean requireDigest;
     private final Object clientLock = new Object();
     private HttpClient client;
 
@@ -61,6 +65,20 @@ public final class HttpSpecSource implements SpecSource {
      * @throws IllegalArgumentException for another scheme or a non-positive timeout
      */
     public HttpSpecSource(String scheme, Duration connectTimeout, Duration totalTimeout) {
+        this(scheme, connectTimeout, totalTimeout, Optional.empty(), false);
+    }
+
+    /**
+     * A source for {@code scheme} that trusts {@code tls} (empty: the JDK's default trust store) for
+     * {@code https}, and with {@code requireDigest} refuses a response without a SHA-256 ETag (what
+     * a spec server always sends), so nothing unchecked is read from a server that should have one.
+     *
+     * @throws IllegalArgumentException for another scheme or a non-positive timeout
+     */
+    public HttpSpecSource(String scheme, Duration connectTimeout, Duration totalTimeout, Optional<SSLContext> tls,
+            boolean requireDigest) {
+        this.tls = Objects.requireNonNull(tls, "tls");
+        this.requireDigest = requireDigest;
         String s = Objects.requireNonNull(scheme, "scheme").toLowerCase(Locale.ROOT);
         if (!s.equals("http") && !s.equals("https")) {
             throw new IllegalArgumentException("HttpSpecSource reads http or https, not '" + scheme + "'");
@@ -120,7 +138,7 @@ public final class HttpSpecSource implements SpecSource {
             throw new HttpStatusException(uri, status);
         }
         byte[] body = response.body();
-        checkEtag(uri, response.headers().firstValue("etag"), body);
+        checkEtag(uri, response.headers().firstValue("etag"), body, requireDigest);
         return body;
     }
 
@@ -136,12 +154,13 @@ public final class HttpSpecSource implements SpecSource {
         return new BoundedBody(uri, maxBytes, null);
     }
 
-    private static void checkEtag(URI uri, Optional<String> etag, byte[] body) throws IOException {
-        if (etag.isEmpty()) {
-            return;
-        }
-        var m = SHA256_ETAG.matcher(etag.get().trim());
+    private static void checkEtag(URI uri, Optional<String> etag, byte[] body, boolean required) throws IOException {
+        var m = SHA256_ETAG.matcher(etag.orElse("").trim());
         if (!m.matches()) {
+            if (required) {
+                throw new IOException(uri + ": refused: the response has no verifiable digest (ETag \"<SHA-256 hex>\"), "
+                        + (etag.isEmpty() ? "no ETag at all" : "ETag " + abbreviate(etag.get())));
+            }
             return;
         }
         byte[] actual;
@@ -157,13 +176,21 @@ public final class HttpSpecSource implements SpecSource {
         }
     }
 
+    private static String abbreviate(String s) {
+        String t = s.length() > 80 ? s.substring(0, 80) + "…" : s;
+        StringBuilder b = new StringBuilder();
+        t.codePoints().forEach(c -> b.appendCodePoint(c < 0x20 || c == 0x7f ? '?' : c));
+        return b.toString();
+    }
+
     private HttpClient client() {
         synchronized (clientLock) {
             if (client == null) {
-                client = HttpClient.newBuilder()
+                HttpClient.Builder b = HttpClient.newBuilder()
                         .connectTimeout(connectTimeout)
-                        .followRedirects(HttpClient.Redirect.NEVER)
-                        .build();
+                        .followRedirects(HttpClient.Redirect.NEVER);
+                tls.ifPresent(b::sslContext);
+                client = b.build();
             }
             return client;
         }

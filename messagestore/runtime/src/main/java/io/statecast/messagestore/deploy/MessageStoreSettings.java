@@ -1,6 +1,7 @@
 package io.statecast.messagestore.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.statecast.messagestore.MessageStore;
 import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.event.QueryLimits;
 import io.statecast.messagestore.instance.InstanceLimits;
@@ -36,13 +37,15 @@ import java.util.TreeSet;
  * @param services   the specs to load when the store is created, in order
  * @param specServer where to download the specs of unknown services on demand; empty: nowhere
  *                   (held messages wait for a {@code loadService} and otherwise expire)
+ * @param trustedKeys the keys whose signatures specs read from the network need
+ *                   ({@link MessageStore#trust}); empty: no signature needed
  */
 public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource> services,
-        Optional<SpecServerSettings> specServer) {
+        Optional<SpecServerSettings> specServer, Optional<TrustedKeys> trustedKeys) {
 
     /** Settings without a spec server. */
     public MessageStoreSettings(MessageStoreConfig config, List<ServiceSource> services) {
-        this(config, services, Optional.empty());
+        this(config, services, Optional.empty(), Optional.empty());
     }
 
     /** Copies the list; checks for nulls. */
@@ -50,6 +53,7 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
         Objects.requireNonNull(config, "config");
         services = List.copyOf(services);
         Objects.requireNonNull(specServer, "specServer");
+        Objects.requireNonNull(trustedKeys, "trustedKeys");
     }
 
     /** Prefix of every field path. */
@@ -72,14 +76,14 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
 
     private static final Set<String> TOP = Set.of("shards", "threading", "dataQueueCapacity", "controlQueueCapacity",
             "warmStart", "warmStartTimeoutMs", "evaluationLimitMs", "maxSpecBytes", "unknownService", "instances",
-            "services", "specServer", "timerTickMs", "warmStartRounds");
+            "services", "specServer", "timerTickMs", "warmStartRounds", "trustedKeys");
     private static final Set<String> UNKNOWN = Set.of("holdMessages", "holdMs");
     private static final Set<String> INSTANCES = Set.of("maxLive", "historyEntries", "actionHistoryEntries",
             "timersPerInstance", "primitiveBurst", "primitiveRatePerSecond", "idleTimeoutMs", "tombstones",
             "tombstoneTtlMs");
     private static final Set<String> SERVICE = Set.of("uri", "parameters");
     private static final Set<String> SPEC_SERVER = Set.of("uri", "timeoutMs", "tokenFile", "tries", "retryIntervalMs",
-            "retryMaxIntervalMs", "publishOnRequest", "publishOnLoad", "publishIntervalMs", "maxPublishesPerMinute");
+            "retryMaxIntervalMs", "publishOnRequest", "publishOnLoad", "publishIntervalMs", "maxPublishesPerMinute", "caFile");
     /** Largest token file read. */
     private static final int MAX_TOKEN_FILE_BYTES = 4096;
 
@@ -172,7 +176,41 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
         }
         MessageStoreConfig config = new MessageStoreConfig(shards, threading, data, control, il, holdMessages,
                 Duration.ofMillis(holdMs), specLimits, warm, Duration.ofMillis(warmMs), Duration.ofMillis(tickMs), warmRounds);
-        return new MessageStoreSettings(config, services, specServer(section.get("specServer"), PREFIX + ".specServer"));
+        return new MessageStoreSettings(config, services, specServer(section.get("specServer"), PREFIX + ".specServer"),
+                trustedKeys(section.get("trustedKeys"), PREFIX + ".trustedKeys"));
+    }
+
+    private static Optional<TrustedKeys> trustedKeys(JsonNode n, String path) throws OverlayConfigException {
+        if (n == null || n.isNull()) {
+            return Optional.empty();
+        }
+        if (!n.isArray() || n.isEmpty()) {
+            throw new OverlayConfigException(path, path + " must be a non-empty array of public key files (.pub), got "
+                    + (n.isArray() ? "an empty array" : n.getNodeType()));
+        }
+        if (n.size() > TrustedKeys.MAX_KEYS) {
+            throw new OverlayConfigException(path, path + " lists " + n.size() + " files, more than "
+                    + TrustedKeys.MAX_KEYS);
+        }
+        List<Path> files = new ArrayList<>();
+        for (int k = 0; k < n.size(); k++) {
+            String p = path + "[" + k + "]";
+            if (!n.get(k).isTextual()) {
+                throw new OverlayConfigException(p, p + " must be a file name, got " + n.get(k).getNodeType());
+            }
+            try {
+                Path f = Path.of(n.get(k).asText());
+                SigningKey.readPublic(f);
+                files.add(f);
+            } catch (IOException | InvalidPathException e) {
+                throw new OverlayConfigException(p, p + "=" + n.get(k).asText() + ": " + e.getMessage());
+            }
+        }
+        try {
+            return Optional.of(TrustedKeys.read(files));
+        } catch (IOException e) {
+            throw new OverlayConfigException(path, path + ": " + e.getMessage());
+        }
     }
 
     private static Optional<SpecServerSettings> specServer(JsonNode n, String path) throws OverlayConfigException {
@@ -203,10 +241,28 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
                 Duration.ofMillis(longField(n, "publishIntervalMs", p.perService().toMillis(), 1, 86_400_000L, path)),
                 intField(n, "maxPublishesPerMinute", p.maxPerMinute(), 1, 10_000, path));
         Optional<String> token = tokenFile(n.get("tokenFile"), path + ".tokenFile");
+        Optional<javax.net.ssl.SSLContext> tls = Optional.empty();
+        JsonNode ca = n.get("caFile");
+        if (ca != null && !ca.isNull()) {
+            if (!ca.isTextual()) {
+                throw new OverlayConfigException(path + ".caFile", path + ".caFile must be a file name, got "
+                        + ca.getNodeType());
+            }
+            try {
+                tls = Optional.of(TlsTrust.trusting(Path.of(ca.asText())));
+            } catch (IOException | InvalidPathException e) {
+                throw new OverlayConfigException(path + ".caFile", path + ".caFile=" + ca.asText() + ": "
+                        + e.getMessage());
+            }
+        }
+        if (tls.isPresent() && !uri.getScheme().equalsIgnoreCase("https")) {
+            throw new OverlayConfigException(path + ".caFile", path + ".caFile is for an https uri; " + path + ".uri is "
+                    + u.asText());
+        }
         try {
             return Optional.of(new SpecServerSettings(uri, Duration.ofMillis(timeoutMs), token,
                     new SpecServerSettings.Retry(tries, Duration.ofMillis(intervalMs), Duration.ofMillis(maxIntervalMs)),
-                    publish));
+                    publish, tls));
         } catch (IllegalArgumentException e) {
             throw new OverlayConfigException(path + ".uri", path + ".uri=" + u.asText() + ": " + e.getMessage());
         }

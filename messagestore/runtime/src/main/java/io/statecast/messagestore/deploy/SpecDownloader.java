@@ -38,7 +38,10 @@ import org.slf4j.LoggerFactory;
  * downloads it gives up: the held messages of that service are dropped and counted
  * ({@code SPEC_UNAVAILABLE}); the next message of the service starts over. A download that does
  * not validate or declares another ServiceID is refused and not retried; nothing is installed, so a
- * loaded spec is never replaced by a bad one, and the held messages expire as usual.
+ * loaded spec is never replaced by a bad one, and the held messages expire as usual. When the store
+ * trusts signing keys ({@link MessageStore#trust}), a download that is not signed by one of them is
+ * refused the same way and counted apart ({@code downloadsUntrusted}). A download must carry the
+ * server's SHA-256 ETag and match it; one without is a failure.
  *
  * <h2>Answering Service Requests</h2>
  * A Service Request unicast to this node for a service it has loaded makes it publish that
@@ -73,7 +76,7 @@ public final class SpecDownloader implements UnknownServiceHandler, AutoCloseabl
     private record Document(String sha256Hex, byte[] bytes) {
     }
 
-    private enum Outcome { INSTALLED, NOT_FOUND, REFUSED, FAILED }
+    private enum Outcome { INSTALLED, NOT_FOUND, REFUSED, UNTRUSTED, FAILED }
 
     private final MessageStore store;
     private final SpecServerSettings server;
@@ -92,6 +95,7 @@ public final class SpecDownloader implements UnknownServiceHandler, AutoCloseabl
     private final LongAdder installed = new LongAdder();
     private final LongAdder notFound = new LongAdder();
     private final LongAdder refused = new LongAdder();
+    private final LongAdder untrusted = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final LongAdder abandoned = new LongAdder();
     private final LongAdder heldDropped = new LongAdder();
@@ -118,8 +122,14 @@ public final class SpecDownloader implements UnknownServiceHandler, AutoCloseabl
         this.store = Objects.requireNonNull(store, "store");
         this.server = Objects.requireNonNull(server, "server");
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
-        this.http = new HttpSpecSource(server.uri().getScheme(), server.timeout(), server.timeout());
-        this.publisher = new SpecPublisher(server.timeout(), server.token());
+        this.http = new HttpSpecSource(server.uri().getScheme(), server.timeout(), server.timeout(), server.tls(), true);
+        this.publisher = new SpecPublisher(server.timeout(), server.token(), server.tls());
+        if (server.token().isPresent() && server.uri().getScheme().equalsIgnoreCase("http")
+                && !server.uri().getHost().equals("127.0.0.1") && !server.uri().getHost().equals("localhost")
+                && !server.uri().getHost().equals("[::1]")) {
+            LOG.warn("the spec server {} is plain http: the publish token travels in clear text; use https "
+                    + "(docs/security.md)", server.uri());
+        }
         this.gate = new PublishGate(server.publish().perService(), server.publish().maxPerMinute(), GATE_TRACKED);
         AtomicInteger n = new AtomicInteger();
         // one daemon thread that goes away when idle: a node without unknown services pays nothing
@@ -213,6 +223,7 @@ public final class SpecDownloader implements UnknownServiceHandler, AutoCloseabl
             case INSTALLED -> installed;
             case NOT_FOUND -> notFound;
             case REFUSED -> refused;
+            case UNTRUSTED -> untrusted;
             case FAILED -> failed;
         }).increment();
     }
@@ -247,6 +258,11 @@ public final class SpecDownloader implements UnknownServiceHandler, AutoCloseabl
         } catch (IOException e) {
             LOG.warn("spec download of ServiceID {} failed: {}", serviceId, e.getMessage());
             return Outcome.FAILED;
+        }
+        java.util.Optional<String> distrust = store.distrust(bytes, uri.toString());
+        if (distrust.isPresent()) {
+            LOG.warn("refused the spec downloaded from {}: {}", uri, distrust.get());
+            return Outcome.UNTRUSTED;
         }
         ServiceSpec spec;
         try {
@@ -375,7 +391,7 @@ public final class SpecDownloader implements UnknownServiceHandler, AutoCloseabl
     @Override
     public DeploymentMetrics metrics() {
         return new DeploymentMetrics(started.sum(), attempts.sum(), installed.sum(), notFound.sum(), refused.sum(),
-                failed.sum(), abandoned.sum(), heldDropped.sum(), requestsSent.sum(), requestsReceived.sum(),
+                untrusted.sum(), failed.sum(), abandoned.sum(), heldDropped.sum(), requestsSent.sum(), requestsReceived.sum(),
                 requestsAnswered.sum(), requestsIgnored.sum(), requestsThrottled.sum(), publishes.sum(),
                 publishesAlreadyThere.sum(), publishConflicts.sum(), publishFailures.sum());
     }

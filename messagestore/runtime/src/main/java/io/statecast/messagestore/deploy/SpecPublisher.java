@@ -46,7 +46,10 @@ final class SpecPublisher {
     private final Object clientLock = new Object();
     private HttpClient client;
 
-    SpecPublisher(Duration timeout, Optional<String> token) {
+    private final Optional<javax.net.ssl.SSLContext> tls;
+
+    SpecPublisher(Duration timeout, Optional<String> token, Optional<javax.net.ssl.SSLContext> tls) {
+        this.tls = Objects.requireNonNull(tls, "tls");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
         this.token = Objects.requireNonNull(token, "token");
     }
@@ -102,7 +105,10 @@ final class SpecPublisher {
     private HttpClient client() {
         synchronized (clientLock) {
             if (client == null) {
-                client = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+                HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(timeout)
+                        .followRedirects(HttpClient.Redirect.NEVER);
+                tls.ifPresent(b::sslContext);
+                client = b.build();
             }
             return client;
         }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import javax.net.ssl.SSLContext;
 
 /**
  * Where a node downloads the specs of services it does not know ({@code GET {uri}/services/{id}}
@@ -27,8 +28,11 @@ import java.util.Optional;
  * @param token   the bearer token publishes present; empty: none (only an insecure server accepts them)
  * @param retry   how often an unknown service is looked for before its held messages are dropped
  * @param publish when this node publishes specs
+ * @param tls     for {@code https}: the TLS trust in the server ({@link TlsTrust}, the certificates of
+ *                {@code caFile}); empty: the JDK's default trust store
  */
-public record SpecServerSettings(URI uri, Duration timeout, Optional<String> token, Retry retry, Publish publish) {
+public record SpecServerSettings(URI uri, Duration timeout, Optional<String> token, Retry retry, Publish publish,
+        Optional<SSLContext> tls) {
 
     /** Default {@link #timeout}: 5 s. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
@@ -113,6 +117,7 @@ public record SpecServerSettings(URI uri, Duration timeout, Optional<String> tok
         Objects.requireNonNull(token, "token");
         Objects.requireNonNull(retry, "retry");
         Objects.requireNonNull(publish, "publish");
+        Objects.requireNonNull(tls, "tls");
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
             throw new IllegalArgumentException(uri + " is not an http or https URI with a host");
@@ -126,6 +131,11 @@ public record SpecServerSettings(URI uri, Duration timeout, Optional<String> tok
         token.ifPresent(SpecServerSettings::checkToken);
     }
 
+    /** Settings with the JDK's default TLS trust. */
+    public SpecServerSettings(URI uri, Duration timeout, Optional<String> token, Retry retry, Publish publish) {
+        this(uri, timeout, token, retry, publish, Optional.empty());
+    }
+
     /** Download only: default tries, no token, no publishing. */
     public SpecServerSettings(URI uri, Duration timeout) {
         this(uri, timeout, Optional.empty(), Retry.DEFAULTS, Publish.NEVER);
@@ -133,17 +143,22 @@ public record SpecServerSettings(URI uri, Duration timeout, Optional<String> tok
 
     /** These settings with {@code t} as the token. */
     public SpecServerSettings withToken(String t) {
-        return new SpecServerSettings(uri, timeout, Optional.of(t), retry, publish);
+        return new SpecServerSettings(uri, timeout, Optional.of(t), retry, publish, tls);
     }
 
     /** These settings with {@code r}. */
     public SpecServerSettings withRetry(Retry r) {
-        return new SpecServerSettings(uri, timeout, token, r, publish);
+        return new SpecServerSettings(uri, timeout, token, r, publish, tls);
     }
 
     /** These settings with {@code p}. */
     public SpecServerSettings withPublish(Publish p) {
-        return new SpecServerSettings(uri, timeout, token, retry, p);
+        return new SpecServerSettings(uri, timeout, token, retry, p, tls);
+    }
+
+    /** These settings trusting {@code context} for {@code https} ({@link TlsTrust#trusting}). */
+    public SpecServerSettings withTls(SSLContext context) {
+        return new SpecServerSettings(uri, timeout, token, retry, publish, Optional.of(context));
     }
 
     /** 16–1024 visible ASCII characters, like the server's token file. */
@@ -173,6 +188,7 @@ public record SpecServerSettings(URI uri, Duration timeout, Optional<String> tok
     @Override
     public String toString() {
         return "SpecServerSettings[uri=" + uri + ", timeout=" + timeout + ", token=" + (token.isPresent() ? "(set)" : "none")
-                + ", retry=" + retry + ", publish=" + publish + "]";
+                + ", retry=" + retry + ", publish=" + publish + ", tls=" + (tls.isPresent() ? "own trust" : "default")
+                + "]";
     }
 }

@@ -18,6 +18,11 @@ public final class StatecastMessageStoreProvider implements MessageStoreProvider
     public MessageStorePort create(JsonNode settings) throws OverlayConfigException {
         MessageStoreSettings s = MessageStoreSettings.parse(settings);
         MessageStore store = new MessageStore(s.config());
+        s.trustedKeys().ifPresent(store::trust);
+        // https URIs of services (and loadService) trust the spec server's certificates too
+        s.specServer().flatMap(SpecServerSettings::tls).ifPresent(tls -> store.resolver().register(
+                new HttpSpecSource("https", HttpSpecSource.DEFAULT_CONNECT_TIMEOUT, HttpSpecSource.DEFAULT_TOTAL_TIMEOUT,
+                        java.util.Optional.of(tls), false)));
         // installed before the configured services load, so messages held meanwhile are asked for too
         s.specServer().ifPresent(server -> store.onUnknownService(new SpecDownloader(store, server)));
         for (int i = 0; i < s.services().size(); i++) {

@@ -31,6 +31,7 @@ public final class DeploymentMeters {
         one(r, dl, dd, state, metrics, "installed", DeploymentMetrics::downloadsInstalled);
         one(r, dl, dd, state, metrics, "not_found", DeploymentMetrics::downloadsNotFound);
         one(r, dl, dd, state, metrics, "refused", DeploymentMetrics::downloadsRefused);
+        one(r, dl, dd, state, metrics, "untrusted", DeploymentMetrics::downloadsUntrusted);
         one(r, dl, dd, state, metrics, "failed", DeploymentMetrics::downloadsFailed);
         one(r, dl, dd, state, metrics, "abandoned", DeploymentMetrics::downloadsAbandoned);
         Meters.counter(r, "store.node.held.dropped", "held messages dropped because their service was given up",

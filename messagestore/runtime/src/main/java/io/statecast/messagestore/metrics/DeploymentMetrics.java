@@ -11,6 +11,8 @@ package io.statecast.messagestore.metrics;
  * @param downloadsInstalled    specs downloaded, validated and installed
  * @param downloadsNotFound     downloads answered 404 (the server has no such service)
  * @param downloadsRefused      downloaded specs refused (invalid, or declaring another ServiceID)
+ * @param downloadsUntrusted    downloaded specs refused because the store trusts signing keys and the
+ *                              spec is not validly signed by one of them
  * @param downloadsFailed       downloads that failed otherwise (I/O, timeout, status, ETag)
  * @param downloadsAbandoned    unknown services given up after the configured number of tries
  * @param heldDropped           held messages dropped because their service was given up
@@ -30,19 +32,20 @@ package io.statecast.messagestore.metrics;
  * @param publishFailures       publishes that failed (refused, unauthorized, I/O, timeout)
  */
 public record DeploymentMetrics(long downloadsStarted, long downloadAttempts, long downloadsInstalled,
-        long downloadsNotFound, long downloadsRefused, long downloadsFailed, long downloadsAbandoned,
+        long downloadsNotFound, long downloadsRefused, long downloadsUntrusted, long downloadsFailed, long downloadsAbandoned,
         long heldDropped, long requestsSent, long requestsReceived, long requestsAnswered, long requestsIgnored,
         long requestsThrottled, long publishes, long publishesAlreadyThere, long publishConflicts,
         long publishFailures) {
 
     /** No spec server: nothing ever counted. */
-    public static final DeploymentMetrics NONE = new DeploymentMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    public static final DeploymentMetrics NONE = new DeploymentMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** Appends a one-line summary. */
     public void format(StringBuilder out, String indent) {
         out.append(indent).append("deployment: downloads started ").append(downloadsStarted)
                 .append(", attempts ").append(downloadAttempts).append(", installed ").append(downloadsInstalled)
                 .append(", not found ").append(downloadsNotFound).append(", refused ").append(downloadsRefused)
+                .append(", untrusted ").append(downloadsUntrusted)
                 .append(", failed ").append(downloadsFailed).append(", abandoned ").append(downloadsAbandoned)
                 .append(" (held messages dropped ").append(heldDropped).append("); service requests sent ")
                 .append(requestsSent).append(", received ").append(requestsReceived).append(", answered ")

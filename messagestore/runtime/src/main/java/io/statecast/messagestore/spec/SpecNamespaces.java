@@ -15,6 +15,13 @@ public final class SpecNamespaces {
     /** Commons SCXML's own extension namespace (var, exit): refused in specs. */
     public static final String COMMONS_SCXML = "http://commons.apache.org/scxml";
 
+    /**
+     * The signature element ({@code <sig:signature key="…" value="…"/>}) a signed spec carries as a
+     * child of its root; {@link SpecCanonicalForm} defines what it signs. The loader ignores that
+     * element there and refuses it anywhere else.
+     */
+    public static final String SIGNATURE = "urn:statecast:signature:1";
+
     private SpecNamespaces() {
     }
 }

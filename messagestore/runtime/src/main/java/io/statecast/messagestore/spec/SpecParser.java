@@ -180,6 +180,8 @@ final class SpecParser {
         private final Deque<Node> stack = new ArrayDeque<>();
         private Locator locator;
         private int elements;
+        /** Depth inside a skipped signature element (0: not in one). */
+        private int skipping;
 
         PositionedDomBuilder(Parsed parsed, SpecLimits limits, Deadline deadline) {
             this.parsed = parsed;
@@ -211,6 +213,11 @@ final class SpecParser {
             }
             if (deadline.passed()) {
                 throw new LimitException(deadline.message("parsing the XML"));
+            }
+            if (skipping > 0 || (stack.size() == 2 && SpecNamespaces.SIGNATURE.equals(uri))) {
+                // a signature (a child of the root) is checked by the deployment, not part of the spec
+                skipping++;
+                return;
             }
             Document doc = parsed.document();
             Element e = doc.createElementNS(uri.isEmpty() ? null : uri, qName);
@@ -244,6 +251,10 @@ final class SpecParser {
 
         @Override
         public void endElement(String uri, String localName, String qName) {
+            if (skipping > 0) {
+                skipping--;
+                return;
+            }
             stack.pop();
         }
 
@@ -253,7 +264,7 @@ final class SpecParser {
                 throw new LimitException(deadline.message("parsing the XML"));
             }
             Node parent = stack.peek();
-            if (parent instanceof Element) {
+            if (skipping == 0 && parent instanceof Element) {
                 parent.appendChild(parsed.document().createTextNode(new String(ch, start, length)));
             }
         }

@@ -180,4 +180,48 @@ class MessageStoreSettingsTest {
         assertTrue(e.contains("must have 16..1024 characters"), e);
         assertFalse(e.contains("tooshort"), "the token is never in an error: " + e);
     }
+
+    @Test
+    void shouldReadTrustedKeysAndTheCaFileAndNameThemInErrors(@TempDir Path dir) throws Exception {
+        SigningKey k = SigningKey.generate();
+        k.write(dir.resolve("pub"));
+        MessageStoreSettings s = MessageStoreSettings.parse(json("{'trustedKeys': ['" + dir.resolve("pub.pub") + "']}"));
+        assertEquals(java.util.Set.of(k.keyId()), s.trustedKeys().orElseThrow().keys().keySet());
+        assertTrue(MessageStoreSettings.parse(json("{}")).trustedKeys().isEmpty(), "absent: no signature needed");
+        MessageStore store = (MessageStore) new StatecastMessageStoreProvider().create(
+                json("{'warmStart': false, 'trustedKeys': ['" + dir.resolve("pub.pub") + "']}"));
+        try {
+            assertEquals(s.trustedKeys(), store.trustedKeys());
+        } finally {
+            store.close();
+        }
+        assertTrue(error("{'trustedKeys': []}").startsWith("overlay.messageStore.trustedKeys | "));
+        assertTrue(error("{'trustedKeys': 'x.pub'}").startsWith("overlay.messageStore.trustedKeys | "));
+        String absent = error("{'trustedKeys': ['" + dir.resolve("pub.pub") + "', '" + dir.resolve("absent.pub") + "']}");
+        assertTrue(absent.startsWith("overlay.messageStore.trustedKeys[1] | ") && absent.contains("absent.pub"), absent);
+        String priv = error("{'trustedKeys': ['" + dir.resolve("pub.key") + "']}");
+        assertTrue(priv.contains("private key"), priv);
+
+        // caFile: a PEM certificate made with the JDK's keytool
+        Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+        Path ks = dir.resolve("ca.p12");
+        for (List<String> cmd : List.of(
+                List.of(keytool.toString(), "-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1",
+                        "-dname", "CN=ca", "-validity", "2", "-keystore", ks.toString(), "-storetype", "PKCS12",
+                        "-storepass", "test-only", "-keypass", "test-only"),
+                List.of(keytool.toString(), "-exportcert", "-rfc", "-alias", "ca", "-keystore", ks.toString(),
+                        "-storepass", "test-only", "-file", dir.resolve("ca.pem").toString()))) {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("keytool.log").toFile())
+                    .start();
+            assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0,
+                    Files.readString(dir.resolve("keytool.log")));
+        }
+        MessageStoreSettings t = MessageStoreSettings.parse(json("{'specServer': {'uri': 'https://127.0.0.1:1', "
+                + "'caFile': '" + dir.resolve("ca.pem") + "'}}"));
+        assertTrue(t.specServer().orElseThrow().tls().isPresent());
+        String http = error("{'specServer': {'uri': 'http://127.0.0.1:1', 'caFile': '" + dir.resolve("ca.pem") + "'}}");
+        assertTrue(http.startsWith("overlay.messageStore.specServer.caFile | ") && http.contains("https"), http);
+        String notPem = error("{'specServer': {'uri': 'https://x', 'caFile': '" + dir.resolve("pub.pub") + "'}}");
+        assertTrue(notPem.startsWith("overlay.messageStore.specServer.caFile | "), notPem);
+    }
 }

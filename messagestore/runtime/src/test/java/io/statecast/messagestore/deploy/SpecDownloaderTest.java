@@ -48,6 +48,8 @@ class SpecDownloaderTest {
     private final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
     private final CountDownLatch gate = new CountDownLatch(1);
     private final Map<Integer, byte[]> documents = new ConcurrentHashMap<>();
+    /** Whether the server sends the SHA-256 ETag, as the real one always does. */
+    private volatile boolean sendEtag = true;
     private HttpServer server;
     private ExecutorService executor;
     private MessageStore store;
@@ -97,6 +99,9 @@ class SpecDownloaderTest {
             ex.sendResponseHeaders(404, -1);
             ex.close();
             return;
+        }
+        if (sendEtag) {
+            ex.getResponseHeaders().set("ETag", "\"" + FakeSpecServer.sha256(doc) + "\"");
         }
         ex.sendResponseHeaders(200, doc.length);
         try (OutputStream out = ex.getResponseBody()) {
@@ -240,6 +245,63 @@ class SpecDownloaderTest {
         settle();
         assertEquals(1, overlay.drain().stream().filter(ToApplication.class::isInstance).count(),
                 "the loaded spec still serves");
+    }
+
+    @Test
+    void shouldRefuseADownloadWithoutAVerifiableDigest() {
+        gate.countDown();
+        sendEtag = false;
+        documents.put(42, Specs.bytes("specs/ack-service.scxml"));
+        downloader.serviceNeeded(42, data(1));
+        Await.until(() -> downloader.metrics().downloadsAbandoned() == 1, 10, () -> String.valueOf(downloader.metrics()));
+        DeploymentMetrics m = downloader.metrics();
+        assertEquals(0, m.downloadsInstalled(), m::toString);
+        assertEquals(m.downloadAttempts(), m.downloadsFailed(), m::toString);
+        assertEquals(null, store.service(42));
+    }
+
+    @Test
+    void shouldInstallOnlySpecsSignedByATrustedKeyAndKeepWhatIsLoaded() throws Exception {
+        gate.countDown();
+        SigningKey publisher = SigningKey.generate();
+        SigningKey stranger = SigningKey.generate();
+        store.trust(TrustedKeys.of(List.of(publisher.publicKey())));
+        byte[] unsigned = Specs.bytes("specs/ack-service.scxml");
+        byte[] signed = SpecSignatures.sign("ack", unsigned, publisher, store.config().specLimits());
+
+        documents.put(42, unsigned);
+        downloader.serviceNeeded(42, data(1));
+        Await.until(() -> downloader.metrics().downloadsUntrusted() == 1, 10, () -> String.valueOf(downloader.metrics()));
+        documents.put(42, SpecSignatures.sign("ack", unsigned, stranger, store.config().specLimits()));
+        downloader.serviceNeeded(42, data(2));
+        Await.until(() -> downloader.metrics().downloadsUntrusted() == 2, 10, () -> String.valueOf(downloader.metrics()));
+        String tampered = new String(signed, StandardCharsets.UTF_8).replace("</scxml>", "<!-- ok --></scxml>")
+                .replace("<ServiceName>", "<ServiceName>x");
+        documents.put(42, tampered.getBytes(StandardCharsets.UTF_8));
+        downloader.serviceNeeded(42, data(3));
+        Await.until(() -> downloader.metrics().downloadsUntrusted() == 3, 10, () -> String.valueOf(downloader.metrics()));
+        assertEquals(null, store.service(42), "nothing untrusted was installed");
+        assertEquals(3, store.untrustedSpecs());
+
+        documents.put(42, signed);
+        downloader.serviceNeeded(42, data(4));
+        Await.until(() -> downloader.metrics().downloadsInstalled() == 1, 10, () -> String.valueOf(downloader.metrics()));
+        String loaded = store.service(42).spec().sha256Hex();
+        assertEquals(FakeSpecServer.sha256(signed), loaded);
+
+        // an unsigned replacement loaded over HTTP is refused; the signed version stays
+        documents.put(42, unsigned);
+        URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/services/42");
+        ServiceLoadException e = org.junit.jupiter.api.Assertions.assertThrows(ServiceLoadException.class,
+                () -> store.loadService(uri));
+        assertTrue(e.getMessage().contains("not signed"), e.getMessage());
+        assertEquals(loaded, store.service(42).spec().sha256Hex());
+        assertEquals(4, store.untrustedSpecs());
+        DeploymentMetrics m = downloader.metrics();
+        assertEquals(List.of(3L, 0L, 0L), List.of(m.downloadsUntrusted(), m.downloadsRefused(), m.downloadsFailed()),
+                m::toString);
+        // files are the node's own: not checked
+        store.loadService(URI.create("classpath:specs/minimal.scxml"));
     }
 
     @Test

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         name = "spec",
         scope = CommandLine.ScopeType.INHERIT,
         mixinStandardHelpOptions = true,
-        description = "Check, inspect, lint, draw, test and model-check executable specifications (SCXML service specs).",
+        description = "Check, inspect, lint, draw, test, model-check, sign and verify executable specifications (SCXML service specs).",
         subcommands = {
             SpecValidateCommand.class,
             SpecInfoCommand.class,
@@ -20,6 +20,8 @@ import picocli.CommandLine.Command;
             SpecTestCommand.class,
             SpecCheckCommand.class,
             SpecConformanceCommand.class,
+            SpecSignCommand.class,
+            SpecVerifyCommand.class,
         })
 public final class SpecCommand implements Runnable {
 
