@@ -157,7 +157,9 @@ public final class OverlaySocket implements AutoCloseable {
             InboxSink sink = new InboxSink(inbox, peerEvents, TimeUnit.MILLISECONDS.toNanos(config.buffers().deliveryWaitMs()),
                     TimeUnit.MICROSECONDS.toNanos(config.buffers().wakeIntervalMicros()), timers, adapter.receiveExecutor());
             this.engine = new ForwardingEngine(self, node::topology, node::rtt, adapter::send, sink, timers,
-                    new MessageIds(random.nextLong()),
+                    // the key of the MessageIDs from the system's strong source unless a test seeded the builder:
+                    // a generator seeded with 64 bits could be recovered from what the node sends
+                    new MessageIds(b.random != null ? random : new SecureRandom()),
                     new ForwardingEngine.Settings(config.forwarding().hopLimit(), config.forwarding().floodCacheEntries()));
             dispatcher.ready(node, engine);
             node.addListener(this::mirrorNeighbours);
