@@ -457,6 +457,13 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 return outcome;
             }
             if (instance == null) {
+                if (!service.spec().createsInstance(m, matched)) {
+                    // a late reply to an ended instance is expected; one about a message never seen is not
+                    boolean ended = service.scope().perMessage()
+                            && tombstones.contains(in.key(), store.context().timers().nanoTime());
+                    store.drop(ended ? DropReason.TERMINATED_INSTANCE : DropReason.NO_INSTANCE, service);
+                    return outcome;
+                }
                 instance = create(in.key(), service);
                 if (instance == null || instance.ended() != null) {
                     return outcome;

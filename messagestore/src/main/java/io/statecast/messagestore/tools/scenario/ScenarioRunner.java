@@ -210,6 +210,11 @@ public final class ScenarioRunner {
             for (MessageEventDefinition d : matched) {
                 names.add(d.name());
             }
+            if (instance == null && !spec.createsInstance(m, matched)) {
+                notes.add(what + " fires " + String.join(", ", names) + ", none of which creates an instance "
+                        + "(<CreatedBy>, or a control message under a message scope): dropped");
+                return;
+            }
             if (instance == null) {
                 instance = new ServiceInstance(key, runtime, node);
                 notes.add("instance " + key + " created");
