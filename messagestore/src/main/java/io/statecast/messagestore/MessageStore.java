@@ -162,7 +162,7 @@ public final class MessageStore implements MessageStorePort {
         this.ownsLoader = ownsLoader;
         this.resolver = Objects.requireNonNull(resolver, "resolver");
         this.pending = new PendingMessages(config.unknownServiceMessages(), config.unknownServiceHold().toNanos());
-        this.warmStart = new WarmStart(config);
+        this.warmStart = new WarmStart(config, node);
     }
 
     /** The configuration. */

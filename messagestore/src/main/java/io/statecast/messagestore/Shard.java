@@ -13,6 +13,7 @@ import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.InstanceStore;
 import io.statecast.messagestore.instance.ServiceInstance;
+import io.statecast.messagestore.instance.SendBudget;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.instance.Tombstones;
 import io.statecast.messagestore.metrics.Counters;
@@ -604,6 +605,11 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     @Override
     public Counters nodeCounters() {
         return store.nodeCounters();
+    }
+
+    @Override
+    public SendBudget sendBudget() {
+        return store.config().sendBudget();
     }
 
     @Override

@@ -172,7 +172,11 @@ class InFlightCountTest {
         s.receiveMessage(ack(7), Arrival.DELIVERED);
         assertFalse(s.hasInstanceRoom(), "a queued control message may start an instance too");
         settle();
-        assertEquals(2, s.metrics().node().liveInstances(), "the ACK of an unknown message left an idle instance");
+        assertEquals(1, s.metrics().node().liveInstances(), "the ACK of an unknown message creates no instance");
+        assertEquals(1, s.metrics().node().drops(DropReason.NO_INSTANCE));
+        assertTrue(s.hasInstanceRoom(), "1 live + 2 < 4");
+        s.receiveMessage(own(2), Arrival.FROM_APPLICATION);
+        settle();
         assertFalse(s.hasInstanceRoom(), "2 live + 2");
         assertTrue(s.unloadService(42));
         settle();

@@ -5,6 +5,7 @@ import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.instance.EndCause;
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
+import io.statecast.messagestore.instance.SendBudget;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.instance.StandaloneEnvironment;
@@ -253,6 +254,11 @@ public class MessageStoreBenchmark {
         }
 
         @Override
+        public SendBudget sendBudget() {
+            return SendBudget.UNBOUNDED; // the clock never moves: a bounded budget would run dry
+        }
+
+        @Override
         public void quarantine(ServiceRuntime service, String reason) {
             throw new IllegalStateException(reason);
         }
@@ -273,7 +279,8 @@ public class MessageStoreBenchmark {
                 throw new IllegalStateException(e);
             }
             MessageStoreConfig config = MessageStoreConfig.defaults().withShards(1)
-                    .withThreading(MessageStoreConfig.Threading.CLOCK).withInstances(UNTHROTTLED);
+                    .withThreading(MessageStoreConfig.Threading.CLOCK).withInstances(UNTHROTTLED)
+                    .withSendBudget(SendBudget.UNBOUNDED);
             atSource = new MessageStore(config);
             atChild = new MessageStore(config);
             BenchOverlay toSource = new BenchOverlay(SOURCE, new FixedTopology(SOURCE, null, List.of(CHILD)), clock, null);
