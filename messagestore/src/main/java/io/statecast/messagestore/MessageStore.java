@@ -782,6 +782,18 @@ public final class MessageStore implements MessageStorePort {
         return inFlight.getOrDefault(serviceId, NO_MESSAGES).completions();
     }
 
+    /**
+     * Whether the application's messages of the loaded service {@code serviceId} take consecutive
+     * MessageIDs: when the service keeps state across a source's messages (a flow or expression
+     * scope; best-effort ordering orders them by MessageID). A message-scope service keys its
+     * instances and tombstones by the MessageID, so its IDs stay enciphered (unpredictable).
+     */
+    @Override
+    public boolean numbersConsecutively(int serviceId) {
+        ServiceRuntime rt = registry.get(serviceId);
+        return rt != null && !rt.scope().perMessage();
+    }
+
     /** Whether the loaded service {@code serviceId} declares in-flight states ({@code <InFlight>}). */
     @Override
     public boolean declaresInFlight(int serviceId) {

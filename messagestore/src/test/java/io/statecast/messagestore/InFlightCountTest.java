@@ -14,6 +14,7 @@ import io.statecast.messagestore.support.RecordingOverlay;
 import io.statecast.messagestore.support.Specs;
 import io.statecast.messagestore.support.StaticTopology;
 import io.statecast.overlay.forward.Arrival;
+import io.statecast.overlay.message.Origin;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.VirtualTimerService;
 import java.nio.charset.StandardCharsets;
@@ -72,9 +73,9 @@ class InFlightCountTest {
         return Messages.unicastPayload(42, id, 9, 1, 9, "m" + id);
     }
 
-    /** Node 1's ACK of message {@code id}. */
+    /** Node 1's ACK of message {@code id}, naming this node (9) as its origin as a reply does. */
     private static OverlayMessage ack(long id) {
-        return Messages.control(42, 2, id, 1, 9, 1);
+        return Origin.attach(Messages.control(42, 2, id, 1, 9, 1), Messages.a(9));
     }
 
     @Test

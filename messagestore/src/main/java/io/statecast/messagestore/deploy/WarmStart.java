@@ -173,7 +173,7 @@ public final class WarmStart implements AutoCloseable {
             InstanceKey key = spec.service().scope() == Scope.EXPRESSION
                     ? InstanceKey.ofExpression(spec.service().serviceId(), "warm-start")
                     : inputs.isEmpty()
-                    ? (spec.service().scope().perMessage() ? InstanceKey.ofMessage(spec.service().serviceId(), messageId)
+                    ? (spec.service().scope().perMessage() ? InstanceKey.ofMessage(spec.service().serviceId(), other, messageId)
                             : InstanceKey.ofFlow(spec.service().serviceId(), other))
                     : InstanceKey.of(spec.service().scope(), inputs.get(0), self);
             ServiceInstance instance = new ServiceInstance(key, scratch, env);
@@ -369,6 +369,18 @@ public final class WarmStart implements AutoCloseable {
         @Override
         public int sendControlMessage(int serviceId, byte messageType, long messageId, MessageFields fields,
                 byte[] body, Route route) {
+            return 0;
+        }
+
+        @Override
+        public int sendDataMessage(int serviceId, long messageId, LogicalAddress origin, MessageFields fields,
+                byte[] payload, Route route) {
+            return 0;
+        }
+
+        @Override
+        public int sendControlMessage(int serviceId, byte messageType, long messageId, LogicalAddress origin,
+                MessageFields fields, byte[] body, Route route) {
             return 0;
         }
 

@@ -514,6 +514,11 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
     }
 
     @Override
+    public LogicalAddress defaultOrigin() {
+        return key.scope().perMessage() ? key.address() : null;
+    }
+
+    @Override
     public long nextFlowSequence() {
         LogicalAddress source = key.flowSource() != null ? key.flowSource()
                 : flowSource != null ? flowSource : env.overlay().localAddress();

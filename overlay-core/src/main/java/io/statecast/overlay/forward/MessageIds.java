@@ -1,6 +1,8 @@
 package io.statecast.overlay.forward;
 
 import java.security.GeneralSecurityException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.random.RandomGenerator;
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
@@ -40,6 +42,9 @@ public final class MessageIds {
     private final long[] ready = new long[BATCH];
     private int next = BATCH;
     private long counter;
+    /** Drawn with the key: the per-service counters start at a mix of it and the ServiceID. */
+    private final long sequenceSeed;
+    private final Map<Integer, long[]> sequences = new HashMap<>();
 
     /**
      * Draws the key (128 bits) and the counter's start from {@code random}: give a
@@ -55,12 +60,31 @@ public final class MessageIds {
             }
         }
         this.counter = random.nextLong();
+        this.sequenceSeed = random.nextLong();
         try {
             aes = Cipher.getInstance("AES/ECB/NoPadding");
             aes.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES is not available: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The next of {@code serviceId}'s own counter, from a random start (the node's seed mixed
+     * with the ServiceID):
+     * consecutive IDs for a service that orders a source's messages by them. Predictable from
+     * one another by design; such a service must not key instances by MessageID.
+     */
+    public synchronized long nextInSequence(int serviceId) {
+        long[] c = sequences.get(serviceId);
+        if (c == null) {
+            long z = sequenceSeed + serviceId * 0x9E3779B97F4A7C15L; // SplitMix64's finaliser
+            z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+            z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+            c = new long[] {z ^ (z >>> 31)};
+            sequences.put(serviceId, c);
+        }
+        return c[0]++;
     }
 
     /** The next ID. */

@@ -408,10 +408,13 @@ public final class OverlaySocket implements AutoCloseable {
 
     /**
      * As {@link #createMessage(DeliveryMode, LogicalAddress, byte[])}, marked for MessageStore
-     * service {@code serviceId} as a data message with a new MessageID unique to this node.
+     * service {@code serviceId} as a data message with a new MessageID unique to this node: an
+     * enciphered one, or the next of the service's counter when its store asks for consecutive
+     * ones ({@link MessageStorePort#numbersConsecutively}).
      */
     public OverlayMessage createMessage(DeliveryMode mode, LogicalAddress destination, byte[] payload, int serviceId) {
-        return message(mode, destination, payload, new FsmExtension(serviceId, FsmExtension.PAYLOAD_TYPE, engine.newMessageId()));
+        return message(mode, destination, payload, new FsmExtension(serviceId, FsmExtension.PAYLOAD_TYPE,
+                engine.newMessageId(serviceId)));
     }
 
     private OverlayMessage message(DeliveryMode mode, LogicalAddress destination, byte[] payload, FsmExtension fsm) {

@@ -73,6 +73,19 @@ class MessageIdsTest {
         assertEquals(0, equal, "another seed gives other IDs (seed " + SEED + ")");
     }
 
+    /** A service that orders by MessageID gets a counter of its own: consecutive, from its own start. */
+    @Test
+    void shouldCountEachServiceOnItsOwnWhenAsked() {
+        MessageIds ids = new MessageIds(new SplittableRandom(SEED));
+        long a0 = ids.nextInSequence(4);
+        long b0 = ids.nextInSequence(5);
+        ids.next();
+        assertEquals(a0 + 1, ids.nextInSequence(4), "the enciphered IDs between do not touch the counter");
+        assertEquals(b0 + 1, ids.nextInSequence(5));
+        assertNotEquals(a0, b0, "two services start apart (seed " + SEED + ")");
+        assertEquals(a0, new MessageIds(new SplittableRandom(SEED)).nextInSequence(4), "the start comes from the seed");
+    }
+
     private static long[] draw(MessageIds ids, int n) {
         long[] out = new long[n];
         for (int i = 0; i < n; i++) {

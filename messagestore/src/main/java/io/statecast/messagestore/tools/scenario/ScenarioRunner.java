@@ -21,6 +21,7 @@ import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.Extension;
 import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.Origin;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.FieldsExtension;
 import io.statecast.overlay.message.MessageField;
@@ -177,6 +178,11 @@ public final class ScenarioRunner {
                 notes.add(what + " is for ServiceID " + m.fsm().serviceId() + ", not this service's "
                         + spec.service().serviceId() + ": not for this spec");
                 return;
+            }
+            if (instance != null && runtime.scope().perMessage() && !Origin.present(m)
+                    && m.fsm().messageId() == instance.key().messageId()) {
+                // a scenario follows one message: a reply to it names its origin, as a node's does
+                m = Origin.attach(m, instance.key().address());
             }
             InstanceKey key;
             try {
