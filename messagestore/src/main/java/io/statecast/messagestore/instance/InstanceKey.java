@@ -15,6 +15,7 @@ import java.util.Objects;
  *       ({@link Origin}: a data message's source; a control message names it, or is its
  *       source's). A forged control message naming another origin reaches another instance, and
  *       two sources' MessageIDs never meet;</li>
+ *   <li>{@code message-id}: (ServiceID, MessageID), whatever the source;</li>
  *   <li>{@code flow}: (ServiceID, source);</li>
  *   <li>{@code flow-destination}: (ServiceID, destination, else the tree's root);</li>
  *   <li>{@code flow-peer}: (ServiceID, {source, destination}) as an unordered pair, this node
@@ -27,8 +28,9 @@ import java.util.Objects;
  * @param scope     the scope the key was made for
  * @param serviceId the ServiceID
  * @param messageId the MessageID (message scopes), else 0
- * @param address   the origin (message scopes), source (flow), destination (flow-destination) or
- *                  the lower end of the pair (flow-peer); {@code null} for expression scope
+ * @param address   the origin (message, message-source), source (flow), destination
+ *                  (flow-destination) or the lower end of the pair (flow-peer); {@code null} for
+ *                  message-id and expression scopes
  * @param peer      the higher end of the pair (flow-peer), else {@code null}
  * @param value     the value of the {@code <ScopeKey>} (expression), else {@code null}
  */
@@ -44,7 +46,7 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
     public InstanceKey {
         Objects.requireNonNull(scope, "scope");
         boolean expression = scope == Scope.EXPRESSION;
-        if ((address == null) != expression || (peer == null) != (scope != Scope.FLOW_PEER)
+        if ((address == null) != (expression || scope == Scope.MESSAGE_ID) || (peer == null) != (scope != Scope.FLOW_PEER)
                 || (value == null) != !expression || (!scope.perMessage() && messageId != 0)) {
             throw new IllegalArgumentException("key parts do not fit scope " + scope.label());
         }
@@ -85,7 +87,7 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
             case FLOW -> ofFlow(serviceId, local);
             case FLOW_DESTINATION -> new InstanceKey(scope, serviceId, 0, local, null);
             case FLOW_PEER -> ofPeers(serviceId, local, local);
-            case MESSAGE, MESSAGE_SOURCE, EXPRESSION -> throw new IllegalArgumentException(
+            case MESSAGE, MESSAGE_SOURCE, MESSAGE_ID, EXPRESSION -> throw new IllegalArgumentException(
                     "scope " + scope.label() + " has no instance of the node");
         };
     }
@@ -106,6 +108,7 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
         int service = fsm.serviceId();
         return switch (scope) {
             case MESSAGE, MESSAGE_SOURCE -> new InstanceKey(scope, service, fsm.messageId(), Origin.of(message), null);
+            case MESSAGE_ID -> new InstanceKey(scope, service, fsm.messageId(), null, null);
             case FLOW -> ofFlow(service, message.source());
             case FLOW_DESTINATION -> new InstanceKey(scope, service, 0,
                     message.destination() != null ? message.destination() : message.treeRoot(), null);
@@ -130,7 +133,7 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
      * a false match as unlikely as two sources drawing one ID).
      */
     public long tombstoneId() {
-        return messageId ^ mix(address.toBits());
+        return address == null ? messageId : messageId ^ mix(address.toBits());
     }
 
     private static long mix(long v) {
@@ -186,6 +189,7 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
     public String toString() {
         return switch (scope) {
             case MESSAGE, MESSAGE_SOURCE -> "service " + serviceId + " message " + messageId + " from " + address;
+            case MESSAGE_ID -> "service " + serviceId + " message " + messageId;
             case FLOW -> "service " + serviceId + " flow from " + address;
             case FLOW_DESTINATION -> "service " + serviceId + " flow to " + address;
             case FLOW_PEER -> "service " + serviceId + " conversation " + address + " <-> " + peer;

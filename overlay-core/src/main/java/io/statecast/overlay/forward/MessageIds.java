@@ -23,7 +23,9 @@ import javax.crypto.spec.SecretKeySpec;
  * whose round function is AES-128 (the JDK's, hardware-accelerated) of the round number and the
  * right half, cut to 32 bits — the construction format-preserving encryption uses for small
  * domains. The rounds are computed for {@value #BATCH} counter values at once, one AES call per
- * round over all of them, so an ID costs a few tens of nanoseconds and no allocation.
+ * round over all of them, and allocate nothing: an ID costs about a quarter of an HMAC-SHA256 of
+ * 8 bytes (measured side by side on a loaded 2-core machine: 0.6–0.9 µs against 3–5 µs), a
+ * small part of the tens of microseconds a message costs the MessageStore.
  *
  * <p>Thread-safe.
  */
