@@ -10,18 +10,20 @@ package io.statecast.messagestore.instance;
  * per service.
  *
  * @param perSecond sustained messages per second one service may send from this node. Default
- *                  {@value #DEFAULT_PER_SECOND}: twice the sends of the fastest measured run (an
- *                  h2h-ack relay passing 11,000 payloads/s of 91 Mbit/s sends a forward and an
- *                  ACK for each, about 22,000/s)
+ *                  {@value #DEFAULT_PER_SECOND}: above what legitimate traffic was seen to need
+ *                  (a burst of 20,000 h2h-ack messages between two nodes on loopback sends more
+ *                  than 50,000/s), within reach of the runtime (about 73,000 relayed messages
+ *                  per second per core). Lower it to a service's expected rate for a tighter
+ *                  bound on a runaway spec
  * @param burst     messages a service may send at once above the rate (bucket size). Default
  *                  {@value #DEFAULT_BURST}: a tenth of a second's budget
  */
 public record SendBudget(double perSecond, int burst) {
 
     /** Default of {@link #perSecond}. */
-    public static final double DEFAULT_PER_SECOND = 50_000;
+    public static final double DEFAULT_PER_SECOND = 200_000;
     /** Default of {@link #burst}. */
-    public static final int DEFAULT_BURST = 5_000;
+    public static final int DEFAULT_BURST = 20_000;
     /** The defaults. */
     public static final SendBudget DEFAULTS = new SendBudget(DEFAULT_PER_SECOND, DEFAULT_BURST);
     /** No bound worth the name, for benchmarks that measure the runtime alone. */

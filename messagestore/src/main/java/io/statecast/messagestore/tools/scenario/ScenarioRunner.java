@@ -179,7 +179,7 @@ public final class ScenarioRunner {
                         + spec.service().serviceId() + ": not for this spec");
                 return;
             }
-            if (instance != null && runtime.scope().perMessage() && !Origin.present(m)
+            if (instance != null && instance.key().address() != null && runtime.scope().perMessage() && !Origin.present(m)
                     && m.fsm().messageId() == instance.key().messageId()) {
                 // a scenario follows one message: a reply to it names its origin, as a node's does
                 m = Origin.attach(m, instance.key().address());
