@@ -1,10 +1,13 @@
 package io.statecast.examples.bench;
 
+import io.statecast.overlay.message.MessageFields;
+import io.statecast.overlay.message.Origin;
 import io.statecast.messagestore.MessageStore;
 import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.instance.EndCause;
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
+import io.statecast.messagestore.instance.SendBudget;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.instance.StandaloneEnvironment;
@@ -135,7 +138,7 @@ public class MessageStoreBenchmark {
         if (!states.equals("[done]") && !states.equals("[end]")) {
             throw new IllegalStateException("the sender should be done after the ACK, is " + states);
         }
-        live = new ServiceInstance(InstanceKey.ofMessage(SERVICE, -1), runtime, receiver.env);
+        live = new ServiceInstance(InstanceKey.ofMessage(SERVICE, SOURCE, -1), runtime, receiver.env);
         live.start();
         OverlayMessage p = sourcePayload(-1).forwardedBy(SOURCE);
         live.onMessage(p, runtime.spec().matchMessage(p, CHILD));
@@ -189,11 +192,11 @@ public class MessageStoreBenchmark {
     private String relay() {
         long id = nextId++;
         OverlayMessage p = sourcePayload(id);
-        ServiceInstance s = new ServiceInstance(InstanceKey.ofMessage(SERVICE, id), runtime, sender.env);
+        ServiceInstance s = new ServiceInstance(InstanceKey.ofMessage(SERVICE, SOURCE, id), runtime, sender.env);
         s.start();
         s.onMessage(p, runtime.spec().matchMessage(p, SOURCE));
         OverlayMessage copy = p.forwardedBy(SOURCE);
-        ServiceInstance r = new ServiceInstance(InstanceKey.ofMessage(SERVICE, id), runtime, receiver.env);
+        ServiceInstance r = new ServiceInstance(InstanceKey.ofMessage(SERVICE, SOURCE, id), runtime, receiver.env);
         r.start();
         r.onMessage(copy, runtime.spec().matchMessage(copy, CHILD));
         OverlayMessage ack = receiver.overlay.lastControlAsReceivedBy(SOURCE);
@@ -220,7 +223,7 @@ public class MessageStoreBenchmark {
     /** A new instance: create, enter the initial state, dispose. */
     @Benchmark
     public ServiceInstance newInstance() {
-        ServiceInstance i = new ServiceInstance(InstanceKey.ofMessage(SERVICE, nextId++), runtime, sender.env);
+        ServiceInstance i = new ServiceInstance(InstanceKey.ofMessage(SERVICE, SOURCE, nextId++), runtime, sender.env);
         i.start();
         i.dispose(EndCause.CLOSED);
         return i;
@@ -253,6 +256,11 @@ public class MessageStoreBenchmark {
         }
 
         @Override
+        public SendBudget sendBudget() {
+            return SendBudget.UNBOUNDED; // the clock never moves: a bounded budget would run dry
+        }
+
+        @Override
         public void quarantine(ServiceRuntime service, String reason) {
             throw new IllegalStateException(reason);
         }
@@ -273,7 +281,8 @@ public class MessageStoreBenchmark {
                 throw new IllegalStateException(e);
             }
             MessageStoreConfig config = MessageStoreConfig.defaults().withShards(1)
-                    .withThreading(MessageStoreConfig.Threading.CLOCK).withInstances(UNTHROTTLED);
+                    .withThreading(MessageStoreConfig.Threading.CLOCK).withInstances(UNTHROTTLED)
+                    .withSendBudget(SendBudget.UNBOUNDED);
             atSource = new MessageStore(config);
             atChild = new MessageStore(config);
             BenchOverlay toSource = new BenchOverlay(SOURCE, new FixedTopology(SOURCE, null, List.of(CHILD)), clock, null);
@@ -353,12 +362,25 @@ public class MessageStoreBenchmark {
 
         @Override
         public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
+            return sendControlMessage(serviceId, messageType, messageId, null, MessageFields.EMPTY, body, route);
+        }
+
+        @Override
+        public int sendControlMessage(int serviceId, byte messageType, long messageId, LogicalAddress origin,
+                MessageFields fields, byte[] body, Route route) {
             lastType = messageType;
             lastId = messageId;
             if (peer != null && route.mode() == DeliveryMode.UNICAST && !route.destination().equals(self)) {
                 peer.receiveMessage(new OverlayMessage(DeliveryMode.UNICAST, 254, self, route.destination(), self, null,
-                        List.<Extension>of(new FsmExtension(serviceId, messageType, messageId))), Arrival.DELIVERED);
+                        Origin.with(List.<Extension>of(new FsmExtension(serviceId, messageType, messageId)), origin,
+                                self)), Arrival.DELIVERED);
             }
+            return 1;
+        }
+
+        @Override
+        public int sendDataMessage(int serviceId, long messageId, LogicalAddress origin, MessageFields fields,
+                byte[] data, Route route) {
             return 1;
         }
 

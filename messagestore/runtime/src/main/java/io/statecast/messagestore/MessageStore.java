@@ -168,7 +168,7 @@ public final class MessageStore implements MessageStorePort {
         this.ownsLoader = ownsLoader;
         this.resolver = Objects.requireNonNull(resolver, "resolver");
         this.pending = new PendingMessages(config.unknownServiceMessages(), config.unknownServiceHold().toNanos());
-        this.warmStart = new WarmStart(config);
+        this.warmStart = new WarmStart(config, node);
     }
 
     /** The configuration. */
@@ -835,6 +835,18 @@ public final class MessageStore implements MessageStorePort {
     @Override
     public long ownCompletions(int serviceId) {
         return inFlight.getOrDefault(serviceId, NO_MESSAGES).completions();
+    }
+
+    /**
+     * Whether the application's messages of the loaded service {@code serviceId} take consecutive
+     * MessageIDs: when the service keeps state across a source's messages (a flow or expression
+     * scope; best-effort ordering orders them by MessageID). A message-scope service keys its
+     * instances and tombstones by the MessageID, so its IDs stay enciphered (unpredictable).
+     */
+    @Override
+    public boolean numbersConsecutively(int serviceId) {
+        ServiceRuntime rt = registry.get(serviceId);
+        return rt != null && !rt.scope().perMessage();
     }
 
     /** Whether the loaded service {@code serviceId} declares in-flight states ({@code <InFlight>}). */

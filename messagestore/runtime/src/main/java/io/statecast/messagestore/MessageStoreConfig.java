@@ -1,6 +1,7 @@
 package io.statecast.messagestore;
 
 import io.statecast.messagestore.instance.InstanceLimits;
+import io.statecast.messagestore.instance.SendBudget;
 import io.statecast.messagestore.spec.SpecLimits;
 import java.time.Duration;
 import java.util.Objects;
@@ -76,6 +77,8 @@ import java.util.Objects;
  *                                a profile of synthetic messages only, and a real message taking
  *                                other branches sends them back to the interpreter). Lower it to
  *                                load many specs quickly
+ * @param sendBudget              messages one service may send from this node per second, over all
+ *                                its instances ({@link SendBudget}). Default {@link SendBudget#DEFAULTS}
  */
 public record MessageStoreConfig(
         int shards,
@@ -89,7 +92,8 @@ public record MessageStoreConfig(
         boolean warmStart,
         Duration warmStartTimeout,
         Duration timerTick,
-        int warmStartRounds) {
+        int warmStartRounds,
+        SendBudget sendBudget) {
 
     /** Default of the queue capacities. */
     public static final int DEFAULT_QUEUE_CAPACITY = 10_000;
@@ -134,6 +138,7 @@ public record MessageStoreConfig(
         Objects.requireNonNull(specLimits, "specLimits");
         Objects.requireNonNull(warmStartTimeout, "warmStartTimeout");
         Objects.requireNonNull(timerTick, "timerTick");
+        Objects.requireNonNull(sendBudget, "sendBudget");
         if (shards < 1 || shards > MAX_SHARDS) {
             throw new IllegalArgumentException("shards must be 1.." + MAX_SHARDS + ", got " + shards);
         }
@@ -157,6 +162,15 @@ public record MessageStoreConfig(
             throw new IllegalArgumentException("warmStartRounds must be 1.." + MAX_WARM_START_ROUNDS + ", got "
                     + warmStartRounds);
         }
+    }
+
+    /** A configuration with the default {@link SendBudget}. */
+    public MessageStoreConfig(int shards, Threading threading, int dataQueueCapacity, int controlQueueCapacity,
+            InstanceLimits instances, int unknownServiceMessages, Duration unknownServiceHold, SpecLimits specLimits,
+            boolean warmStart, Duration warmStartTimeout, Duration timerTick, int warmStartRounds) {
+        this(shards, threading, dataQueueCapacity, controlQueueCapacity, instances, unknownServiceMessages,
+                unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds,
+                SendBudget.DEFAULTS);
     }
 
     /** Settings with the default {@link #warmStartRounds}. */
@@ -185,55 +199,62 @@ public record MessageStoreConfig(
     /** This configuration with {@code n} shards. */
     public MessageStoreConfig withShards(int n) {
         return new MessageStoreConfig(n, threading, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds);
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds, sendBudget);
     }
 
     /** This configuration with another threading. */
     public MessageStoreConfig withThreading(Threading t) {
         return new MessageStoreConfig(shards, t, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds);
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds, sendBudget);
     }
 
     /** This configuration with other queue capacities. */
     public MessageStoreConfig withQueues(int data, int control) {
         return new MessageStoreConfig(shards, threading, data, control, instances, unknownServiceMessages,
-                unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds);
+                unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds, sendBudget);
     }
 
     /** This configuration with other instance limits. */
     public MessageStoreConfig withInstances(InstanceLimits limits) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, limits,
-                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds);
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds, sendBudget);
     }
 
     /** This configuration with another unknown-service hold. */
     public MessageStoreConfig withUnknownServiceHold(int messages, Duration hold) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances, messages,
-                hold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds);
+                hold, specLimits, warmStart, warmStartTimeout, timerTick, warmStartRounds, sendBudget);
     }
 
     /** This configuration with other spec limits. */
     public MessageStoreConfig withSpecLimits(SpecLimits limits) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, limits, warmStart, warmStartTimeout, timerTick, warmStartRounds);
+                unknownServiceMessages, unknownServiceHold, limits, warmStart, warmStartTimeout, timerTick, warmStartRounds, sendBudget);
     }
 
     /** This configuration with warm start on or off. */
     public MessageStoreConfig withWarmStart(boolean on) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, specLimits, on, warmStartTimeout, timerTick, warmStartRounds);
+                unknownServiceMessages, unknownServiceHold, specLimits, on, warmStartTimeout, timerTick, warmStartRounds, sendBudget);
     }
 
     /** This configuration with another {@link #timerTick} (zero: timers on the overlay's timer service). */
     public MessageStoreConfig withTimerTick(Duration tick) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, tick, warmStartRounds);
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, tick, warmStartRounds, sendBudget);
     }
 
     /** This configuration with another {@link #warmStartRounds}. */
     public MessageStoreConfig withWarmStartRounds(int rounds) {
         return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances,
-                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, rounds);
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick, rounds, sendBudget);
+    }
+
+    /** This configuration with another send budget per service. */
+    public MessageStoreConfig withSendBudget(SendBudget budget) {
+        return new MessageStoreConfig(shards, threading, dataQueueCapacity, controlQueueCapacity, instances,
+                unknownServiceMessages, unknownServiceHold, specLimits, warmStart, warmStartTimeout, timerTick,
+                warmStartRounds, budget);
     }
 
     /** The run-time limit of one query evaluation. */

@@ -13,6 +13,7 @@ import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.InstanceStore;
 import io.statecast.messagestore.instance.ServiceInstance;
+import io.statecast.messagestore.instance.SendBudget;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.instance.Tombstones;
 import io.statecast.messagestore.metrics.Counters;
@@ -457,6 +458,13 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 return outcome;
             }
             if (instance == null) {
+                if (!service.spec().createsInstance(m, matched)) {
+                    // a late reply to an ended instance is expected; one about a message never seen is not
+                    boolean ended = service.scope().perMessage()
+                            && tombstones.contains(in.key(), store.context().timers().nanoTime());
+                    store.drop(ended ? DropReason.TERMINATED_INSTANCE : DropReason.NO_INSTANCE, service);
+                    return outcome;
+                }
                 instance = create(in.key(), service);
                 if (instance == null || instance.ended() != null) {
                     return outcome;
@@ -597,6 +605,11 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     @Override
     public Counters nodeCounters() {
         return store.nodeCounters();
+    }
+
+    @Override
+    public SendBudget sendBudget() {
+        return store.config().sendBudget();
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.statecast.messagestore.support.RecordingOverlay;
 import io.statecast.messagestore.support.Specs;
 import io.statecast.messagestore.support.StaticTopology;
 import io.statecast.overlay.forward.Arrival;
+import io.statecast.overlay.message.Origin;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.VirtualTimerService;
 import java.nio.charset.StandardCharsets;
@@ -72,9 +73,9 @@ class InFlightCountTest {
         return Messages.unicastPayload(42, id, 9, 1, 9, "m" + id);
     }
 
-    /** Node 1's ACK of message {@code id}. */
+    /** Node 1's ACK of message {@code id}, naming this node (9) as its origin as a reply does. */
     private static OverlayMessage ack(long id) {
-        return Messages.control(42, 2, id, 1, 9, 1);
+        return Origin.attach(Messages.control(42, 2, id, 1, 9, 1), Messages.a(9));
     }
 
     @Test
@@ -172,7 +173,11 @@ class InFlightCountTest {
         s.receiveMessage(ack(7), Arrival.DELIVERED);
         assertFalse(s.hasInstanceRoom(), "a queued control message may start an instance too");
         settle();
-        assertEquals(2, s.metrics().node().liveInstances(), "the ACK of an unknown message left an idle instance");
+        assertEquals(1, s.metrics().node().liveInstances(), "the ACK of an unknown message creates no instance");
+        assertEquals(1, s.metrics().node().drops(DropReason.NO_INSTANCE));
+        assertTrue(s.hasInstanceRoom(), "1 live + 2 < 4");
+        s.receiveMessage(own(2), Arrival.FROM_APPLICATION);
+        settle();
         assertFalse(s.hasInstanceRoom(), "2 live + 2");
         assertTrue(s.unloadService(42));
         settle();

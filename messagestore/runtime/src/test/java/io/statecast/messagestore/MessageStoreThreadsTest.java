@@ -1,12 +1,12 @@
 package io.statecast.messagestore;
 
+import io.statecast.messagestore.support.Keys;
 import static io.statecast.messagestore.support.Messages.a;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.statecast.messagestore.deploy.SpecResolver;
-import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.metrics.DropReason;
 import io.statecast.messagestore.metrics.MessageStoreMetrics;
 import io.statecast.messagestore.spec.ServiceSpec;
@@ -98,6 +98,21 @@ class MessageStoreThreadsTest {
         }
 
         @Override
+        public int sendDataMessage(int serviceId, long messageId, io.statecast.overlay.address.LogicalAddress origin,
+                io.statecast.overlay.message.MessageFields fields, byte[] payload, Route route) {
+            note(messageId);
+            return 1;
+        }
+
+        @Override
+        public int sendControlMessage(int serviceId, byte messageType, long messageId,
+                io.statecast.overlay.address.LogicalAddress origin, io.statecast.overlay.message.MessageFields fields,
+                byte[] body, Route route) {
+            note(messageId);
+            return 1;
+        }
+
+        @Override
         public int forwardMessage(OverlayMessage message) {
             return 1;
         }
@@ -134,7 +149,8 @@ class MessageStoreThreadsTest {
 
         overlay.full = true;
         store.receiveMessage(Messages.unicastPayload(42, 2, 1, 9, 1, "for the application"), Arrival.DELIVERED);
-        store.receiveMessage(Messages.control(42, 2, 1, 5, 9, 5), Arrival.DELIVERED); // message 1's ACK
+        store.receiveMessage(io.statecast.overlay.message.Origin.attach(Messages.control(42, 2, 1, 5, 9, 5), Messages.a(9)),
+                Arrival.DELIVERED); // message 1's ACK, naming this node as the origin
         Await.until(() -> store.metrics().node().messages() == 2, 30, () -> "the ACK went past the held data\n"
                 + store.metrics().format());
         MessageStoreMetrics m = store.metrics();
@@ -213,7 +229,7 @@ class MessageStoreThreadsTest {
                 () -> store.metrics().format());
         assertEquals(ids, overlay.delivered.get(), "each message delivered once; its duplicates acknowledged only");
         for (long id = 1; id <= ids; id++) {
-            int shard = Math.floorMod(InstanceKey.ofMessage(42, id).spread(), 4);
+            int shard = Math.floorMod(Keys.message(42, id).spread(), 4);
             assertEquals(Set.of("statecast-ms-shard-" + shard), overlay.threads.get(id), "MessageID " + id);
         }
         MessageStoreMetrics m = store.metrics();

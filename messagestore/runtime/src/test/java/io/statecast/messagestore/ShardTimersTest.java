@@ -83,7 +83,8 @@ class ShardTimersTest {
         Await.until(() -> (sent[0] += retransmissions()) >= 3, 8,
                 () -> "three retransmissions, each from a timer re-armed in the previous expiry; got " + sent[0]
                         + "\n" + store.metrics().format());
-        store.receiveMessage(Messages.control(42, 2, 7, 5, 9, 5), Arrival.DELIVERED); // the ACK
+        store.receiveMessage(io.statecast.overlay.message.Origin.attach(Messages.control(42, 2, 7, 5, 9, 5), Messages.a(9)),
+                Arrival.DELIVERED); // the ACK, naming this node as the origin
         Await.until(() -> store.metrics().node().liveInstances() == 0, 8,
                 () -> "the linger timer ends the instance\n" + store.metrics().format());
         MessageStoreMetrics m = store.metrics();

@@ -7,6 +7,7 @@ import io.statecast.overlay.message.Extension;
 import io.statecast.overlay.message.FieldsExtension;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.MessageFields;
+import io.statecast.overlay.message.Origin;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
 import io.statecast.overlay.node.RttEstimate;
@@ -179,6 +180,16 @@ public final class ForwardingEngine {
     /** This node's MessageID generator. */
     public long newMessageId() {
         return ids.next();
+    }
+
+    /**
+     * A MessageID for the application's next message of {@code serviceId}: the next of that
+     * service's counter when the installed store asks for consecutive ones
+     * ({@link MessageStorePort#numbersConsecutively}), else {@link #newMessageId()}.
+     */
+    public long newMessageId(int serviceId) {
+        MessageStorePort s = store;
+        return s != null && s.numbersConsecutively(serviceId) ? ids.nextInSequence(serviceId) : ids.next();
     }
 
     /** The hop limit of messages originated here by default. */
@@ -540,6 +551,33 @@ public final class ForwardingEngine {
                 ext.add(new PayloadExtension(body));
             }
             return originate(build(route, ext));
+        }
+
+        @Override
+        public int sendDataMessage(int serviceId, long messageId, LogicalAddress origin, MessageFields fields,
+                byte[] payload, Route route) {
+            Objects.requireNonNull(payload, "payload");
+            List<Extension> ext = new ArrayList<>(4);
+            ext.add(new FsmExtension(serviceId, FsmExtension.PAYLOAD_TYPE, messageId));
+            if (!fields.isEmpty()) {
+                ext.add(new FieldsExtension(fields));
+            }
+            ext.add(new PayloadExtension(payload));
+            return originate(build(route, Origin.with(ext, origin, self())));
+        }
+
+        @Override
+        public int sendControlMessage(int serviceId, byte messageType, long messageId, LogicalAddress origin,
+                MessageFields fields, byte[] body, Route route) {
+            List<Extension> ext = new ArrayList<>(4);
+            ext.add(new FsmExtension(serviceId, messageType, messageId));
+            if (!fields.isEmpty()) {
+                ext.add(new FieldsExtension(fields));
+            }
+            if (body != null) {
+                ext.add(new PayloadExtension(body));
+            }
+            return originate(build(route, Origin.with(ext, origin, self())));
         }
 
         @Override

@@ -57,6 +57,16 @@ public interface MessageStorePort extends AutoCloseable {
     boolean receiveMessage(OverlayMessage message, Arrival arrival);
 
     /**
+     * Whether the application's messages of {@code serviceId} take consecutive MessageIDs (a
+     * counter per service) instead of the node's enciphered ones: a service that keeps state
+     * across a source's messages may order them by MessageID (best-effort ordering), while one
+     * that keys an instance by a message's MessageID needs them unpredictable. The default: none.
+     */
+    default boolean numbersConsecutively(int serviceId) {
+        return false;
+    }
+
+    /**
      * Whether service {@code serviceId} declares which of its states mean "a message is still in
      * flight" (awaiting acknowledgement): only then does the socket's send window
      * ({@code overlay.sendWindow}) apply to its messages. Called once per message sent; must be a

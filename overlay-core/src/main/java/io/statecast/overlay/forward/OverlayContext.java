@@ -87,6 +87,43 @@ public interface OverlayContext {
         return sendControlMessage(serviceId, messageType, messageId, body, route);
     }
 
+    /**
+     * {@link #sendDataMessage(int, long, MessageFields, byte[], Route)} about a message first sent
+     * by {@code origin} ({@link io.statecast.overlay.message.Origin}): the message carries an
+     * origin extension naming it unless it is this node. The default sends only for this node's
+     * own messages and refuses another origin, so a context that cannot carry one never drops it
+     * silently.
+     *
+     * @param origin the node that first sent the message this one is about; {@code null}: this node
+     * @throws UnsupportedOperationException as for fields, or for another origin
+     */
+    default int sendDataMessage(int serviceId, long messageId, LogicalAddress origin, MessageFields fields,
+            byte[] payload, Route route) {
+        requireLocalOrigin(origin);
+        return sendDataMessage(serviceId, messageId, fields, payload, route);
+    }
+
+    /**
+     * {@link #sendControlMessage(int, byte, long, MessageFields, byte[], Route)} about the message
+     * ({@code origin}, {@code messageId}): an ACK, NACK or request of a node that is not the
+     * message's source names its origin, so that the instance of that message, keyed by it, gets it.
+     *
+     * @param origin as for {@link #sendDataMessage(int, long, LogicalAddress, MessageFields, byte[], Route)}
+     * @throws UnsupportedOperationException as there
+     */
+    default int sendControlMessage(int serviceId, byte messageType, long messageId, LogicalAddress origin,
+            MessageFields fields, byte[] body, Route route) {
+        requireLocalOrigin(origin);
+        return sendControlMessage(serviceId, messageType, messageId, fields, body, route);
+    }
+
+    private void requireLocalOrigin(LogicalAddress origin) {
+        if (origin != null && !origin.equals(localAddress())) {
+            throw new UnsupportedOperationException("this overlay context cannot name another node (" + origin
+                    + ") as the origin of a message");
+        }
+    }
+
     private static void requireNoFields(MessageFields fields) {
         if (!fields.isEmpty()) {
             throw new UnsupportedOperationException("this overlay context cannot send message fields");

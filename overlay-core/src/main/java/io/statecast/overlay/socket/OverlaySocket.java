@@ -157,7 +157,9 @@ public final class OverlaySocket implements AutoCloseable {
             InboxSink sink = new InboxSink(inbox, peerEvents, TimeUnit.MILLISECONDS.toNanos(config.buffers().deliveryWaitMs()),
                     TimeUnit.MICROSECONDS.toNanos(config.buffers().wakeIntervalMicros()), timers, adapter.receiveExecutor());
             this.engine = new ForwardingEngine(self, node::topology, node::rtt, adapter::send, sink, timers,
-                    new MessageIds(random.nextLong()),
+                    // the key of the MessageIDs from the system's strong source unless a test seeded the builder:
+                    // a generator seeded with 64 bits could be recovered from what the node sends
+                    new MessageIds(b.random != null ? random : new SecureRandom()),
                     new ForwardingEngine.Settings(config.forwarding().hopLimit(), config.forwarding().floodCacheEntries()));
             dispatcher.ready(node, engine);
             node.addListener(this::mirrorNeighbours);
@@ -406,10 +408,13 @@ public final class OverlaySocket implements AutoCloseable {
 
     /**
      * As {@link #createMessage(DeliveryMode, LogicalAddress, byte[])}, marked for MessageStore
-     * service {@code serviceId} as a data message with a new MessageID unique to this node.
+     * service {@code serviceId} as a data message with a new MessageID unique to this node: an
+     * enciphered one, or the next of the service's counter when its store asks for consecutive
+     * ones ({@link MessageStorePort#numbersConsecutively}).
      */
     public OverlayMessage createMessage(DeliveryMode mode, LogicalAddress destination, byte[] payload, int serviceId) {
-        return message(mode, destination, payload, new FsmExtension(serviceId, FsmExtension.PAYLOAD_TYPE, engine.newMessageId()));
+        return message(mode, destination, payload, new FsmExtension(serviceId, FsmExtension.PAYLOAD_TYPE,
+                engine.newMessageId(serviceId)));
     }
 
     private OverlayMessage message(DeliveryMode mode, LogicalAddress destination, byte[] payload, FsmExtension fsm) {

@@ -27,6 +27,7 @@ import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.SubstrateInterface;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -137,7 +138,7 @@ public final class ReceivePathWarmUp {
                 ForwardingEngine engine = new ForwardingEngine(relay.self(), topology::get, adapter::send, m -> {
                     deliveries.increment();
                     return true;
-                }, timers, new MessageIds(FIRST_MESSAGE_ID), new ForwardingEngine.Settings(forwarding.hopLimit(),
+                }, timers, new MessageIds(new SplittableRandom(FIRST_MESSAGE_ID)), new ForwardingEngine.Settings(forwarding.hopLimit(),
                         forwarding.floodCacheEntries()));
                 adapter.start(new ToEngine(engine));
                 twin = store == null ? null : store.scratch();

@@ -63,7 +63,7 @@ class ForwardingEngineTest {
                 }
                 return applicationAccepts;
             },
-            new NoTimers(), new MessageIds(1000), new ForwardingEngine.Settings(255, 16));
+            new NoTimers(), new MessageIds(new java.util.SplittableRandom(1000)), new ForwardingEngine.Settings(255, 16));
 
     record Sent(SubstrateAddress to, OverlayMessage message) {
     }
@@ -146,7 +146,7 @@ class ForwardingEngineTest {
     void shouldNotCountHopLimitForLeafThatHasNowhereToForward() {
         FakeTopology leaf = new FakeTopology(SELF).neighbour(N9).tree(N9, N9);
         ForwardingEngine e = new ForwardingEngine(SELF, () -> leaf, (to, m) -> true, m -> true, new NoTimers(),
-                new MessageIds(0), new ForwardingEngine.Settings(255, 16));
+                new MessageIds(new java.util.SplittableRandom(0)), new ForwardingEngine.Settings(255, 16));
         e.onReceive(message(DeliveryMode.MULTICAST, 0, N9, null, N9), null);
         assertEquals(0, e.statistics().totalDrops());
         assertEquals(1, e.statistics().delivered());
@@ -301,7 +301,7 @@ class ForwardingEngineTest {
     void shouldCountNextHopWithoutSubstrateAddress() {
         FakeTopology t = new FakeTopology(SELF).neighbourWithoutAddress(N9).tree(FAR, N9);
         ForwardingEngine e = new ForwardingEngine(SELF, () -> t, (to, m) -> true, m -> true, new NoTimers(),
-                new MessageIds(0), new ForwardingEngine.Settings(255, 16));
+                new MessageIds(new java.util.SplittableRandom(0)), new ForwardingEngine.Settings(255, 16));
         assertEquals(0, e.send(message(DeliveryMode.UNICAST, 10, SELF, FAR, SELF)));
         assertEquals(1, e.statistics().drops(DropCause.NO_SUBSTRATE_ADDRESS));
     }
@@ -455,7 +455,7 @@ class ForwardingEngineTest {
         assertEquals(List.of(Arrival.FROM_APPLICATION), store.arrivals);
 
         ForwardingEngine other = new ForwardingEngine(SELF, () -> topology, (to, m) -> true, m -> true, new NoTimers(),
-                new MessageIds(0), new ForwardingEngine.Settings(255, 16));
+                new MessageIds(new java.util.SplittableRandom(0)), new ForwardingEngine.Settings(255, 16));
         RecordingStore forwarding = new RecordingStore(true, false);
         other.installStore(forwarding);
         assertEquals(0, other.send(message(DeliveryMode.MULTICAST, 10, SELF, null, SELF, FSM)));

@@ -89,6 +89,23 @@ class MessageCodecTest {
         assertEquals(m, codec.decode(Unpooled.wrappedBuffer(frame(m))));
     }
 
+    /** A reply's origin extension survives the wire and names the origin, in either address family. */
+    @Test
+    void shouldCarryTheOriginOfAReply() throws DecodeException {
+        OverlayMessage ack = new OverlayMessage(DeliveryMode.UNICAST, 1, new DtAddress(3, 4), new DtAddress(1, 2),
+                new DtAddress(3, 4), null, List.of(new FsmExtension(1, (byte) 2, -7L)));
+        OverlayMessage named = Origin.attach(ack, new DtAddress(-5, 6));
+        OverlayMessage back = (OverlayMessage) codec.decode(Unpooled.wrappedBuffer(frame(named)));
+        assertEquals(named, back);
+        assertEquals(new DtAddress(-5, 6), Origin.of(back));
+        assertEquals(new DtAddress(3, 4), Origin.of(ack), "without the extension the origin is the source");
+        OverlayMessage tree = Origin.attach(new OverlayMessage(DeliveryMode.UNICAST, 1, new TreeAddress(9),
+                new TreeAddress(8), new TreeAddress(9), null, List.of(new FsmExtension(1, (byte) 2, 1L))), new TreeAddress(77));
+        assertEquals(new TreeAddress(77), Origin.of((OverlayMessage) codec.decode(Unpooled.wrappedBuffer(frame(tree)))));
+        assertEquals(named.extensions(), Origin.with(ack.extensions(), new DtAddress(-5, 6), ack.source()));
+        assertSame(ack.extensions(), Origin.with(ack.extensions(), ack.source(), ack.source()), "the source needs none");
+    }
+
     @Test
     void shouldReportOffsetsFromTheReaderIndexAndConsumeTheFrameEvenWhenRefusing() {
         ByteBuf buf = Unpooled.buffer();

@@ -165,6 +165,20 @@ final class StoreRecorder implements MessageStorePort {
         }
 
         @Override
+        public int sendDataMessage(int serviceId, long messageId, LogicalAddress origin,
+                io.statecast.overlay.message.MessageFields fields, byte[] payload, Route route) {
+            out(FsmExtension.PAYLOAD_TYPE, messageId, route, overlay.localAddress());
+            return overlay.sendDataMessage(serviceId, messageId, origin, fields, payload, route);
+        }
+
+        @Override
+        public int sendControlMessage(int serviceId, byte messageType, long messageId, LogicalAddress origin,
+                io.statecast.overlay.message.MessageFields fields, byte[] body, Route route) {
+            out(messageType, messageId, route, overlay.localAddress());
+            return overlay.sendControlMessage(serviceId, messageType, messageId, origin, fields, body, route);
+        }
+
+        @Override
         public int forwardMessage(OverlayMessage message) {
             if (trace && message.fsm() != null) {
                 traced.add(new SimCluster.Traced(timers.nanoTime(), SimCluster.Direction.FORWARD,

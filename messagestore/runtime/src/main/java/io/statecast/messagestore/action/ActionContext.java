@@ -5,6 +5,7 @@ import io.statecast.messagestore.event.EvaluationException;
 import io.statecast.messagestore.event.NodeSnapshot;
 import io.statecast.messagestore.event.PathResult;
 import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.message.OverlayMessage;
 
@@ -28,6 +29,15 @@ public interface ActionContext {
      * the instance's MessageID (message scope) or a fresh one (flow scope).
      */
     long defaultMessageId();
+
+    /**
+     * The origin of the instance's message ({@link io.statecast.overlay.message.Origin}) under a
+     * message scope, where {@link #defaultMessageId()} is that message's MessageID; {@code null}
+     * under the other scopes (the instance's messages are this node's own).
+     */
+    default LogicalAddress defaultOrigin() {
+        return null;
+    }
 
     /**
      * The next sequence number of the instance's flow: its service and the source of the message

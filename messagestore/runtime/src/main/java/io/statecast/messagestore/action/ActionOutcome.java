@@ -8,6 +8,11 @@ public enum ActionOutcome {
     FAILED,
     /** The instance exceeded its rate of primitives; nothing happened. */
     THROTTLED,
+    /**
+     * A send (data, control or forward) over its service's node-wide send budget
+     * ({@code MessageStoreConfig.sendBudget}); nothing was sent.
+     */
+    OVER_SERVICE_BUDGET,
     /** The instance terminated earlier in the same step; the action was dropped. */
     DISCARDED
 }

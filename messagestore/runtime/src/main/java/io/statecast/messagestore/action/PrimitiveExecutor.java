@@ -16,6 +16,7 @@ import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.MessageField;
 import io.statecast.overlay.message.MessageFields;
+import io.statecast.overlay.message.Origin;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.node.Topology;
 import java.nio.charset.StandardCharsets;
@@ -42,6 +43,9 @@ import java.util.List;
  *       base's remaining hops say nothing about the new message.</li>
  *   <li>MessageIdentifier: the field, else the base's, else the instance's
  *       ({@link ActionContext#defaultMessageId()}).</li>
+ *   <li>Origin ({@link Origin}): a message about the instance's own message (message scope,
+ *       its MessageID) names the instance's origin; one about the base's message (its MessageID)
+ *       the base's origin; any other is this node's.</li>
  *   <li>MessageType (control messages): the field, else the base's; data messages are always
  *       {@link FsmExtension#PAYLOAD_TYPE}.</li>
  *   <li>Payload (data messages): the field (a literal is UTF-8 text; an XPath selecting a
@@ -88,16 +92,18 @@ public final class PrimitiveExecutor {
                 OverlayMessage base = message(action, f, ctx, false);
                 byte[] payload = payload(action, f, ctx, base);
                 long id = messageId(action, f, ctx, base);
+                LogicalAddress origin = origin(id, ctx, base);
                 DeliveryMode mode = mode(action, f, ctx, base);
                 MessageFields fields = fields(action, f, ctx, base);
                 List<LogicalAddress> to = destinations(action, f, ctx, mode, base);
                 if (to == null || to.size() == 1) {
                     Route r = route(action, f, ctx, base, mode, to == null ? null : to.get(0));
-                    yield overlay.sendDataMessage(serviceId, id, fields, payload, r) == 0 ? NOTHING_SENT : "";
+                    yield overlay.sendDataMessage(serviceId, id, origin, fields, payload, r) == 0 ? NOTHING_SENT : "";
                 }
                 int silent = 0;
                 for (LogicalAddress d : to) {
-                    silent += overlay.sendDataMessage(serviceId, id, fields, payload, route(action, f, ctx, base, mode, d)) == 0 ? 1 : 0;
+                    silent += overlay.sendDataMessage(serviceId, id, origin, fields, payload,
+                            route(action, f, ctx, base, mode, d)) == 0 ? 1 : 0;
                 }
                 yield silentOf(silent, to.size());
             }
@@ -105,16 +111,18 @@ public final class PrimitiveExecutor {
                 OverlayMessage base = message(action, f, ctx, false);
                 byte type = messageType(action, f, ctx, base);
                 long id = messageId(action, f, ctx, base);
+                LogicalAddress origin = origin(id, ctx, base);
                 DeliveryMode mode = mode(action, f, ctx, base);
                 MessageFields fields = fields(action, f, ctx, base);
                 List<LogicalAddress> to = destinations(action, f, ctx, mode, base);
                 if (to == null || to.size() == 1) {
                     Route r = route(action, f, ctx, base, mode, to == null ? null : to.get(0));
-                    yield overlay.sendControlMessage(serviceId, type, id, fields, null, r) == 0 ? NOTHING_SENT : "";
+                    yield overlay.sendControlMessage(serviceId, type, id, origin, fields, null, r) == 0 ? NOTHING_SENT : "";
                 }
                 int silent = 0;
                 for (LogicalAddress d : to) {
-                    silent += overlay.sendControlMessage(serviceId, type, id, fields, null, route(action, f, ctx, base, mode, d)) == 0 ? 1 : 0;
+                    silent += overlay.sendControlMessage(serviceId, type, id, origin, fields, null,
+                            route(action, f, ctx, base, mode, d)) == 0 ? 1 : 0;
                 }
                 yield silentOf(silent, to.size());
             }
@@ -332,6 +340,22 @@ public final class PrimitiveExecutor {
             hops = (int) longField(a, f, ctx, ActionField.HOP_LIMIT, 0, OverlayMessage.MAX_HOP_LIMIT);
         }
         return new Route(mode, destination, root, hops);
+    }
+
+    /**
+     * The origin of the message a send with MessageID {@code id} is about: the instance's own
+     * message (message scope, same MessageID) has the instance's origin; a base message of that
+     * MessageID its own; anything else is this node's ({@code null}).
+     */
+    private static LogicalAddress origin(long id, ActionContext ctx, OverlayMessage base) {
+        LogicalAddress own = ctx.defaultOrigin();
+        if (own != null && id == ctx.defaultMessageId()) {
+            return own;
+        }
+        if (base != null && base.fsm() != null && base.fsm().messageId() == id) {
+            return Origin.of(base);
+        }
+        return null;
     }
 
     private static long messageId(ActionTemplate a, ResolvedFields f, ActionContext ctx, OverlayMessage base)

@@ -5,6 +5,7 @@ import io.statecast.messagestore.MessageStore;
 import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.event.QueryLimits;
 import io.statecast.messagestore.instance.InstanceLimits;
+import io.statecast.messagestore.instance.SendBudget;
 import io.statecast.messagestore.spec.SpecLimits;
 import io.statecast.overlay.socket.OverlayConfigException;
 import java.io.IOException;
@@ -76,7 +77,8 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
 
     private static final Set<String> TOP = Set.of("shards", "threading", "dataQueueCapacity", "controlQueueCapacity",
             "warmStart", "warmStartTimeoutMs", "evaluationLimitMs", "maxSpecBytes", "unknownService", "instances",
-            "services", "specServer", "timerTickMs", "warmStartRounds", "trustedKeys");
+            "services", "specServer", "timerTickMs", "warmStartRounds", "trustedKeys", "sendBudget");
+    private static final Set<String> SEND_BUDGET = Set.of("perSecond", "burst");
     private static final Set<String> UNKNOWN = Set.of("holdMessages", "holdMs");
     private static final Set<String> INSTANCES = Set.of("maxLive", "historyEntries", "actionHistoryEntries",
             "timersPerInstance", "primitiveBurst", "primitiveRatePerSecond", "idleTimeoutMs", "tombstones",
@@ -159,6 +161,16 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
                     longField(i, "tombstoneTtlMs", il.tombstoneTtlMs(), 1, 86_400_000L, ip));
         }
 
+        SendBudget budget = d.sendBudget();
+        JsonNode b = section.get("sendBudget");
+        String bp = PREFIX + ".sendBudget";
+        if (b != null && !b.isNull()) {
+            requireObject(b, bp);
+            known(b, SEND_BUDGET, bp);
+            budget = new SendBudget(doubleField(b, "perSecond", budget.perSecond(), 0.001, 1e9, bp),
+                    intField(b, "burst", budget.burst(), 1, 100_000_000, bp));
+        }
+
         List<ServiceSource> services = new ArrayList<>();
         JsonNode s = section.get("services");
         String sp = PREFIX + ".services";
@@ -175,7 +187,8 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
             }
         }
         MessageStoreConfig config = new MessageStoreConfig(shards, threading, data, control, il, holdMessages,
-                Duration.ofMillis(holdMs), specLimits, warm, Duration.ofMillis(warmMs), Duration.ofMillis(tickMs), warmRounds);
+                Duration.ofMillis(holdMs), specLimits, warm, Duration.ofMillis(warmMs), Duration.ofMillis(tickMs), warmRounds,
+                budget);
         return new MessageStoreSettings(config, services, specServer(section.get("specServer"), PREFIX + ".specServer"),
                 trustedKeys(section.get("trustedKeys"), PREFIX + ".trustedKeys"));
     }

@@ -3,9 +3,11 @@ package io.statecast.messagestore.deploy;
 import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.event.AttributeTest;
 import io.statecast.messagestore.event.BoundedWorker;
+import io.statecast.messagestore.event.EvaluationGuard;
 import io.statecast.messagestore.event.FilterPins;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.QueryTimeoutException;
+import io.statecast.messagestore.metrics.Counters;
 import io.statecast.messagestore.instance.EndCause;
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.spec.Scope;
@@ -67,17 +69,33 @@ public final class WarmStart implements AutoCloseable {
     private final MessageStoreConfig config;
     private final BoundedWorker worker;
     private final LongSupplier cpuNanos;
+    private final Counters counters;
 
-    /** A warm start with the store's limits. */
+    /** A warm start with the store's limits, counting overruns in counters of its own. */
     public WarmStart(MessageStoreConfig config) {
-        this(config, WarmStart::threadCpuNanos);
+        this(config, new Counters());
+    }
+
+    /** A warm start with the store's limits, counting overruns in {@code counters} (the store's node counters). */
+    public WarmStart(MessageStoreConfig config, Counters counters) {
+        this(config, WarmStart::threadCpuNanos, counters);
     }
 
     /** A warm start reading the worker thread's CPU time from {@code cpuNanos} (tests). */
     WarmStart(MessageStoreConfig config, LongSupplier cpuNanos) {
+        this(config, cpuNanos, new Counters());
+    }
+
+    private WarmStart(MessageStoreConfig config, LongSupplier cpuNanos, Counters counters) {
         this.config = config;
         this.worker = new BoundedWorker("statecast-ms-warmstart", config.specLimits().queries().workerStackBytes());
         this.cpuNanos = cpuNanos;
+        this.counters = counters;
+    }
+
+    /** Specs refused because their warm start overran (the warm start was stopped). */
+    public long overruns() {
+        return counters.warmStartOverruns();
     }
 
     /** The calling thread's CPU time; its wall time where the JVM cannot measure CPU time. */
@@ -100,6 +118,10 @@ public final class WarmStart implements AutoCloseable {
         try {
             outcome = worker.call(() -> exercise(spec), config.warmStartTimeout(), "the warm start of " + spec.source());
         } catch (QueryTimeoutException e) {
+            // the worker thread was interrupted: it stops at its next round, input or evaluation
+            counters.warmStartOverrun();
+            LOG.warn("{}: refused: its warm start overran {} ms (a query or the state machine does not finish); the "
+                    + "warm start was stopped", spec.source(), config.warmStartTimeout().toMillis());
             throw new ServiceLoadException(spec.source() + ": " + e.getMessage()
                     + " (a query or the state machine does not finish)", e);
         } catch (ExecutionException e) {
@@ -134,6 +156,9 @@ public final class WarmStart implements AutoCloseable {
         Env env = new Env(new DiscardingOverlay(self, clock), config.instances());
         int round = 0;
         for (; round < config.warmStartRounds() && env.quarantined == null; round++) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new WarmStartStopped(); // the caller gave up on this run (deadline): nothing more to do
+            }
             if (round >= CHECK_ROUNDS && (cpuNanos.getAsLong() - cpu0 >= budget || System.nanoTime() - wall0 >= budget)) {
                 break;
             }
@@ -148,12 +173,15 @@ public final class WarmStart implements AutoCloseable {
             InstanceKey key = spec.service().scope() == Scope.EXPRESSION
                     ? InstanceKey.ofExpression(spec.service().serviceId(), "warm-start")
                     : inputs.isEmpty()
-                    ? (spec.service().scope().perMessage() ? InstanceKey.ofMessage(spec.service().serviceId(), messageId)
+                    ? (spec.service().scope().perMessage() ? InstanceKey.ofMessage(spec.service().serviceId(), other, messageId)
                             : InstanceKey.ofFlow(spec.service().serviceId(), other))
                     : InstanceKey.of(spec.service().scope(), inputs.get(0), self);
             ServiceInstance instance = new ServiceInstance(key, scratch, env);
             instance.start();
             for (OverlayMessage m : inputs) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new WarmStartStopped();
+                }
                 List<MessageEventDefinition> matched = spec.matchMessage(m, self);
                 if (!matched.isEmpty()) {
                     instance.onMessage(m, matched);
@@ -215,12 +243,46 @@ public final class WarmStart implements AutoCloseable {
         worker.close();
     }
 
+    /**
+     * Unwinds a warm start its caller gave up on. An {@link Error}, so that no handler of the
+     * instance's (which records a failed action or evaluation and goes on) swallows it.
+     */
+    private static final class WarmStartStopped extends Error {
+        private static final long serialVersionUID = 1L;
+
+        WarmStartStopped() {
+            super("the warm start was stopped: it overran its deadline", null, false, false);
+        }
+    }
+
+    /**
+     * Brackets the warm start's evaluations: one that would begin, or that returns, on an
+     * interrupted thread (the caller's deadline passed) stops the warm start. Saxon itself ignores
+     * interrupts, so an evaluation already running finishes first; each is bounded by the static
+     * rules (no recursion, bounded ranges) and the history size.
+     */
+    private static final EvaluationGuard STOP_WHEN_INTERRUPTED = new EvaluationGuard() {
+        @Override
+        public void begin(Object owner, boolean firstUse) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new WarmStartStopped();
+            }
+        }
+
+        @Override
+        public void end() {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new WarmStartStopped();
+            }
+        }
+    };
+
     /** The environment of the throw-away instances: remembers why the service was quarantined. */
     private static final class Env extends StandaloneEnvironment {
         private String quarantined;
 
         Env(OverlayContext overlay, InstanceLimits limits) {
-            super(overlay, limits);
+            super(overlay, limits, STOP_WHEN_INTERRUPTED);
         }
 
         @Override
@@ -307,6 +369,18 @@ public final class WarmStart implements AutoCloseable {
         @Override
         public int sendControlMessage(int serviceId, byte messageType, long messageId, MessageFields fields,
                 byte[] body, Route route) {
+            return 0;
+        }
+
+        @Override
+        public int sendDataMessage(int serviceId, long messageId, LogicalAddress origin, MessageFields fields,
+                byte[] payload, Route route) {
+            return 0;
+        }
+
+        @Override
+        public int sendControlMessage(int serviceId, byte messageType, long messageId, LogicalAddress origin,
+                MessageFields fields, byte[] body, Route route) {
             return 0;
         }
 

@@ -85,6 +85,144 @@ final class QueryInspector {
         return Map.copyOf(m);
     }
 
+    /** The fn namespace as written in a URI-qualified name or a namespace declaration. */
+    private static final String FN_URI = "http://www.w3.org/2005/xpath-functions";
+
+    /**
+     * Refuses a call of a denied function found in the expression's <em>text</em>, before Saxon
+     * compiles it: Saxon's optimiser folds some calls away ({@code exists(doc('file:///etc/passwd'))}
+     * becomes {@code true()}, since {@code doc} returns one document or fails), so the compiled
+     * tree no longer shows what the author wrote. A name followed by {@code (} or {@code #} (after
+     * white space or comments) is a call or a function reference in XPath and XQuery; string
+     * literals and comments are skipped. A denied local name counts unprefixed, as {@code fn:…},
+     * as {@code Q{…xpath-functions}…}, and under any prefix once the text names the fn namespace
+     * (it may bind another prefix to it). Conservative: the text of a direct element constructor
+     * is scanned too, so {@code <a>doc(1)</a>} is refused although it calls nothing.
+     *
+     * @throws QueryException naming the function and its line and column within the expression
+     */
+    static void checkCallsInText(String text) throws QueryException {
+        boolean fnNamedElsewhere = text.contains(FN_URI);
+        int n = text.length();
+        int i = 0;
+        while (i < n) {
+            char ch = text.charAt(i);
+            if (ch == '"' || ch == '\'') {
+                int end = text.indexOf(ch, i + 1);
+                i = end < 0 ? n : end + 1; // a doubled quote is an empty literal's end and start: same result
+                continue;
+            }
+            if (ch == '(' && i + 1 < n && text.charAt(i + 1) == ':') {
+                i = skipComment(text, i);
+                continue;
+            }
+            if (ch == 'Q' && i + 1 < n && text.charAt(i + 1) == '{') {
+                int close = text.indexOf('}', i + 2);
+                if (close < 0) {
+                    return; // malformed: Saxon reports it
+                }
+                String uri = text.substring(i + 2, close).strip();
+                int end = nameEnd(text, close + 1);
+                check(text, i, text.substring(close + 1, end), FN_URI.equals(uri), end);
+                i = Math.max(end, close + 1);
+                continue;
+            }
+            if (isNameStart(ch) && (i == 0 || !isNameChar(text.charAt(i - 1)) && text.charAt(i - 1) != '$')) {
+                int end = nameEnd(text, i);
+                String name = text.substring(i, end);
+                int colon = name.indexOf(':');
+                if (colon < 0) {
+                    check(text, i, name, true, end);
+                } else {
+                    String prefix = name.substring(0, colon);
+                    check(text, i, name.substring(colon + 1), prefix.equals("fn") || fnNamedElsewhere, end);
+                }
+                i = end;
+                continue;
+            }
+            i++;
+        }
+    }
+
+    private static void check(String text, int start, String local, boolean fn, int end) throws QueryException {
+        if (!fn) {
+            return;
+        }
+        String why = DENIED_FUNCTIONS.get(local);
+        if (why == null) {
+            return;
+        }
+        int k = end;
+        while (k < text.length()) {
+            char c = text.charAt(k);
+            if (Character.isWhitespace(c)) {
+                k++;
+            } else if (c == '(' && k + 1 < text.length() && text.charAt(k + 1) == ':') {
+                k = skipComment(text, k);
+            } else {
+                break;
+            }
+        }
+        if (k < text.length() && (text.charAt(k) == '(' || text.charAt(k) == '#')) {
+            int line = 1;
+            int col = 1;
+            for (int j = 0; j < start; j++) {
+                if (text.charAt(j) == '\n') {
+                    line++;
+                    col = 1;
+                } else {
+                    col++;
+                }
+            }
+            throw new QueryException("fn:" + local + "() is not allowed: " + why, line, col);
+        }
+    }
+
+    /** The index after the comment starting at {@code i} (comments nest), or the end of the text. */
+    private static int skipComment(String text, int i) {
+        int depth = 0;
+        int n = text.length();
+        while (i < n) {
+            if (text.startsWith("(:", i)) {
+                depth++;
+                i += 2;
+            } else if (text.startsWith(":)", i)) {
+                depth--;
+                i += 2;
+                if (depth == 0) {
+                    return i;
+                }
+            } else {
+                i++;
+            }
+        }
+        return n;
+    }
+
+    /** The end of the (possibly prefixed) name starting at {@code i}: NCName, then at most one {@code :NCName}. */
+    private static int nameEnd(String text, int i) {
+        int n = text.length();
+        int k = i;
+        while (k < n && isNameChar(text.charAt(k))) {
+            k++;
+        }
+        if (k + 1 < n && text.charAt(k) == ':' && isNameStart(text.charAt(k + 1))) {
+            k++;
+            while (k < n && isNameChar(text.charAt(k))) {
+                k++;
+            }
+        }
+        return k;
+    }
+
+    private static boolean isNameStart(char c) {
+        return Character.isLetter(c) || c == '_';
+    }
+
+    private static boolean isNameChar(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '.';
+    }
+
     /**
      * Applies the sandbox rules to the main expression, the bodies of user functions and the
      * initializers of global variables.

@@ -376,6 +376,7 @@ public final class XQueryEngine implements AutoCloseable {
             throw new QueryException("expression is " + text.length() + " characters, longer than the limit of "
                     + limits.maxQueryChars(), 0, 0);
         }
+        QueryInspector.checkCallsInText(text);
         int depth = 0;
         int line = 1;
         int col = 0;

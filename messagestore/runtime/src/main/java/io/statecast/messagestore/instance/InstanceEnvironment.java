@@ -19,6 +19,14 @@ public interface InstanceEnvironment {
     /** The instance bounds. */
     InstanceLimits limits();
 
+    /**
+     * What one service may send from this node, over all its instances; the store's
+     * ({@code MessageStoreConfig.sendBudget}), the default elsewhere.
+     */
+    default SendBudget sendBudget() {
+        return SendBudget.DEFAULTS;
+    }
+
     /** The node-wide counters (the service's are in its {@link ServiceRuntime}). */
     Counters nodeCounters();
 

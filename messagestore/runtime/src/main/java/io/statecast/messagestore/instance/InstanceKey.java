@@ -3,14 +3,19 @@ package io.statecast.messagestore.instance;
 import io.statecast.messagestore.spec.Scope;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.Origin;
 import io.statecast.overlay.message.OverlayMessage;
 import java.util.Objects;
 
 /**
  * Identifies a service instance, as the spec's {@link Scope} says:
  * <ul>
- *   <li>{@code message}: (ServiceID, MessageID) — the blueprint's uniqueID;</li>
- *   <li>{@code message-source}: (ServiceID, source, MessageID);</li>
+ *   <li>{@code message} and {@code message-source}: (ServiceID, origin, MessageID) — the
+ *       blueprint's uniqueID with the node that first sent the message
+ *       ({@link Origin}: a data message's source; a control message names it, or is its
+ *       source's). A forged control message naming another origin reaches another instance, and
+ *       two sources' MessageIDs never meet;</li>
+ *   <li>{@code message-id}: (ServiceID, MessageID), whatever the source;</li>
  *   <li>{@code flow}: (ServiceID, source);</li>
  *   <li>{@code flow-destination}: (ServiceID, destination, else the tree's root);</li>
  *   <li>{@code flow-peer}: (ServiceID, {source, destination}) as an unordered pair, this node
@@ -23,8 +28,9 @@ import java.util.Objects;
  * @param scope     the scope the key was made for
  * @param serviceId the ServiceID
  * @param messageId the MessageID (message scopes), else 0
- * @param address   the source (message-source, flow), destination (flow-destination) or the lower
- *                  end of the pair (flow-peer); {@code null} for message scope
+ * @param address   the origin (message, message-source), source (flow), destination
+ *                  (flow-destination) or the lower end of the pair (flow-peer); {@code null} for
+ *                  message-id and expression scopes
  * @param peer      the higher end of the pair (flow-peer), else {@code null}
  * @param value     the value of the {@code <ScopeKey>} (expression), else {@code null}
  */
@@ -40,15 +46,15 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
     public InstanceKey {
         Objects.requireNonNull(scope, "scope");
         boolean expression = scope == Scope.EXPRESSION;
-        if ((address == null) != (scope == Scope.MESSAGE || expression) || (peer == null) != (scope != Scope.FLOW_PEER)
+        if ((address == null) != (expression || scope == Scope.MESSAGE_ID) || (peer == null) != (scope != Scope.FLOW_PEER)
                 || (value == null) != !expression || (!scope.perMessage() && messageId != 0)) {
             throw new IllegalArgumentException("key parts do not fit scope " + scope.label());
         }
     }
 
-    /** The key of a message-scope instance. */
-    public static InstanceKey ofMessage(int serviceId, long messageId) {
-        return new InstanceKey(Scope.MESSAGE, serviceId, messageId, null, null);
+    /** The key of a message-scope instance: the message ({@code origin}, {@code messageId}). */
+    public static InstanceKey ofMessage(int serviceId, LogicalAddress origin, long messageId) {
+        return new InstanceKey(Scope.MESSAGE, serviceId, messageId, Objects.requireNonNull(origin, "origin"), null);
     }
 
     /** The key of a flow-scope instance (by source). */
@@ -81,7 +87,7 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
             case FLOW -> ofFlow(serviceId, local);
             case FLOW_DESTINATION -> new InstanceKey(scope, serviceId, 0, local, null);
             case FLOW_PEER -> ofPeers(serviceId, local, local);
-            case MESSAGE, MESSAGE_SOURCE, EXPRESSION -> throw new IllegalArgumentException(
+            case MESSAGE, MESSAGE_SOURCE, MESSAGE_ID, EXPRESSION -> throw new IllegalArgumentException(
                     "scope " + scope.label() + " has no instance of the node");
         };
     }
@@ -101,8 +107,8 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
         }
         int service = fsm.serviceId();
         return switch (scope) {
-            case MESSAGE -> ofMessage(service, fsm.messageId());
-            case MESSAGE_SOURCE -> new InstanceKey(scope, service, fsm.messageId(), message.source(), null);
+            case MESSAGE, MESSAGE_SOURCE -> new InstanceKey(scope, service, fsm.messageId(), Origin.of(message), null);
+            case MESSAGE_ID -> new InstanceKey(scope, service, fsm.messageId(), null, null);
             case FLOW -> ofFlow(service, message.source());
             case FLOW_DESTINATION -> new InstanceKey(scope, service, 0,
                     message.destination() != null ? message.destination() : message.treeRoot(), null);
@@ -122,12 +128,12 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
     }
 
     /**
-     * The MessageID a tombstone of this key records: the MessageID, mixed with the source for
-     * {@code message-source} keys (so another source's message of that MessageID is not taken
-     * for a late duplicate; 64 bits make a false match as unlikely as two sources drawing one ID).
+     * The MessageID a tombstone of this key records: the MessageID mixed with the origin (so
+     * another origin's message of that MessageID is not taken for a late duplicate; 64 bits make
+     * a false match as unlikely as two sources drawing one ID).
      */
     public long tombstoneId() {
-        return scope == Scope.MESSAGE_SOURCE ? messageId ^ mix(address.toBits()) : messageId;
+        return address == null ? messageId : messageId ^ mix(address.toBits());
     }
 
     private static long mix(long v) {
@@ -182,8 +188,8 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
     @Override
     public String toString() {
         return switch (scope) {
-            case MESSAGE -> "service " + serviceId + " message " + messageId;
-            case MESSAGE_SOURCE -> "service " + serviceId + " message " + messageId + " from " + address;
+            case MESSAGE, MESSAGE_SOURCE -> "service " + serviceId + " message " + messageId + " from " + address;
+            case MESSAGE_ID -> "service " + serviceId + " message " + messageId;
             case FLOW -> "service " + serviceId + " flow from " + address;
             case FLOW_DESTINATION -> "service " + serviceId + " flow to " + address;
             case FLOW_PEER -> "service " + serviceId + " conversation " + address + " <-> " + peer;

@@ -374,6 +374,15 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
             }
             return;
         }
+        if (a.primitive().sends() && !service.trySend(env.sendBudget(), stepNanos)) {
+            record(a, ActionOutcome.OVER_SERVICE_BUDGET, "service over " + env.sendBudget().perSecond() + " sends/s");
+            if (service.budgetLog.allow()) {
+                LOG.warn("{}: {} dropped: the service sent more than {} messages/s (burst {}) from this node; {} more "
+                        + "since the last report", service, a.primitive().specName(), env.sendBudget().perSecond(),
+                        env.sendBudget().burst(), service.budgetLog.takeSuppressed());
+            }
+            return;
+        }
         try {
             record(a, ActionOutcome.EXECUTED, PrimitiveExecutor.execute(a, service.fields(a), this));
         } catch (ActionException e) {
@@ -502,6 +511,11 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
     @Override
     public long defaultMessageId() {
         return key.scope().perMessage() ? key.messageId() : env.overlay().newMessageId();
+    }
+
+    @Override
+    public LogicalAddress defaultOrigin() {
+        return key.scope().perMessage() ? key.address() : null;
     }
 
     @Override

@@ -63,6 +63,10 @@ public final class ServiceRuntime {
             ChartLimit.values().length);
     /** Gate for the lines about messages the {@code <ScopeKey>} gave no key (one per 10 s). */
     private final RateLimitedLog keyLog = RateLimitedLog.onePer(INSTANCE_LOG, Duration.ofSeconds(10));
+    /** Gate for the lines about sends over the service's send budget (one per 10 s). */
+    final RateLimitedLog budgetLog = RateLimitedLog.onePer(INSTANCE_LOG, Duration.ofSeconds(10));
+    /** The service's send budget on this node, made by the first send. */
+    private volatile SharedTokenBucket sendBucket;
     private volatile String quarantineReason;
     /**
      * The node view most recently recorded by an instance of this service; immutable, so sharing
@@ -264,6 +268,25 @@ public final class ServiceRuntime {
             }
         }
         return out;
+    }
+
+    /**
+     * Takes one message from the service's node-wide send budget at {@code nowNanos}: false when
+     * the service has sent {@code budget}'s worth already. The bucket is made by the first send,
+     * full, with {@code budget} (the store's: every caller passes the same).
+     */
+    boolean trySend(SendBudget budget, long nowNanos) {
+        SharedTokenBucket b = sendBucket;
+        if (b == null) {
+            synchronized (this) {
+                b = sendBucket;
+                if (b == null) {
+                    b = new SharedTokenBucket(budget, nowNanos);
+                    sendBucket = b;
+                }
+            }
+        }
+        return b.tryTake(nowNanos);
     }
 
     /** The service's counters. */

@@ -17,14 +17,20 @@ public class StandaloneEnvironment implements InstanceEnvironment {
 
     private final OverlayContext overlay;
     private final InstanceLimits limits;
-    private final QueryEvaluator evaluator = new QueryEvaluator(EvaluationGuard.NONE);
+    private final QueryEvaluator evaluator;
     private final Counters counters = new Counters();
     private final ActionQueue actionQueue = new ActionQueue();
 
     /** Instances see {@code overlay} and run within {@code limits}. */
     public StandaloneEnvironment(OverlayContext overlay, InstanceLimits limits) {
+        this(overlay, limits, EvaluationGuard.NONE);
+    }
+
+    /** As {@link #StandaloneEnvironment(OverlayContext, InstanceLimits)}, evaluations bracketed by {@code guard}. */
+    protected StandaloneEnvironment(OverlayContext overlay, InstanceLimits limits, EvaluationGuard guard) {
         this.overlay = Objects.requireNonNull(overlay, "overlay");
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.evaluator = new QueryEvaluator(Objects.requireNonNull(guard, "guard"));
     }
 
     @Override

@@ -27,6 +27,7 @@ public final class Counters {
     final LongAdder historyEvicted = new LongAdder();
     final LongAdder engineErrors = new LongAdder();
     final LongAdder dataHolds = new LongAdder();
+    final LongAdder warmStartOverruns = new LongAdder();
     final LatencyHistogram processing = new LatencyHistogram();
     private final LongAdder[] drops = adders(DropReason.values().length);
     private final LongAdder[] primitives = adders(Primitive.values().length);
@@ -119,6 +120,16 @@ public final class Counters {
     /** The SCXML engine reported an error. */
     public void engineError() {
         engineErrors.increment();
+    }
+
+    /** A spec's warm start overran its deadline: the spec was refused and the warm start stopped. */
+    public void warmStartOverrun() {
+        warmStartOverruns.increment();
+    }
+
+    /** Specs refused because their warm start overran its deadline (node counters only). */
+    public long warmStartOverruns() {
+        return warmStartOverruns.sum();
     }
 
     /**

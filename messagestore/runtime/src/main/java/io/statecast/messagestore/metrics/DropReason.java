@@ -12,6 +12,13 @@ public enum DropReason {
     UNKNOWN_SERVICE_EXPIRED,
     /** No basic event of the service matches the message; it is no input of the service. */
     NOT_AN_INPUT,
+    /**
+     * The message found no instance and may not create one: under a message scope a control
+     * message (an ACK, NACK or request about a message this node never saw, or whose instance
+     * and tombstone are gone), or a message none of whose events the spec's {@code <CreatedBy>}
+     * lists. A stream of these with no matching payloads is what forged control messages look like.
+     */
+    NO_INSTANCE,
     /** A new instance would exceed the live-instance limit. */
     INSTANCE_LIMIT,
     /** The message's instance has terminated (message scope) and is remembered as such. */

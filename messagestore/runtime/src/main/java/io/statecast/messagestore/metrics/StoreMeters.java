@@ -32,6 +32,9 @@ public final class StoreMeters {
     public StoreMeters(MeterRegistry registry, Counters node) {
         this.registry = Objects.requireNonNull(registry, "registry");
         bind(registry, "store.node.", node, Tags.empty());
+        Meters.counter(registry, "store.node.warmstart.overruns",
+                "specs refused because their warm start overran its deadline (the warm start was stopped)", node,
+                Counters::warmStartOverruns, Tags.empty());
     }
 
     /** The registry the meters are in. */

@@ -72,6 +72,14 @@ public enum Primitive {
         return specName;
     }
 
+    /**
+     * Whether the primitive puts a message on the overlay ({@code sendDataMessage},
+     * {@code sendControlMessage}, {@code forwardMessage}): what a service's send budget counts.
+     */
+    public boolean sends() {
+        return this == SEND_DATA_MESSAGE || this == SEND_CONTROL_MESSAGE || this == FORWARD_MESSAGE;
+    }
+
     /** The fields {@code action:set} may assign for this primitive. */
     public Set<ActionField> fields() {
         return fields;

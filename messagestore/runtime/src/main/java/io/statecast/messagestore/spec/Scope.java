@@ -5,14 +5,20 @@ package io.statecast.messagestore.spec;
  * ServiceID.
  */
 public enum Scope {
-    /** One instance per MessageID: the blueprint's message-oriented delivery. Default. */
-    MESSAGE("message"),
     /**
-     * One instance per (source, MessageID): as {@link #MESSAGE}, but a message of another source
-     * with the same MessageID cannot reach the instance. Replies from other nodes (a child's ACK)
-     * reach it only when they keep the original source.
+     * One instance per message, named by (origin, MessageID): the blueprint's message-oriented
+     * delivery. The origin is the node that first sent the message (its source; a reply from
+     * another node names it, {@code io.statecast.overlay.message.Origin}). Default.
      */
+    MESSAGE("message"),
+    /** The same as {@link #MESSAGE} (the name of an earlier keying, in which only this scope held the source). */
     MESSAGE_SOURCE("message-source"),
+    /**
+     * One instance per MessageID, whatever the source: messages of several sources that agree on
+     * a MessageID share it (incast merges them). A message forged with the MessageID reaches the
+     * instance, so use it only where sources choose their MessageIDs together. Leaves tombstones.
+     */
+    MESSAGE_ID("message-id"),
     /** One instance per source address: state across the messages of a flow ({@code flow-source} says the same). */
     FLOW("flow"),
     /**
@@ -45,9 +51,12 @@ public enum Scope {
         return label;
     }
 
-    /** Whether an instance is one message's ({@link #MESSAGE}, {@link #MESSAGE_SOURCE}): it leaves a tombstone when it ends. */
+    /**
+     * Whether an instance is one message's ({@link #MESSAGE}, {@link #MESSAGE_SOURCE},
+     * {@link #MESSAGE_ID}): it leaves a tombstone when it ends.
+     */
     public boolean perMessage() {
-        return this == MESSAGE || this == MESSAGE_SOURCE;
+        return this == MESSAGE || this == MESSAGE_SOURCE || this == MESSAGE_ID;
     }
 
     /** The labels of every scope, for messages that list them. */

@@ -25,10 +25,21 @@ import java.util.Set;
  * @param start         the event fired in the node's own instance when the service is deployed
  *                      ({@code <Start>}), or {@code null}: then an instance starts only when a
  *                      message reaches it
+ * @param createdBy     the basic message events that may create an instance
+ *                      ({@code <CreatedBy>}), as written; empty when the spec lists none: then,
+ *                      under a message scope, only a data message creates one, and under the
+ *                      other scopes any message an event matches (see {@code docs/spec-format.md})
  */
 public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
         String description, List<String> inFlight, MessageKeyExpression scopeKey, Set<Promise> promises,
-        String start) {
+        String start, List<String> createdBy) {
+
+    /** A service that lists no events creating instances (the default rule applies). */
+    public ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
+            String description, List<String> inFlight, MessageKeyExpression scopeKey, Set<Promise> promises,
+            String start) {
+        this(name, serviceId, deliveryModes, scope, description, inFlight, scopeKey, promises, start, List.of());
+    }
 
     /** A service that is not started on deployment. */
     public ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
@@ -61,6 +72,7 @@ public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deli
         Objects.requireNonNull(description, "description");
         deliveryModes = Set.copyOf(deliveryModes);
         inFlight = List.copyOf(inFlight);
+        createdBy = List.copyOf(createdBy);
         promises = promises.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(promises));
         if ((scopeKey != null) != (scope == Scope.EXPRESSION)) {
             throw new IllegalArgumentException("a ScopeKey goes with scope expression and only with it (scope "

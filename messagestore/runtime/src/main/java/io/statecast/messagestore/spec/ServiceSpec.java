@@ -5,6 +5,7 @@ import io.statecast.messagestore.event.CompositeEventDefinition;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.TimerEventDefinition;
 import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -262,6 +263,28 @@ public final class ServiceSpec {
         }
         // one match is the usual case: answered without allocating
         return out != null ? out : first < 0 ? List.of() : singleMessageEvents.get(first);
+    }
+
+    /**
+     * Whether {@code message}, which fires the basic events {@code matched} and finds no instance,
+     * creates one. With {@code <CreatedBy>}: when one of {@code matched} is listed. Without it,
+     * under a message scope: when it is a data message (MessageType 0x80) — a control message
+     * (an ACK, a NACK, a request) is about a message, and one about a message this node never saw
+     * creates nothing, so a forged one cannot end an instance or leave the tombstone that would
+     * refuse the real payload; under the other scopes: always (a flow's messages create its
+     * instance, and flow instances leave no tombstone).
+     */
+    public boolean createsInstance(OverlayMessage message, List<MessageEventDefinition> matched) {
+        List<String> listed = service.createdBy();
+        if (listed.isEmpty()) {
+            return !service.scope().perMessage() || message.fsm().messageType() == FsmExtension.PAYLOAD_TYPE;
+        }
+        for (int i = 0, n = matched.size(); i < n; i++) {
+            if (listed.contains(matched.get(i).name())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The timer events an expiry of the instance's timer {@code timerId} fires, in spec order. */

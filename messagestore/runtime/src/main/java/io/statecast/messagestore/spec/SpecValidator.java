@@ -166,6 +166,8 @@ final class SpecValidator {
         /** The {@code <Start>} event and where it is written, or null. */
         private String startEvent;
         private Element startLine;
+        /** The {@code <CreatedBy>} element, checked against the message events once they are parsed. */
+        private Element createdByAt;
 
         private final Map<String, Parameter> parameters = new LinkedHashMap<>();
         /** Declared parameters refused for a bad declaration: referencing them is not a second error. */
@@ -210,6 +212,7 @@ final class SpecValidator {
             MetaOps metaops = parseMetaops();
             checkDataNames();
             parseEvents();
+            checkCreatedBy();
             if (timedOut("compiling the events")) {
                 return null;
             }
@@ -692,6 +695,7 @@ final class SpecValidator {
                     case "ScopeKey" -> scopeKeyAt = c;
                     case "Description" -> description = text;
                     case "InFlight" -> inFlight = inFlightStates(c, text);
+                    case "CreatedBy" -> createdByAt = c;
                     case "Promises" -> promises(c, text, promises);
                     case "Start" -> {
                         if (!SYMBOL.matcher(text).matches()) {
@@ -724,7 +728,46 @@ final class SpecValidator {
             if (scope == Scope.EXPRESSION && key == null) {
                 return null; // refused
             }
-            return new ServiceMetadata(name, id, modes, scope, description, inFlight, key, promises, start);
+            return new ServiceMetadata(name, id, modes, scope, description, inFlight, key, promises, start,
+                    createdByNames());
+        }
+
+        /** The names {@code <CreatedBy>} lists, as written (checked by {@link #checkCreatedBy}). */
+        private List<String> createdByNames() {
+            if (createdByAt == null) {
+                return List.of();
+            }
+            String text = createdByAt.getTextContent().strip();
+            return text.isEmpty() ? List.of() : List.of(text.split("\\s+"));
+        }
+
+        /**
+         * The {@code <CreatedBy>} list: not empty, every name a basic message event of the spec (a
+         * timer or composite event never reaches an instance that does not exist), each once.
+         */
+        private void checkCreatedBy() {
+            if (createdByAt == null) {
+                return;
+            }
+            List<String> names = createdByNames();
+            if (names.isEmpty()) {
+                error(createdByAt, "<CreatedBy> is empty: list the message events that may create an instance, or "
+                        + "leave the element out for the default (a data message under a message scope)");
+                return;
+            }
+            Set<String> messageNames = new LinkedHashSet<>();
+            for (MessageEventDefinition d : messageEvents) {
+                messageNames.add(d.name());
+            }
+            Set<String> seen = new HashSet<>();
+            for (String n : names) {
+                if (!messageNames.contains(n)) {
+                    error(createdByAt, "<CreatedBy> names '" + abbreviate(n) + "', which is not a message event "
+                            + "(message events: " + list(messageNames) + ")");
+                } else if (!seen.add(n)) {
+                    error(createdByAt, "<CreatedBy> names '" + n + "' twice");
+                }
+            }
         }
 
         /**

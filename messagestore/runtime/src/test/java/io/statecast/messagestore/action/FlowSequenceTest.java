@@ -1,10 +1,10 @@
 package io.statecast.messagestore.action;
 
+import io.statecast.messagestore.support.Keys;
 import static io.statecast.messagestore.support.Messages.a;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
@@ -79,7 +79,7 @@ class FlowSequenceTest {
         for (int i = 0; i < 40; i++) {
             long source = 2 + random.nextInt(3);
             long messageId = random.nextLong();
-            ServiceInstance instance = new ServiceInstance(InstanceKey.ofMessage(5, messageId), runtime, env);
+            ServiceInstance instance = new ServiceInstance(Keys.message(5, messageId), runtime, env);
             instance.start();
             OverlayMessage m = Messages.payload(5, messageId, source, source, "x");
             instance.onMessage(m, spec.matchMessage(m, a(1)));

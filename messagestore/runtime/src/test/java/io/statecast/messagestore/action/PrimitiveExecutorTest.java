@@ -1,10 +1,10 @@
 package io.statecast.messagestore.action;
 
+import io.statecast.messagestore.support.Keys;
 import static io.statecast.messagestore.support.Messages.a;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
@@ -85,7 +85,7 @@ class PrimitiveExecutorTest {
         VirtualTimerService clock = new VirtualTimerService();
         RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)));
         InstanceLimits limits = new InstanceLimits(10, 16, 32, 1, 100, 100, 60_000, 10, 1_000);
-        ServiceInstance i = new ServiceInstance(InstanceKey.ofMessage(5, 1), new ServiceRuntime(spec),
+        ServiceInstance i = new ServiceInstance(Keys.message(5, 1), new ServiceRuntime(spec),
                 new TestEnvironment(overlay, limits));
         i.start();
         var m = Messages.payload(5, 1, 3, 3, "x");
@@ -133,7 +133,7 @@ class PrimitiveExecutorTest {
         ServiceSpec spec = Specs.parse(REPORT_SPEC);
         VirtualTimerService clock = new VirtualTimerService();
         RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)));
-        ServiceInstance i = new ServiceInstance(InstanceKey.ofMessage(5, 1), new ServiceRuntime(spec),
+        ServiceInstance i = new ServiceInstance(Keys.message(5, 1), new ServiceRuntime(spec),
                 new TestEnvironment(overlay, InstanceLimits.DEFAULTS));
         i.start();
         var m = Messages.payload(5, 1, 3, 3, "x");

@@ -1,10 +1,10 @@
 package io.statecast.messagestore.action;
 
+import io.statecast.messagestore.support.Keys;
 import static io.statecast.messagestore.support.Messages.a;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
@@ -88,7 +88,7 @@ class SeveralDestinationsTest {
 
     private ServiceInstance run(String spec, long... acked) throws Exception {
         ServiceSpec s = Specs.parse(spec);
-        ServiceInstance i = new ServiceInstance(InstanceKey.ofMessage(5, 7), new ServiceRuntime(s),
+        ServiceInstance i = new ServiceInstance(Keys.message(5, 7), new ServiceRuntime(s),
                 new TestEnvironment(overlay, InstanceLimits.DEFAULTS));
         i.start();
         OverlayMessage p = Messages.payload(5, 7, 9, 8, "hi");

@@ -54,6 +54,71 @@ class WarmStartTest {
         }
     }
 
+    /**
+     * A spec whose checking rounds take far longer than the deadline: 200 message events, each a
+     * constituent of one of four slow composite queries, so one round evaluates it 200 times. Refused, counted,
+     * and its thread stops at the next evaluation instead of running the rounds out.
+     */
+    @Test
+    void shouldStopAndCountAWarmStartThatOverruns() throws Exception {
+        StringBuilder events = new StringBuilder();
+        StringBuilder composites = new StringBuilder();
+        for (int c = 0; c < 4; c++) {
+            composites.append("<Event name=\"slow").append(c).append("\">");
+            for (int i = 50 * c + 1; i <= 50 * c + 50; i++) {
+                events.append("<Event name=\"e").append(i).append("\"><Message><MessageType>").append(i)
+                        .append("</MessageType></Message></Event>");
+                composites.append("<ConstituentBasicEvent>e").append(i).append("</ConstituentBasicEvent>");
+            }
+            composites.append("<XQuery>string-join(for $i in 1 to 300, $j in 1 to 300 return string(count(//Event) + $i),"
+                    + " '') ne ''</XQuery></Event>");
+        }
+        String text = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <scxml version="1.0" xmlns="http://www.w3.org/2005/07/scxml"
+                       xmlns:action="http://my.custom-actions.domain/action" initialstate="idle">
+                  <datamodel>
+                    <data name="service"><ServiceName>slow</ServiceName><ServiceID>77</ServiceID>
+                      <DeliveryMode>unicast</DeliveryMode><Scope>flow</Scope></data>
+                    <data name="events">
+                      <Basic>%s</Basic>
+                      <Composite>%s</Composite>
+                    </data>
+                  </datamodel>
+                  <state id="idle"><transition event="slow0 slow1 slow2 slow3" target="idle"/></state>
+                </scxml>""".formatted(events, composites);
+        ServiceRuntime slow = new ServiceRuntime(Specs.parse(text));
+        io.statecast.messagestore.metrics.Counters node = new io.statecast.messagestore.metrics.Counters();
+        MessageStoreConfig config = MessageStoreConfig.defaults().withWarmStartRounds(3);
+        config = new MessageStoreConfig(1, MessageStoreConfig.Threading.CLOCK, 10, 10, config.instances(), 10,
+                Duration.ofSeconds(1), config.specLimits(), true, Duration.ofMillis(200), Duration.ZERO, 3);
+        try (WarmStart warm = new WarmStart(config, node)) {
+            ServiceLoadException e = assertThrows(ServiceLoadException.class, () -> warm.run(slow));
+            assertTrue(e.getMessage().contains("does not finish"), e.getMessage());
+            assertEquals(1, node.warmStartOverruns());
+            assertEquals(1, warm.overruns());
+            // 3 rounds x 200 evaluations kept the thread busy for 8 s on an idle machine (measured);
+            // stopped, it ends once the evaluation under way (about 15 ms) returns: 0.2 s
+            long deadline = System.nanoTime() + Duration.ofSeconds(4).toNanos();
+            while (exercising()) {
+                assertTrue(System.nanoTime() < deadline, "the warm start of a refused spec is still running");
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    /** Whether a thread is inside a warm start's rounds. */
+    private static boolean exercising() {
+        for (StackTraceElement[] stack : Thread.getAllStackTraces().values()) {
+            for (StackTraceElement f : stack) {
+                if (f.getClassName().equals(WarmStart.class.getName()) && f.getMethodName().equals("exercise")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     @Test
     void shouldRejectOutOfRangeRounds() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class XQueryEngineTest {
 
@@ -67,9 +68,10 @@ class XQueryEngineTest {
         "environment-variable('HOME')                       | fn:environment-variable() is not allowed",
         "available-environment-variables()                  | fn:available-environment-variables() is not allowed",
         "parse-xml('<a/>')                                  | fn:parse-xml() is not allowed",
-        "fn:doc#1('x')                                      | function items and dynamic function calls",
+        "fn:doc#1('x')                                      | fn:doc() is not allowed",
         "let $f := function($g) { $g($g) } return $f($f)    | function items and dynamic function calls",
-        "function-lookup(xs:QName('fn:doc'), 1)('x')        | function items and dynamic function calls",
+        "function-lookup(xs:QName('fn:doc'), 1)('x')        | fn:function-lookup() is not allowed",
+        "let $f := function($g) { $g } return $f(1)('x')    | function items and dynamic function calls",
         "declare function local:f($n) { local:f($n) }; local:f(1) | recursive function local:f",
         "declare function local:f($n) { local:g($n) }; declare function local:g($n) { if ($n) then local:f($n) else 0 }; local:f(1) | recursive function",
         "count(for $i in 1 to 2000000000 where $i mod 7 = 3 return $i) | 2000000000 items",
@@ -81,6 +83,53 @@ class XQueryEngineTest {
     void shouldRefuseWithAClearMessage(String query, String expected) {
         QueryException e = assertThrows(QueryException.class, () -> engine.compileQuery(query, Set.of("TimeoutACK")));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
+
+    /**
+     * Saxon folds these to constants (doc() returns one document or fails, so exists() of it is
+     * true), so the compiled tree no longer holds the call: the text is checked first.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "exists(doc('file:///etc/passwd'))                      | fn:doc() is not allowed",
+        "empty(fn:doc('file:///etc/passwd'))                    | fn:doc() is not allowed",
+        "count(Q{http://www.w3.org/2005/xpath-functions}doc('x')) = 1 | fn:doc() is not allowed",
+        "declare namespace f = 'http://www.w3.org/2005/xpath-functions'; exists(f:unparsed-text('x')) | fn:unparsed-text() is not allowed",
+        "true() or doc-available('file:///etc/passwd')         | fn:doc-available() is not allowed",
+        "false() and exists(collection('x'))                    | fn:collection() is not allowed",
+        "exists(uri-collection())                               | fn:uri-collection() is not allowed",
+        "exists(unparsed-text-lines('x'))                       | fn:unparsed-text-lines() is not allowed",
+        "exists(json-doc('x'))                                  | fn:json-doc() is not allowed",
+        "exists(doc (: a comment :) ('x'))                      | fn:doc() is not allowed",
+    })
+    void shouldRefuseACallTheOptimiserWouldFoldAway(String query, String expected) {
+        QueryException e = assertThrows(QueryException.class, () -> engine.compileQuery(query, Set.of()));
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+        QueryException p = assertThrows(QueryException.class, () -> engine.compilePath(
+                query.startsWith("declare") ? "exists(Q{http://www.w3.org/2005/xpath-functions}unparsed-text('x'))"
+                        : query, Set.of()));
+        assertTrue(p.getMessage().contains("is not allowed"), p.getMessage());
+    }
+
+    @Test
+    void shouldPointAtTheRefusedCallInsideTheExpression() {
+        QueryException e = assertThrows(QueryException.class,
+                () -> engine.compileQuery("let $a := 1\nreturn  exists(doc('x'))", Set.of()));
+        assertEquals(2, e.line(), e.getMessage());
+        assertEquals(16, e.column(), e.getMessage());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {
+        "'doc(1)'",
+        "count(//doc)",
+        "declare function local:doc($x) { $x }; local:doc(1)",
+        "let $doc := 1 return $doc",
+        "(: doc('x') :) 1",
+        "count(//Event[@name = \"collection(\"])",
+    })
+    void shouldNotTakeWhatIsNoCallForOne(String query) throws Exception {
+        engine.compileQuery(query, Set.of());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.statecast.messagestore.instance;
 
+import io.statecast.messagestore.support.Keys;
 import static io.statecast.messagestore.support.Messages.a;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -51,7 +52,7 @@ class BlueprintHopToHopTest {
     private final OverlayMessage payload = Messages.payload(1, MID, 100, 5, "Hello World");
 
     private ServiceInstance start() {
-        ServiceInstance i = new ServiceInstance(InstanceKey.ofMessage(1, MID), runtime, env);
+        ServiceInstance i = new ServiceInstance(Keys.message(1, MID), runtime, env);
         i.start();
         assertEquals(Set.of("init"), i.states());
         assertEquals(Set.of(1), i.timersSet(), "finaldelete is set on entry");
@@ -119,7 +120,7 @@ class BlueprintHopToHopTest {
         assertNull(i.ended());
         clock.advanceBy(Duration.ofMillis(1));
         assertEquals(EndCause.TERMINATED, i.ended(), "TimeoutMsg: terminate");
-        assertEquals(List.of("service 1 message 42 TERMINATED"), env.endings);
+        assertEquals(List.of("service 1 message 42 from #1 TERMINATED"), env.endings);
         assertEquals(Set.of(), i.timersSet(), "every timer cancelled");
         clock.advanceBy(Duration.ofMinutes(2));
         assertEquals(List.of(), overlay.drain());

@@ -1,5 +1,6 @@
 package io.statecast.messagestore.instance;
 
+import io.statecast.messagestore.support.Keys;
 import static io.statecast.messagestore.support.Messages.a;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -156,7 +157,7 @@ class BlueprintListingsBehaviourTest {
         Driver(ServiceSpec spec) {
             this.spec = spec;
             this.sid = spec.service().serviceId();
-            this.instance = new ServiceInstance(InstanceKey.ofMessage(sid, MID), new ServiceRuntime(spec),
+            this.instance = new ServiceInstance(Keys.message(sid, MID), new ServiceRuntime(spec),
                     new TestEnvironment(overlay, InstanceLimits.DEFAULTS));
             instance.start();
         }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.support.Messages;
+import io.statecast.overlay.message.Origin;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -16,20 +17,36 @@ class InstanceKeyTest {
     @Test
     void shouldKeyByScope() {
         var m = Messages.payload(5, 77, 3, 4, "x");
-        assertEquals(InstanceKey.ofMessage(5, 77), InstanceKey.of(Scope.MESSAGE, m, a(9)));
+        assertEquals(InstanceKey.ofMessage(5, a(3), 77), InstanceKey.of(Scope.MESSAGE, m, a(9)));
         assertEquals(InstanceKey.ofFlow(5, a(3)), InstanceKey.of(Scope.FLOW, m, a(9)));
         assertEquals(Scope.FLOW, InstanceKey.of(Scope.FLOW, m, a(9)).scope());
-        assertNotEquals(InstanceKey.ofMessage(5, 77), InstanceKey.ofMessage(6, 77));
+        assertNotEquals(InstanceKey.ofMessage(5, a(3), 77), InstanceKey.ofMessage(6, a(3), 77));
         var plain = new io.statecast.overlay.message.OverlayMessage(io.statecast.overlay.message.DeliveryMode.FLOOD, 1,
                 a(1), null, a(1), null, List.of());
         assertThrows(IllegalArgumentException.class, () -> InstanceKey.of(Scope.MESSAGE, plain, a(9)));
     }
 
+    /**
+     * Both message scopes key by the message's origin: its source, or the origin a control
+     * message names. A control message forged with another origin reaches another instance.
+     */
     @Test
-    void shouldKeyByTheSourceTooInMessageSourceScope() {
+    void shouldKeyAMessageByItsOrigin() {
+        var payload = Messages.payload(5, 77, 3, 4, "x");
+        InstanceKey k = InstanceKey.of(Scope.MESSAGE, payload, a(9));
+        var ackFromChild = Messages.control(5, 2, 77, 6, 9, 6); // source: the child acknowledging
+        assertNotEquals(k, InstanceKey.of(Scope.MESSAGE, ackFromChild, a(9)), "no origin named: the child's own message");
+        assertEquals(k, InstanceKey.of(Scope.MESSAGE, Origin.attach(ackFromChild, a(3)), a(9)), "names the origin");
+        assertNotEquals(k, InstanceKey.of(Scope.MESSAGE, Origin.attach(ackFromChild, a(8)), a(9)), "another origin");
+        assertEquals(a(3), Origin.of(Origin.attach(ackFromChild, a(3))));
+        assertEquals(a(6), Origin.of(ackFromChild));
+    }
+
+    @Test
+    void shouldKeyByTheSourceInBothMessageScopes() {
         var fromA = Messages.payload(5, 77, 3, 4, "x");
         var fromB = Messages.payload(5, 77, 8, 4, "x");
-        assertEquals(InstanceKey.of(Scope.MESSAGE, fromA, a(9)), InstanceKey.of(Scope.MESSAGE, fromB, a(9)));
+        assertNotEquals(InstanceKey.of(Scope.MESSAGE, fromA, a(9)), InstanceKey.of(Scope.MESSAGE, fromB, a(9)));
         InstanceKey a = InstanceKey.of(Scope.MESSAGE_SOURCE, fromA, a(9));
         assertNotEquals(a, InstanceKey.of(Scope.MESSAGE_SOURCE, fromB, a(9)));
         assertEquals(77, a.messageId());
@@ -82,7 +99,7 @@ class InstanceKeyTest {
     @Test
     void shouldRefuseKeyPartsThatDoNotFitTheScope() {
         assertThrows(IllegalArgumentException.class, () -> new InstanceKey(Scope.FLOW, 1, 5, a(1), null));
-        assertThrows(IllegalArgumentException.class, () -> new InstanceKey(Scope.MESSAGE, 1, 5, a(1), null));
+        assertThrows(IllegalArgumentException.class, () -> new InstanceKey(Scope.MESSAGE, 1, 5, null, null));
         assertThrows(IllegalArgumentException.class, () -> new InstanceKey(Scope.FLOW_PEER, 1, 0, a(1), null));
         assertEquals(Scope.FLOW, Scope.ofLabel("flow-source"));
         assertEquals(null, Scope.ofLabel("peer"));
@@ -93,7 +110,7 @@ class InstanceKeyTest {
         int shards = 4;
         int[] counts = new int[shards];
         for (long id = 0; id < 4000; id++) {
-            counts[Math.floorMod(InstanceKey.ofMessage(1, id).spread(), shards)]++;
+            counts[Math.floorMod(InstanceKey.ofMessage(1, a(3), id).spread(), shards)]++;
         }
         for (int c : counts) {
             assertTrue(c > 850 && c < 1150, java.util.Arrays.toString(counts));
@@ -108,7 +125,7 @@ class InstanceKeyTest {
         assertEquals(k.spread(), InstanceKey.ofExpression(5, "stream-7").spread(), "same shard");
         assertNotEquals(k, InstanceKey.ofExpression(6, "stream-7"));
         assertNotEquals(k, InstanceKey.ofExpression(5, "stream-8"));
-        assertNotEquals(InstanceKey.ofExpression(5, ""), InstanceKey.ofMessage(5, 0));
+        assertNotEquals(InstanceKey.ofExpression(5, ""), InstanceKey.ofMessage(5, a(3), 0));
         assertTrue(!Scope.EXPRESSION.perMessage(), "no tombstones");
         assertEquals("service 5 key 'a\\u000ab'", InstanceKey.ofExpression(5, "a\nb").toString(),
                 "a value from a message is printed without control characters");

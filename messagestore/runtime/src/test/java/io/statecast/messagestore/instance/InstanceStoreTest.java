@@ -1,5 +1,6 @@
 package io.statecast.messagestore.instance;
 
+import io.statecast.messagestore.support.Keys;
 import static io.statecast.messagestore.support.Messages.a;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -35,18 +36,18 @@ class InstanceStoreTest {
     @Test
     void shouldFindReplaceAndRemoveByKey() {
         InstanceStore store = new InstanceStore();
-        ServiceInstance one = instance(InstanceKey.ofMessage(1, 7));
+        ServiceInstance one = instance(Keys.message(1, 7));
         ServiceInstance flow = instance(InstanceKey.ofFlow(1, a(3)));
         store.add(one, 0);
         store.add(flow, 0);
         assertEquals(2, store.size());
-        assertSame(one, store.get(InstanceKey.ofMessage(1, 7)));
+        assertSame(one, store.get(Keys.message(1, 7)));
         assertSame(flow, store.get(InstanceKey.ofFlow(1, a(3))));
-        assertNull(store.get(InstanceKey.ofMessage(2, 7)), "another service's MessageID 7");
+        assertNull(store.get(Keys.message(2, 7)), "another service's MessageID 7");
         assertNull(store.get(InstanceKey.ofFlow(1, a(4))));
-        assertEquals(-1, store.find(InstanceKey.ofMessage(1, 8)));
+        assertEquals(-1, store.find(Keys.message(1, 8)));
 
-        ServiceInstance again = instance(InstanceKey.ofMessage(1, 7));
+        ServiceInstance again = instance(Keys.message(1, 7));
         store.add(again, 0);
         assertEquals(2, store.size(), "the same key replaces");
         assertFalse(store.remove(one), "no longer the one stored under its key");
@@ -61,7 +62,7 @@ class InstanceStoreTest {
         InstanceStore store = new InstanceStore();
         List<ServiceInstance> all = new ArrayList<>();
         for (int id = 0; id < 1000; id++) {
-            ServiceInstance i = instance(InstanceKey.ofMessage(1, id));
+            ServiceInstance i = instance(Keys.message(1, id));
             all.add(i);
             store.add(i, 1_000 + 2 * id);
         }
@@ -100,8 +101,8 @@ class InstanceStoreTest {
                     // mostly consecutive MessageIDs of a few services, some flows, some far IDs
                     InstanceKey k = switch (random.nextInt(8)) {
                         case 0 -> InstanceKey.ofFlow(random.nextInt(3), a(random.nextInt(50)));
-                        case 1 -> InstanceKey.ofMessage(random.nextInt(3), random.nextLong());
-                        default -> InstanceKey.ofMessage(random.nextInt(3), next++);
+                        case 1 -> Keys.message(random.nextInt(3), random.nextLong());
+                        default -> Keys.message(random.nextInt(3), next++);
                     };
                     ServiceInstance i = instance(k);
                     store.add(i, step);
@@ -117,7 +118,7 @@ class InstanceStoreTest {
                     for (Map.Entry<InstanceKey, ServiceInstance> e : model.entrySet()) {
                         assertSame(e.getValue(), store.get(e.getKey()));
                     }
-                    assertNull(store.get(InstanceKey.ofMessage(7, 1)));
+                    assertNull(store.get(Keys.message(7, 1)));
                 }
             }
             List<ServiceInstance> all = store.removeIf(i -> true);
@@ -132,13 +133,13 @@ class InstanceStoreTest {
     void shouldRemoveTheInstancesAPredicateAccepts() {
         InstanceStore store = new InstanceStore();
         for (int id = 0; id < 10; id++) {
-            store.add(instance(InstanceKey.ofMessage(id % 2, id)), 0);
+            store.add(instance(Keys.message(id % 2, id)), 0);
         }
         List<ServiceInstance> odd = store.removeIf(i -> i.key().serviceId() == 1);
         assertEquals(5, odd.size());
         assertEquals(5, store.size());
         for (int id = 0; id < 10; id++) {
-            assertEquals(id % 2 == 0, store.get(InstanceKey.ofMessage(id % 2, id)) != null);
+            assertEquals(id % 2 == 0, store.get(Keys.message(id % 2, id)) != null);
         }
     }
 }

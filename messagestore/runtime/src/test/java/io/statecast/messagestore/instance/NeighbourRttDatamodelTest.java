@@ -1,5 +1,6 @@
 package io.statecast.messagestore.instance;
 
+import io.statecast.messagestore.support.Keys;
 import static io.statecast.messagestore.support.Messages.a;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -107,7 +108,7 @@ class NeighbourRttDatamodelTest {
 
     private ServiceInstance instance() throws Exception {
         ServiceSpec s = Specs.parse(SPEC);
-        ServiceInstance i = new ServiceInstance(InstanceKey.ofMessage(41, 7), new ServiceRuntime(s),
+        ServiceInstance i = new ServiceInstance(Keys.message(41, 7), new ServiceRuntime(s),
                 new TestEnvironment(overlay, InstanceLimits.DEFAULTS));
         i.start();
         return i;
@@ -154,7 +155,7 @@ class NeighbourRttDatamodelTest {
                         + " and $rto = 1000\"><assign location=\"$rto\" expr=\"max((200, $_x?rtt?('2') + 4 * $_x?rttvar?('2')))\"/>"
                         + "</transition><transition event=\"msg\" cond=\"$rto = 260 and $srtt &lt; 0");
         ServiceSpec s = Specs.parse(spec);
-        ServiceInstance i = new ServiceInstance(InstanceKey.ofMessage(41, 7), new ServiceRuntime(s),
+        ServiceInstance i = new ServiceInstance(Keys.message(41, 7), new ServiceRuntime(s),
                 new TestEnvironment(overlay, InstanceLimits.DEFAULTS));
         i.start();
         overlay.rtt(a(2), new RttEstimate(250_000, 2_500, 3));

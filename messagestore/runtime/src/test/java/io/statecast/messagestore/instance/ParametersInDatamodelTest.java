@@ -1,5 +1,6 @@
 package io.statecast.messagestore.instance;
 
+import io.statecast.messagestore.support.Keys;
 import static io.statecast.messagestore.support.Messages.a;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -66,7 +67,7 @@ class ParametersInDatamodelTest {
             new StaticTopology(a(1)).tree(a(9), a(9), a(2)));
 
     private List<String> delivered(ServiceSpec s, String... texts) throws Exception {
-        ServiceInstance i = new ServiceInstance(InstanceKey.ofMessage(46, 7), new ServiceRuntime(s),
+        ServiceInstance i = new ServiceInstance(Keys.message(46, 7), new ServiceRuntime(s),
                 new TestEnvironment(overlay, InstanceLimits.DEFAULTS));
         i.start();
         for (String t : texts) {

@@ -1,5 +1,6 @@
 package io.statecast.messagestore.instance;
 
+import io.statecast.messagestore.support.Keys;
 import static io.statecast.messagestore.support.Messages.a;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -18,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TombstonesTest {
 
     private static InstanceKey k(long id) {
-        return InstanceKey.ofMessage(1, id);
+        return Keys.message(1, id);
     }
 
     @Test
@@ -107,7 +108,7 @@ class TombstonesTest {
         InstanceKey[] added = new InstanceKey[adds];
         for (int i = 0; i < adds; i++) {
             int source = rnd.nextInt(next.length);
-            added[i] = InstanceKey.ofMessage(source % 2, next[source]++);
+            added[i] = Keys.message(source % 2, next[source]++);
             t.add(added[i], i);
             int earlier = rnd.nextInt(i + 1); // keys are unique: no two counters meet
             assertEquals(i - earlier < capacity, t.contains(added[earlier], i),
@@ -154,7 +155,7 @@ class TombstonesTest {
             }
             now += rnd.nextInt(4 * capacity + 100) == 0 ? rnd.nextLong(2 * ttl) : rnd.nextInt(4);
             long id = rnd.nextInt(50) == 0 ? rnd.nextLong() : rnd.nextInt(keySpace) - 3;
-            InstanceKey key = InstanceKey.ofMessage(services[rnd.nextInt(services.length)], id);
+            InstanceKey key = Keys.message(services[rnd.nextInt(services.length)], id);
             int choice = rnd.nextInt(10);
             if (choice < 5) {
                 t.add(key, now);
@@ -192,7 +193,7 @@ class TombstonesTest {
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         InstanceKey[] keys = new InstanceKey[4096];
         for (int i = 0; i < keys.length; i++) {
-            keys[i] = InstanceKey.ofMessage(i % 3, i * 7919L);
+            keys[i] = Keys.message(i % 3, i * 7919L);
         }
         Tombstones t = new Tombstones(1000, 500);
         long now = 0;

@@ -29,7 +29,7 @@ class SpecStructureTest {
             assertEquals(List.of(), state(h2h, "waitack").onentry());
             assertEquals(List.of(), state(h2h, "waitack").onexit());
             assertNull(state(h2h, "init").initial());
-            assertEquals(Map.of("service", 16, "metaops", 25, "parameters", 32, "events", 43),
+            assertEquals(Map.of("service", 16, "metaops", 27, "parameters", 34, "events", 45),
                     h2h.structure().sectionLines());
             ServiceSpec nested = loader.load(TestResources.bytes("lint/clean-hierarchy.scxml"), "nested");
             assertEquals("connecting", state(nested, "session").initial());

@@ -155,6 +155,32 @@ public final class RecordingOverlay implements OverlayContext {
         return 1;
     }
 
+    /** The origin each recorded send named ({@code null}: this node), in order; tests of the origin read it. */
+    private final List<LogicalAddress> origins = new ArrayList<>();
+
+    @Override
+    public int sendDataMessage(int serviceId, long messageId, LogicalAddress origin, MessageFields fields,
+            byte[] payload, Route route) {
+        synchronized (this) {
+            origins.add(origin);
+        }
+        return sendDataMessage(serviceId, messageId, fields, payload, route);
+    }
+
+    @Override
+    public int sendControlMessage(int serviceId, byte messageType, long messageId, LogicalAddress origin,
+            MessageFields fields, byte[] body, Route route) {
+        synchronized (this) {
+            origins.add(origin);
+        }
+        return sendControlMessage(serviceId, messageType, messageId, fields, body, route);
+    }
+
+    /** The origins the sends named so far ({@code null}: this node). */
+    public synchronized List<LogicalAddress> origins() {
+        return new ArrayList<>(origins);
+    }
+
     @Override
     public int forwardMessage(OverlayMessage message) {
         add(new Forward(message));

@@ -87,6 +87,9 @@ final class SpecInfoCommand implements Callable<Integer> {
         if (!s.service().inFlight().isEmpty()) {
             out.println("in flight:   " + String.join(" ", s.service().inFlight()) + " (the send window counts own messages here)");
         }
+        out.println("created by:  " + (!s.service().createdBy().isEmpty() ? String.join(" ", s.service().createdBy())
+                : s.service().scope().perMessage() ? "data messages (a control message about a message never seen "
+                + "creates no instance)" : "any message an event matches"));
         StringJoiner promises = new StringJoiner(" ");
         s.service().promises().forEach(p -> promises.add(p.label()));
         out.println("promises:    " + (promises.length() == 0 ? "none (best effort)" : promises.toString()));

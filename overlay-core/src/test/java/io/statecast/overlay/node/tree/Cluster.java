@@ -74,7 +74,7 @@ final class Cluster {
         TreeNode node = new TreeNode(new TreeAddress(id), settings.withBuddies(buddies), env);
         List<OverlayMessage> delivered = new CopyOnWriteArrayList<>();
         ForwardingEngine engine = new ForwardingEngine(node.localAddress(), node::topology, (to, msg) -> net.send(a, to, msg),
-                delivered::add, clock, new MessageIds(random.nextLong()), new ForwardingEngine.Settings(255, 4096));
+                delivered::add, clock, new MessageIds(random), new ForwardingEngine.Settings(255, 4096));
         Member member = new Member(node, a, engine, delivered, buddyIds);
         net.attach(a, (msg, from) -> {
             if (msg instanceof ProtocolMessage p) {

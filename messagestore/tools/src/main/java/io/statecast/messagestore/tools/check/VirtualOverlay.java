@@ -81,6 +81,19 @@ final class VirtualOverlay implements OverlayContext, TimerService {
         return sendControlMessage(serviceId, messageType, messageId, body, route);
     }
 
+    // nor does the origin: the checker runs one message's instance
+    @Override
+    public int sendDataMessage(int serviceId, long messageId, LogicalAddress origin, MessageFields fields,
+            byte[] payload, Route route) {
+        return sendDataMessage(serviceId, messageId, payload, route);
+    }
+
+    @Override
+    public int sendControlMessage(int serviceId, byte messageType, long messageId, LogicalAddress origin,
+            MessageFields fields, byte[] body, Route route) {
+        return sendControlMessage(serviceId, messageType, messageId, body, route);
+    }
+
     @Override
     public int forwardMessage(OverlayMessage message) {
         lastCall = message.mode().name().toLowerCase() + (message.destination() == null ? ""

@@ -117,6 +117,19 @@ final class ScenarioNode implements OverlayContext, InstanceEnvironment {
         return 1;
     }
 
+    // a scenario drives one message's instance: what its sends are about is that message
+    @Override
+    public int sendDataMessage(int serviceId, long messageId, LogicalAddress origin, MessageFields fields,
+            byte[] payload, Route route) {
+        return sendDataMessage(serviceId, messageId, fields, payload, route);
+    }
+
+    @Override
+    public int sendControlMessage(int serviceId, byte messageType, long messageId, LogicalAddress origin,
+            MessageFields fields, byte[] body, Route route) {
+        return sendControlMessage(serviceId, messageType, messageId, fields, body, route);
+    }
+
     @Override
     public int forwardMessage(OverlayMessage message) {
         effects.add(new Effect.Forward(message, actionsRecorded()));

@@ -21,6 +21,7 @@ import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.Extension;
 import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.Origin;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.FieldsExtension;
 import io.statecast.overlay.message.MessageField;
@@ -178,6 +179,11 @@ public final class ScenarioRunner {
                         + spec.service().serviceId() + ": not for this spec");
                 return;
             }
+            if (instance != null && instance.key().address() != null && runtime.scope().perMessage() && !Origin.present(m)
+                    && m.fsm().messageId() == instance.key().messageId()) {
+                // a scenario follows one message: a reply to it names its origin, as a node's does
+                m = Origin.attach(m, instance.key().address());
+            }
             InstanceKey key;
             try {
                 key = runtime.keyOf(m, node.localAddress(), node.evaluator());
@@ -209,6 +215,11 @@ public final class ScenarioRunner {
             List<String> names = new ArrayList<>();
             for (MessageEventDefinition d : matched) {
                 names.add(d.name());
+            }
+            if (instance == null && !spec.createsInstance(m, matched)) {
+                notes.add(what + " fires " + String.join(", ", names) + ", none of which creates an instance "
+                        + "(<CreatedBy>, or a control message under a message scope): dropped");
+                return;
             }
             if (instance == null) {
                 instance = new ServiceInstance(key, runtime, node);

@@ -1,5 +1,6 @@
 package io.statecast.messagestore.tools.check;
 
+import io.statecast.messagestore.support.Keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.statecast.messagestore.event.EvaluationGuard;
@@ -8,7 +9,6 @@ import io.statecast.messagestore.instance.ActionQueue;
 import io.statecast.messagestore.instance.ArmedTimer;
 import io.statecast.messagestore.instance.EndCause;
 import io.statecast.messagestore.instance.InstanceEnvironment;
-import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
@@ -107,7 +107,7 @@ class SimulatorConformanceTest {
         for (int walk = 0; walk < WALKS; walk++) {
             RecordingOverlay overlay = new RecordingOverlay(node.self(), new VirtualTimerService(), node);
             Env env = new Env(overlay);
-            ServiceInstance real = new ServiceInstance(InstanceKey.ofMessage(spec.service().serviceId(),
+            ServiceInstance real = new ServiceInstance(Keys.message(spec.service().serviceId(),
                     Alphabet.MESSAGE_ID), runtime, env);
             real.start();
             overlay.drain();

@@ -236,7 +236,7 @@ class ScenarioRunnerTest {
                 """);
         assertEquals(List.of("message (line 5) matches no event: dropped, no instance created"), r.steps().get(0).notes());
         assertTrue(r.steps().get(1).notes().get(0).contains("is for ServiceID 41, not this service's 42"));
-        assertEquals(List.of("instance service 42 message 7 created", "message (line 8) fires data"),
+        assertEquals(List.of("instance service 42 message 7 from #1 created", "message (line 8) fires data"),
                 r.steps().get(2).notes());
         assertTrue(r.steps().get(3).notes().get(0).contains("belongs to another instance (service 42 message 8"));
         assertEquals(List.of("fire: timer retry is not set"), r.steps().get(4).failures());
