@@ -7,6 +7,7 @@ import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.socket.OverlayConfig;
 import io.statecast.overlay.substrate.FaultConfig;
 import io.statecast.services.testing.SimCluster;
 import java.time.Duration;
@@ -50,6 +51,90 @@ class NakMulticastTest {
             awaitAll(c, new int[] {0, 3}, sent, Duration.ofSeconds(30));
             assertExactlyOnceInOrder(c, new int[] {0, 3}, sent, List.of());
         }
+    }
+
+    /**
+     * Node 0 multicasts 120 messages, one every 100 ms; a node with children in its tree is cut
+     * off after 40. Its subtree hears nothing until the overlay repairs the tree (neighbours time
+     * out after 2 s here, 10 s by default); then the session messages and the next messages show
+     * the gap, and NAKs to the source recover it end to end.
+     */
+    @Test
+    void aRelayKilledMidStreamShouldCostNoReceiverThatStaysUpAMessage() throws Exception {
+        try (SimCluster c = SimCluster.dt(8).seed(SimCluster.seedFromProperty()).service("nak-multicast")
+                .overlayConfig(NakMulticastTest::fastRepair).build()) {
+            c.faultsEverywhere(FaultConfig.loss(0.05).withDelay(Duration.ofMillis(1), Duration.ofMillis(1)));
+            int source = 0;
+            Map<Integer, List<Integer>> tree = c.tree(source);
+            int relay = -1;
+            for (Map.Entry<Integer, List<Integer>> e : tree.entrySet()) {
+                if (e.getKey() != source && (relay < 0 || e.getValue().size() > tree.get(relay).size())) {
+                    relay = e.getKey();
+                }
+            }
+            assertTrue(relay >= 0 && !tree.get(relay).isEmpty(), "a relay in node 0's tree: " + tree + "; " + c.describe());
+            List<Integer> below = tree.get(relay);
+            Random random = new Random(c.seed() ^ 0x72656cL);
+            List<Long> sent = new ArrayList<>();
+            for (int k = 0; k < 120; k++) {
+                if (k == 40) {
+                    c.blackhole(relay);
+                }
+                byte[] payload = new byte[200];
+                random.nextBytes(payload);
+                OverlayMessage m = c.socket(source).createMessage(DeliveryMode.MULTICAST, null, payload, SERVICE);
+                sent.add(m.fsm().messageId());
+                c.socket(source).send(m);
+                c.advance(Duration.ofMillis(100));
+            }
+            int dead = relay;
+            c.await(() -> {
+                for (int node = 1; node < c.size(); node++) {
+                    if (node != dead && delivered(c, node, source).size() < sent.size()) {
+                        return false;
+                    }
+                }
+                return true;
+            }, Duration.ofSeconds(60), () -> "every node but the relay " + dead + " has every message: "
+                    + progress(c, new int[] {source}, List.of(sent)));
+            assertExactlyOnceInOrder(c, new int[] {source}, List.of(sent), List.of(relay));
+            assertTrue(delivered(c, relay, source).size() < sent.size(), "the relay was cut off: " + c.describe());
+            long naks = 0;
+            for (int node : below) {
+                naks += c.trace(node).stream().filter(t -> t.direction() == SimCluster.Direction.OUT
+                        && t.messageType() == 1).count();
+            }
+            assertTrue(naks > 0, "the relay's children " + below + " recovered by NAK; " + c.describe());
+        }
+    }
+
+    /** Once traffic stops and every receiver reported having everything, the source keeps nothing and goes quiet. */
+    @Test
+    void theSourceShouldDropWhatEveryReceiverHas() throws Exception {
+        try (SimCluster c = SimCluster.dt(5).seed(SimCluster.seedFromProperty()).service("nak-multicast").build()) {
+            c.faultsEverywhere(FaultConfig.loss(0.05));
+            List<List<Long>> sent = sendFromTwoSources(c, new int[] {0}, 100, Duration.ofMillis(5));
+            awaitAll(c, new int[] {0}, sent, Duration.ofSeconds(30));
+            c.advance(Duration.ofSeconds(3));
+            long before = sessions(c, 0);
+            c.advance(Duration.ofSeconds(1));
+            assertEquals(before, sessions(c, 0), "the source stopped its session messages: it keeps nothing; "
+                    + c.describe());
+            assertEquals(0, c.metrics(0).services().get(0).counters().historyEvicted(),
+                    "the source dropped its messages itself, none was evicted; " + c.describe());
+        }
+    }
+
+    /** Neighbours time out after 2 s (at least five slow heartbeats), so a tree repairs within a few seconds. */
+    private static OverlayConfig fastRepair(OverlayConfig c) {
+        OverlayConfig.Heartbeat h = c.heartbeat();
+        return new OverlayConfig(c.id(), c.node(), c.address(), c.addressFrame(), c.interfaces(), c.buddies(),
+                new OverlayConfig.Heartbeat(h.fastMs(), h.slowMs(), Math.max(2000, 5 * h.slowMs()), h.stableAfter()),
+                c.rendezvous(), c.tree(), c.forwarding(), c.buffers(), c.join(), c.messageStore());
+    }
+
+    private static long sessions(SimCluster c, int node) {
+        return c.trace(node).stream().filter(t -> t.direction() == SimCluster.Direction.OUT && t.messageType() == 3).count();
     }
 
     // ------------------------------------------------------------------ harness
