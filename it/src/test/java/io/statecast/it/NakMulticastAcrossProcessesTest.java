@@ -1,0 +1,97 @@
+package io.statecast.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The nak-multicast service (ServiceID 11, {@code classpath:services/nak-multicast.scxml}) between
+ * four node processes over UDP on loopback: one source multicasts K checked payloads and each of
+ * the three receivers' applications gets every one once, intact and in the order sent (the RECV
+ * lines are printed in delivery order), over real sockets, the wire's fields extension and the
+ * service's started instance. No loss is injected here: the loss runs are the simulation's
+ * (services' NakMulticastTest) and the demo's ({@code bin/statecast demo --service nak-multicast}).
+ */
+class NakMulticastAcrossProcessesTest {
+
+    static final int SERVICE = 11;
+    static final int NODES = 4;
+    static final int K = 300;
+    static final int SIZE = 512;
+    static final Duration START = Duration.ofSeconds(90);
+    static final Duration FORM = Duration.ofSeconds(60);
+    static final Duration DELIVER = Duration.ofSeconds(60);
+    static final Duration REPLY = Duration.ofSeconds(20);
+
+    private static final long SEED = Long.getLong("statecast.seed", System.nanoTime());
+
+    /** The store with the service, at its defaults. */
+    static final String STORE = """
+            services:
+              - classpath:services/nak-multicast.scxml
+            """;
+
+    @TempDir
+    Path dir;
+
+    private NodeCluster cluster;
+
+    @AfterEach
+    void stopAll() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void everyReceiverShouldGetEveryMessageOnceAndInOrder() {
+        String context = "seed " + SEED;
+        cluster = new NodeCluster(dir);
+        List<String> addresses = OverlayAddresses.distinct("TREE", NODES, new Random(SEED));
+        List<NodeProcess> nodes = new ArrayList<>();
+        NodeProcess source = start("n0", NodeConfig.of("it-nak", "TREE", "udp", addresses.get(0)));
+        nodes.add(source);
+        String buddy = source.awaitReady(START).substrate("udp");
+        for (int i = 1; i < NODES; i++) {
+            nodes.add(start("n" + i, NodeConfig.of("it-nak", "TREE", "udp", addresses.get(i)).withBuddies(List.of(buddy))));
+        }
+        for (NodeProcess p : nodes) {
+            p.awaitPrefix(0, "JOINED", START);
+        }
+        cluster.awaitOverlay(nodes, FORM, () -> context);
+
+        int mark = source.lineCount();
+        source.send("send-all " + K + " " + SIZE + " " + SERVICE);
+        String sent = source.awaitLine(mark, l -> NodeProcess.hasPrefix(l, "SENT") || NodeProcess.hasPrefix(l, "ERR"), REPLY, "SENT");
+        assertTrue(sent.startsWith("SENT MULTICAST " + K + " 0 " + (K - 1)), () -> context + ": " + sent);
+        List<NodeProcess> receivers = nodes.subList(1, NODES);
+        NodeCluster.await(() -> receivers.stream().allMatch(p -> recv(p).size() >= K), DELIVER,
+                () -> context + ": not every message arrived\n" + cluster.describe());
+        List<String> expected = LongStream.range(0, K)
+                .mapToObj(seq -> "RECV " + source.address() + " MULTICAST " + SIZE + " " + seq + " ok").toList();
+        for (NodeProcess p : receivers) {
+            p.request("ping done", "PONG", REPLY);
+            assertEquals(expected, recv(p), () -> context + ": " + p.name() + " gets each of the source's messages once, "
+                    + "intact, in order\n" + p.describe());
+            assertTrue(p.matching(l -> l.startsWith("LOST-LINES")).isEmpty(), () -> context + ": " + p.describe());
+        }
+    }
+
+    private static List<String> recv(NodeProcess p) {
+        return p.matching(l -> l.startsWith("RECV "));
+    }
+
+    private NodeProcess start(String name, NodeConfig node) {
+        Path file = cluster.write(name + ".yaml", node.yaml() + "  messageStore:\n" + STORE.indent(4));
+        return cluster.startRaw(name, List.of("node", "--config", file.toString(), "--control", "stdin"));
+    }
+}
