@@ -1,0 +1,122 @@
+package io.statecast.services;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.statecast.messagestore.MessageStoreConfig;
+import io.statecast.messagestore.instance.InstanceLimits;
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.Extension;
+import io.statecast.overlay.message.FieldsExtension;
+import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.MessageField;
+import io.statecast.overlay.message.MessageFields;
+import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.message.PayloadExtension;
+import io.statecast.overlay.substrate.FaultConfig;
+import io.statecast.services.testing.SimCluster;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.StringJoiner;
+import org.junit.jupiter.api.Test;
+
+/**
+ * total-order on whole simulated nodes: every member delivers every member's messages in one
+ * order; messages marked safe only once every member holds them; under loss, and when a member
+ * fails mid-run.
+ */
+class TotalOrderTest {
+
+    static final int SERVICE = 30;
+
+    /** The members' addresses, as the Group parameter lists them. */
+    static String group(SimCluster c, int n) {
+        StringJoiner j = new StringJoiner(" ");
+        for (int i = 0; i < n; i++) {
+            j.add(addressText(c.address(i)));
+        }
+        return j.toString();
+    }
+
+    static String addressText(LogicalAddress a) {
+        return io.statecast.messagestore.event.AttributeValues.text(a);
+    }
+
+    /** A 1 KB message of the service from {@code node}, marked safe when asked. */
+    static OverlayMessage message(SimCluster c, int node, Random random, boolean safe) {
+        byte[] payload = new byte[1024];
+        random.nextBytes(payload);
+        OverlayMessage m = c.socket(node).createMessage(DeliveryMode.UNICAST, c.address(node), payload, SERVICE);
+        if (!safe) {
+            return m;
+        }
+        List<Extension> ext = List.of(m.fsm(), new FieldsExtension(MessageFields.EMPTY.with("safe", new MessageField.Int(1))),
+                new PayloadExtension(payload));
+        return new OverlayMessage(m.mode(), m.hopLimit(), m.source(), m.destination(), m.previousHop(), m.root(), ext);
+    }
+
+    /** {@code n} tree nodes 1…n, all members (Group "1 2 … n"). */
+    static SimCluster.Builder cluster(int n, long seed, Map<String, String> parameters) {
+        StringJoiner g = new StringJoiner(" ");
+        for (int i = 1; i <= n; i++) {
+            g.add(Integer.toString(i));
+        }
+        Map<String, String> p = new HashMap<>(parameters);
+        p.put("Group", g.toString());
+        return SimCluster.chain(n).seed(seed).storeConfig(TotalOrderTest::roomy).service("total-order", p);
+    }
+
+    /** History for the backlog and the queue, and primitives for a whole group's traffic. */
+    static MessageStoreConfig roomy(MessageStoreConfig d) {
+        InstanceLimits l = d.instances();
+        return d.withInstances(l.withHistoryEntries(4_000).withPrimitiveRate(1_000_000, 100_000));
+    }
+
+    /** What node {@code i} delivered, as (MessageID, payload hash) in order. */
+    static List<Long> sequence(SimCluster c, int i) {
+        List<Long> out = new ArrayList<>();
+        for (SimCluster.Delivery d : c.deliveries(i)) {
+            out.add(d.messageId() * 31 + d.payloadHash());
+        }
+        return out;
+    }
+
+    /** Each member sends {@code perMember} messages, all at once in rounds: one from each member, then a gap. */
+    static Map<Long, Boolean> sendAll(SimCluster c, int members, int perMember, double safeShare, Duration gap) {
+        Random random = new Random(c.seed() ^ 0x70741);
+        Map<Long, Boolean> sent = new HashMap<>();
+        for (int k = 0; k < perMember; k++) {
+            for (int i = 0; i < members; i++) {
+                OverlayMessage m = message(c, i, random, random.nextDouble() < safeShare);
+                sent.put(m.fsm().messageId() * 31 + java.util.Arrays.hashCode(m.payload()), m.fields().get("safe") != null);
+                c.socket(i).send(m);
+            }
+            c.advance(gap);
+        }
+        return sent;
+    }
+
+    @Test
+    void shouldDeliverEveryMembersMessagesInOneOrderAtEveryMember() throws Exception {
+        long seed = SimCluster.seedFromProperty();
+        try (SimCluster c = cluster(3, seed, Map.of()).build()) {
+            c.faultsEverywhere(FaultConfig.NONE.withDelay(Duration.ofMillis(1), Duration.ZERO));
+            c.advance(Duration.ofMillis(500));
+            Map<Long, Boolean> sent = sendAll(c, 3, 10, 0.2, Duration.ofMillis(5));
+            c.await(() -> c.deliveries(0).size() >= 30 && c.deliveries(1).size() >= 30 && c.deliveries(2).size() >= 30,
+                    Duration.ofSeconds(30), () -> "every message at every member");
+            for (int i = 0; i < 3; i++) {
+                int n = i;
+                assertEquals(sequence(c, 0), sequence(c, i), () -> "node " + n + " delivers in node 0's order; " + c.describe());
+                assertEquals(sent.keySet(), new HashSet<>(sequence(c, i)), () -> "node " + n + " all; " + c.describe());
+            }
+        }
+    }
+}
