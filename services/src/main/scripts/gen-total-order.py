@@ -132,9 +132,10 @@ def strf(name):
 
 def numbers_missing(lo, hi, cap):
     """Numbers in (lo, hi] this member neither holds nor skipped, at most cap of them, as text."""
-    return (f"string-join(for $i in 1 to {cap} return (let $n := xs:integer({lo}) + $i return "
-            f"if ($n le xs:integer({hi}) and not({held('$n')}) and not(string($n) = tokenize(string($skip), ' '))) "
-            f"then string($n) else ()), ' ')")
+    return (f"let $l := xs:integer({lo}), $u := min((xs:integer({hi}), $l + {cap})), "
+            f"$h := (for $x in {buf(C_H)}/{TS} return xs:integer($x), for $y in tokenize(string($skip), ' ') return xs:integer($y))[. gt $l and . le $u] "
+            f"return string-join(for $i in 1 to {cap} return (let $n := $l + $i return "
+            f"if ($n le $u and not($n = $h)) then string($n) else ()), ' ')")
 
 
 def have():
@@ -150,7 +151,7 @@ def have():
     a(xif("string($tSk) ne ''", assign("skip", "normalize-space(concat($skip, ' ', $tSk))", I + 2), I))
     a(assign("aru", ARU))
     # retransmissions this member can answer, at most RetransmitWindow
-    a(assign("rx", f"string-join(distinct-values(tokenize(string($tRtr), ' ')[{held('.')}]), ' ')"))
+    a(assign("rx", f"string-join(distinct-values(for $r in tokenize(string($tRtr), ' ') return if ({held('$r')}) then $r else ()), ' ')"))
     a(assign("nr", f"min((count(tokenize(string($rx), ' ')), $RetransmitWindow, {MAX_RTX}))"))
     # what it misses of the numbers the token showed last visit (they had a rotation to arrive)
     a(assign("need", numbers_missing("$aru", "min((xs:integer($prevTop), xs:integer($tSeq)))", MAX_LIST)))
@@ -172,10 +173,10 @@ def have():
 {assign("sRp", "2", I + 2)}
 {assign("sMiss", f"string-join(subsequence(tokenize({numbers_missing('$tRlo', top_held, 500)}, ' '), 1, {MAX_LIST}), ' ')", I + 2)}
 {" " * I}<elseif cond="number($tRp) = 2 and string($tRby) ne string($me)"/>
-{assign("sMiss", f"string-join(tokenize(string($tMiss), ' ')[not({held('.')})], ' ')", I + 2)}
+{assign("sMiss", f"string-join(for $r in tokenize(string($tMiss), ' ') return if ({held('$r')}) then () else $r, ' ')", I + 2)}
 {" " * I}<elseif cond="number($tRp) = 2"/>
 {assign("sRp", "0", I + 2)}
-{assign("sSk", f"string-join(tokenize(string($tMiss), ' ')[not({held('.')})], ' ')", I + 2)}
+{assign("sSk", f"string-join(for $r in tokenize(string($tMiss), ' ') return if ({held('$r')}) then () else $r, ' ')", I + 2)}
 {assign("skip", "normalize-space(concat($skip, ' ', $sSk))", I + 2)}
 {assign("tSeq", "max((xs:integer($tSeq), xs:integer($tRtop)))", I + 2)}
 {assign("aru", ARU, I + 2)}

@@ -119,4 +119,77 @@ class TotalOrderTest {
             }
         }
     }
+
+    /** {@code -Dstatecast.soak=true}: the loss run sends 5,000 messages instead of 300. */
+    private static final boolean SOAK = Boolean.getBoolean("statecast.soak");
+
+    @Test
+    void shouldDeliverOneOrderAtFiveMembersAtOnePercentLossAndSafeOnlyOnceEveryMemberHasIt() throws Exception {
+        long seed = SimCluster.seedFromProperty();
+        int members = 5;
+        int perMember = SOAK ? 1_000 : 60;
+        try (SimCluster c = cluster(members, seed, Map.of()).build()) {
+            c.faultsEverywhere(FaultConfig.loss(0.01).withDelay(Duration.ofMillis(1), Duration.ofMillis(1)));
+            c.advance(Duration.ofMillis(500));
+            Map<Long, Boolean> sent = sendAll(c, members, perMember, 0.2, Duration.ofMillis(2));
+            int total = members * perMember;
+            c.await(() -> {
+                for (int i = 0; i < members; i++) {
+                    if (c.deliveries(i).size() < total) {
+                        return false;
+                    }
+                }
+                return true;
+            }, Duration.ofMinutes(5), () -> "all " + total + " messages at every member");
+            c.advance(Duration.ofSeconds(1));
+            List<Long> first = sequence(c, 0);
+            for (int i = 0; i < members; i++) {
+                int n = i;
+                List<Long> seq = sequence(c, i);
+                assertEquals(first.hashCode(), seq.hashCode(), () -> "node " + n + " delivers in node 0's order; " + c.describe());
+                assertEquals(first, seq, () -> "node " + n + " delivers in node 0's order; " + c.describe());
+                assertEquals(sent.keySet(), new HashSet<>(seq), () -> "node " + n + " delivered each message once; " + c.describe());
+            }
+            assertSafeOnlyWhenEveryMemberHasIt(c, members, sent);
+        }
+    }
+
+    /**
+     * A message marked safe reaches an application only after every member's store received it
+     * (from the network, or its own copy).
+     */
+    static void assertSafeOnlyWhenEveryMemberHasIt(SimCluster c, int members, Map<Long, Boolean> sent) {
+        List<Map<Long, Long>> firstIn = new ArrayList<>();
+        for (int i = 0; i < members; i++) {
+            Map<Long, Long> in = new HashMap<>();
+            for (SimCluster.Traced t : c.trace(i)) {
+                if (t.direction() == SimCluster.Direction.IN && t.messageType() == FsmExtension.PAYLOAD_TYPE
+                        && !t.source().equals(c.address(i))) {
+                    in.putIfAbsent(t.messageId(), t.atNanos());
+                }
+            }
+            firstIn.add(in);
+        }
+        int checked = 0;
+        for (int i = 0; i < members; i++) {
+            for (SimCluster.Delivery d : c.deliveries(i)) {
+                if (!sent.getOrDefault(d.messageId() * 31 + d.payloadHash(), false)) {
+                    continue;
+                }
+                checked++;
+                for (int j = 0; j < members; j++) {
+                    if (c.address(j).equals(d.source()) && firstIn.get(j).get(d.messageId()) == null) {
+                        continue; // its source, which had it from its application
+                    }
+                    Long at = firstIn.get(j).get(d.messageId());
+                    int n = i;
+                    int m = j;
+                    assertTrue(at != null && at <= d.atNanos(), () -> "node " + n + " delivered safe message "
+                            + d.messageId() + " at " + d.atNanos() + " before node " + m + " had it (" + at + "); "
+                            + c.describe());
+                }
+            }
+        }
+        assertTrue(checked > 0, "some messages were marked safe");
+    }
 }
