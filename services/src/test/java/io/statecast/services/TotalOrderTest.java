@@ -139,6 +139,7 @@ class TotalOrderTest {
         try (SimCluster c = cluster(members, seed, Map.of()).build()) {
             c.faultsEverywhere(FaultConfig.loss(0.01).withDelay(Duration.ofMillis(1), Duration.ofMillis(1)));
             c.advance(Duration.ofMillis(500));
+            long start = c.clock().nanoTime();
             Map<Long, Boolean> sent = sendAll(c, members, perMember, 0.2, Duration.ofMillis(2));
             int total = members * perMember;
             c.await(() -> {
@@ -149,6 +150,17 @@ class TotalOrderTest {
                 }
                 return true;
             }, Duration.ofMinutes(5), () -> "all " + total + " messages at every member");
+            long last = 0;
+            int dataSends = 0;
+            for (int i = 0; i < members; i++) {
+                last = Math.max(last, c.deliveries(i).get(total - 1).atNanos());
+                for (SimCluster.Traced t : c.trace(i)) {
+                    dataSends += t.direction() == SimCluster.Direction.OUT && t.messageType() == FsmExtension.PAYLOAD_TYPE ? 1 : 0;
+                }
+            }
+            System.out.printf("total-order: %d members, %d messages, 1%% loss: all delivered everywhere %d ms (virtual) "
+                    + "after the first send; %d data sends (%d retransmissions); seed %d%n", members, total,
+                    (last - start) / 1_000_000, dataSends, dataSends - total * members, seed);
             c.advance(Duration.ofSeconds(1));
             List<Long> first = sequence(c, 0);
             for (int i = 0; i < members; i++) {
@@ -211,6 +223,7 @@ class TotalOrderTest {
             c.advance(Duration.ofMillis(500));
             Map<Long, Integer> senders = new HashMap<>();
             Map<Long, Boolean> before = sendAll(c, members, 30, 0.2, Duration.ofMillis(2), senders);
+            // from now on the ring 1-2-3-4-5 is broken at 5: survivors deliver only once node 4 removes it
             c.blackhole(victim);
             List<Integer> survivors = List.of(0, 1, 2, 3);
             Random random = new Random(seed ^ 0xdead);
