@@ -527,6 +527,12 @@ public final class MessageStore implements MessageStorePort {
     }
 
     @Override
+    public boolean receivesOwnUnicast(int serviceId) {
+        ServiceRuntime rt = registry.get(serviceId);
+        return rt != null && rt.spec().metaops().receiveOwnUnicast();
+    }
+
+    @Override
     public boolean receiveMessage(OverlayMessage message, Arrival arrival) {
         FsmExtension fsm = message.fsm();
         if (fsm == null) {

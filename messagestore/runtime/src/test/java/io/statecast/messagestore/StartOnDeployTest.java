@@ -159,6 +159,7 @@ class StartOnDeployTest {
     @CsvSource(delimiter = '|', value = {
         "<Scope>flow</Scope>             | <Scope>message</Scope>            | <Start> needs a flow scope",
         "<Scope>flow</Scope>             | <Scope>message-source</Scope>     | <Start> needs a flow scope",
+        "<Scope>flow</Scope>             | <Scope>expression</Scope><ScopeKey>'k'</ScopeKey> | <Start> needs a flow scope or node",
         "<Start>deployed</Start>         | <Start>beat</Start>               | <Start> event 'beat' is also declared",
         "<Start>deployed</Start>         | <Start>go.now</Start>             | <Start> 'go.now' is not an event name",
         "<Start>deployed</Start>         | <Start>begin</Start>              | <Start> event 'begin' has no transition",
@@ -183,5 +184,19 @@ class StartOnDeployTest {
         LogicalAddress me = a(9);
         assertEquals(me, io.statecast.messagestore.instance.InstanceKey.ofNode(
                 io.statecast.messagestore.spec.Scope.FLOW_PEER, 77, me).peer());
+    }
+
+    @Test
+    void shouldStartTheOneInstanceOfANodeScopeServiceAndHandItEveryMessage() throws Exception {
+        ServiceSpec spec = Specs.loader().load(variant("<Scope>flow</Scope>", "<Scope>node</Scope>"), "node");
+        assertEquals(io.statecast.messagestore.spec.Scope.NODE, spec.service().scope());
+        MessageStore s = store(InstanceLimits.DEFAULTS);
+        s.open(overlay);
+        s.install(spec);
+        s.receiveMessage(beat(1), Arrival.DELIVERED);
+        s.receiveMessage(beat(5), Arrival.DELIVERED);
+        clock.advanceBy(Duration.ofMillis(1_000));
+        assertEquals(1, s.liveInstances(), "the beats of 1 and 5 reached the node's own instance");
+        assertEquals(10, beats().size(), "which beats on: it was started, and the beats found it ticking");
     }
 }

@@ -318,6 +318,22 @@ public final class ForwardingEngine {
         return route(nameIfFlood(m), topology.get());
     }
 
+    /**
+     * A message the store sends: to the overlay, except a unicast to this node of a service that
+     * receives its own unicasts, which goes back to the store as delivered (counted as one).
+     */
+    private int fromStore(OverlayMessage m) {
+        MessageStorePort port = store;
+        FsmExtension fsm = m.fsm();
+        if (m.mode() == DeliveryMode.UNICAST && port != null && fsm != null && m.destination().equals(self())
+                && port.receivesOwnUnicast(fsm.serviceId())) {
+            originated.increment();
+            offer(port, m, Arrival.DELIVERED);
+            return 1;
+        }
+        return originate(m);
+    }
+
     private OverlayMessage nameIfFlood(OverlayMessage m) {
         if (m.mode() != DeliveryMode.FLOOD) {
             return m;
@@ -518,7 +534,7 @@ public final class ForwardingEngine {
         @Override
         public int sendDataMessage(int serviceId, long messageId, byte[] payload, Route route) {
             Objects.requireNonNull(payload, "payload");
-            return originate(build(route, List.of(
+            return fromStore(build(route, List.of(
                     new FsmExtension(serviceId, FsmExtension.PAYLOAD_TYPE, messageId), new PayloadExtension(payload))));
         }
 
@@ -526,7 +542,7 @@ public final class ForwardingEngine {
         public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
             FsmExtension fsm = new FsmExtension(serviceId, messageType, messageId);
             List<Extension> ext = body == null ? List.of(fsm) : List.of(fsm, new PayloadExtension(body));
-            return originate(build(route, ext));
+            return fromStore(build(route, ext));
         }
 
         @Override
@@ -535,7 +551,7 @@ public final class ForwardingEngine {
             FsmExtension fsm = new FsmExtension(serviceId, FsmExtension.PAYLOAD_TYPE, messageId);
             List<Extension> ext = fields.isEmpty() ? List.of(fsm, new PayloadExtension(payload))
                     : List.of(fsm, new FieldsExtension(fields), new PayloadExtension(payload));
-            return originate(build(route, ext));
+            return fromStore(build(route, ext));
         }
 
         @Override
@@ -550,7 +566,7 @@ public final class ForwardingEngine {
             if (body != null) {
                 ext.add(new PayloadExtension(body));
             }
-            return originate(build(route, ext));
+            return fromStore(build(route, ext));
         }
 
         @Override

@@ -47,6 +47,15 @@ public interface MessageStorePort extends AutoCloseable {
     boolean processIntermediateUnicast(int serviceId);
 
     /**
+     * Whether a unicast message of this service that the store itself sends to this node's own
+     * address comes back to the store as {@link Arrival#DELIVERED} (a group protocol's member is
+     * one of its own destinations). Default false: such a message goes nowhere.
+     */
+    default boolean receivesOwnUnicast(int serviceId) {
+        return false;
+    }
+
+    /**
      * Takes a message carrying an FSM extension. Never blocks.
      *
      * @param message the message as it arrived (immutable; its payload must not be modified)

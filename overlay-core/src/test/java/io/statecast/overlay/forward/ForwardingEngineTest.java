@@ -331,6 +331,7 @@ class ForwardingEngineTest {
     static final class RecordingStore implements MessageStorePort {
         final boolean forwards;
         final boolean intermediate;
+        boolean ownUnicast;
         boolean accepts = true;
         final List<OverlayMessage> messages = new ArrayList<>();
         final List<Arrival> arrivals = new ArrayList<>();
@@ -354,6 +355,11 @@ class ForwardingEngineTest {
         @Override
         public boolean processIntermediateUnicast(int serviceId) {
             return serviceId == SERVICE && intermediate;
+        }
+
+        @Override
+        public boolean receivesOwnUnicast(int serviceId) {
+            return serviceId == SERVICE && ownUnicast;
         }
 
         @Override
@@ -407,6 +413,23 @@ class ForwardingEngineTest {
         engine.onReceive(message(DeliveryMode.MULTICAST, 10, N9, null, N9), null);
         assertEquals(1, delivered.size());
         assertEquals(3, sent.size());
+    }
+
+    @Test
+    void shouldHandTheStoresUnicastToItsOwnNodeBackOnlyWhenTheServiceAsks() {
+        RecordingStore store = new RecordingStore(true, false);
+        engine.installStore(store);
+        assertEquals(0, store.context.sendDataMessage(SERVICE, 5, DATA, Route.unicast(SELF)),
+                "by default a unicast to oneself goes nowhere");
+        assertTrue(store.messages.isEmpty());
+        store.ownUnicast = true;
+        assertEquals(1, store.context.sendDataMessage(SERVICE, 6, DATA, Route.unicast(SELF)));
+        assertEquals(1, store.context.sendDataMessage(SERVICE, 7, DATA, Route.unicast(N2)));
+        assertEquals(List.of(Arrival.DELIVERED), store.arrivals, "only the copy to itself comes back");
+        assertEquals(SELF, store.messages.get(0).source());
+        assertEquals(6, store.messages.get(0).fsm().messageId());
+        assertEquals(at(N2), destinations(), "the other one went out");
+        assertTrue(delivered.isEmpty(), "not to the application: the store decides");
     }
 
     @Test

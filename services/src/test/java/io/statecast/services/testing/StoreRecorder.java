@@ -82,6 +82,11 @@ final class StoreRecorder implements MessageStorePort {
     }
 
     @Override
+    public boolean receivesOwnUnicast(int serviceId) {
+        return store.receivesOwnUnicast(serviceId);
+    }
+
+    @Override
     public boolean receiveMessage(OverlayMessage message, Arrival arrival) {
         if (trace && message.fsm() != null) {
             FsmExtension f = message.fsm();

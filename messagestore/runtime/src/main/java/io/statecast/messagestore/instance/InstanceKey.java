@@ -23,6 +23,7 @@ import java.util.Objects;
  *   <li>{@code expression}: (ServiceID, the string the spec's {@code <ScopeKey>} gives for the
  *       message), made by {@link #ofExpression} (the expression is the service's:
  *       {@code ServiceRuntime.keyOf}).</li>
+ *   <li>{@code node}: (ServiceID) — the node's one instance of the service.</li>
  * </ul>
  *
  * @param scope     the scope the key was made for
@@ -46,7 +47,7 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
     public InstanceKey {
         Objects.requireNonNull(scope, "scope");
         boolean expression = scope == Scope.EXPRESSION;
-        if ((address == null) != (expression || scope == Scope.MESSAGE_ID) || (peer == null) != (scope != Scope.FLOW_PEER)
+        if ((address == null) != (expression || scope == Scope.MESSAGE_ID || scope == Scope.NODE) || (peer == null) != (scope != Scope.FLOW_PEER)
                 || (value == null) != !expression || (!scope.perMessage() && messageId != 0)) {
             throw new IllegalArgumentException("key parts do not fit scope " + scope.label());
         }
@@ -67,6 +68,11 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
         return new InstanceKey(Scope.EXPRESSION, serviceId, 0, null, null, Objects.requireNonNull(value, "value"));
     }
 
+    /** The key of the node's one instance of a {@code node}-scope service. */
+    public static InstanceKey ofService(int serviceId) {
+        return new InstanceKey(Scope.NODE, serviceId, 0, null, null);
+    }
+
     /** The key of a conversation between {@code a} and {@code b}, in either order. */
     public static InstanceKey ofPeers(int serviceId, LogicalAddress a, LogicalAddress b) {
         boolean aFirst = Long.compareUnsigned(a.toBits(), b.toBits()) <= 0;
@@ -74,10 +80,10 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
     }
 
     /**
-     * The key of the node's own instance under a flow {@code scope}: the one a spec's
-     * {@code <Start>} starts when the service is deployed on the node {@code local}: the flow from
-     * ({@code flow}), to ({@code flow-destination}) or of ({@code flow-peer}, the pair {local,
-     * local}) this node.
+     * The key of the node's own instance under a flow {@code scope} or {@code node}: the one a
+     * spec's {@code <Start>} starts when the service is deployed on the node {@code local}: the
+     * flow from ({@code flow}), to ({@code flow-destination}) or of ({@code flow-peer}, the pair
+     * {local, local}) this node, or the node's one instance ({@code node}).
      *
      * @throws IllegalArgumentException for a message scope (no instance belongs to the node)
      */
@@ -87,6 +93,7 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
             case FLOW -> ofFlow(serviceId, local);
             case FLOW_DESTINATION -> new InstanceKey(scope, serviceId, 0, local, null);
             case FLOW_PEER -> ofPeers(serviceId, local, local);
+            case NODE -> ofService(serviceId);
             case MESSAGE, MESSAGE_SOURCE, MESSAGE_ID, EXPRESSION -> throw new IllegalArgumentException(
                     "scope " + scope.label() + " has no instance of the node");
         };
@@ -114,6 +121,7 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
                     message.destination() != null ? message.destination() : message.treeRoot(), null);
             case FLOW_PEER -> ofPeers(service, message.source(),
                     message.destination() != null ? message.destination() : Objects.requireNonNull(local, "local"));
+            case NODE -> ofService(service);
             case EXPRESSION -> throw new IllegalArgumentException(
                     "an expression-scope key is the value of the spec's ScopeKey, not a message header's");
         };
@@ -194,6 +202,7 @@ public record InstanceKey(Scope scope, int serviceId, long messageId, LogicalAdd
             case FLOW_DESTINATION -> "service " + serviceId + " flow to " + address;
             case FLOW_PEER -> "service " + serviceId + " conversation " + address + " <-> " + peer;
             case EXPRESSION -> "service " + serviceId + " key '" + printable(value) + "'";
+            case NODE -> "service " + serviceId + " (the node's instance)";
         };
     }
 

@@ -9,9 +9,19 @@ package io.statecast.messagestore.spec;
  *                                         first); default false
  * @param processIntermediateUnicastMessage true: a node between source and destination of a
  *                                         unicast message also runs the service; default true
+ * @param receiveOwnUnicast                true: a unicast the service sends to this node's own
+ *                                         address reaches the service here as a message received
+ *                                         (a group protocol counts its own node among the
+ *                                         destinations); default false: it goes nowhere
  */
-public record MetaOps(boolean messageStoreWillForwardMessage, boolean processIntermediateUnicastMessage) {
+public record MetaOps(boolean messageStoreWillForwardMessage, boolean processIntermediateUnicastMessage,
+        boolean receiveOwnUnicast) {
 
     /** The values used when the section or one of its flags is absent. */
-    public static final MetaOps DEFAULTS = new MetaOps(false, true);
+    public static final MetaOps DEFAULTS = new MetaOps(false, true, false);
+
+    /** The blueprint's two flags; {@code receiveOwnUnicast} false. */
+    public MetaOps(boolean messageStoreWillForwardMessage, boolean processIntermediateUnicastMessage) {
+        this(messageStoreWillForwardMessage, processIntermediateUnicastMessage, false);
+    }
 }

@@ -38,7 +38,14 @@ public enum Scope {
      * instance whatever their source. A message whose value is no single item belongs to no
      * instance and is dropped. Like the flow scopes, its instances leave no tombstone.
      */
-    EXPRESSION("expression");
+    EXPRESSION("expression"),
+    /**
+     * One instance per node: every message of the service on a node reaches the same instance,
+     * whatever its source, destination or fields — the single state of a group protocol (a
+     * membership, a total order) on each member. It may be started on deployment ({@code <Start>}).
+     * Like the flow scopes, its instance leaves no tombstone.
+     */
+    NODE("node");
 
     private final String label;
 

@@ -82,7 +82,7 @@ public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deli
             throw new IllegalArgumentException("serviceId must be >= 0, got " + serviceId);
         }
         if (start != null && (scope.perMessage() || scope == Scope.EXPRESSION)) {
-            throw new IllegalArgumentException("a service started on deployment needs a flow scope, not " + scope.label());
+            throw new IllegalArgumentException("a service started on deployment needs a flow scope or node, not " + scope.label());
         }
     }
 

@@ -712,7 +712,7 @@ final class SpecValidator {
             }
             if (start != null && (scope.perMessage() || scope == Scope.EXPRESSION)) {
                 // an expression's key is a value of the messages, which the node's own instance has none of
-                error(startAt, "<Start> needs a flow scope (flow, flow-destination or flow-peer): the instance it starts "
+                error(startAt, "<Start> needs a flow scope (flow, flow-destination or flow-peer) or node: the instance it starts "
                         + "is the node's own flow, and scope " + scope.label() + (scope.perMessage()
                         ? " has one instance per message" : " keys instances by a value of their messages"));
                 start = null;
@@ -853,6 +853,7 @@ final class SpecValidator {
             }
             boolean forward = MetaOps.DEFAULTS.messageStoreWillForwardMessage();
             boolean intermediate = MetaOps.DEFAULTS.processIntermediateUnicastMessage();
+            boolean own = MetaOps.DEFAULTS.receiveOwnUnicast();
             for (Element c : elements(d)) {
                 String t = c.getTextContent().strip();
                 boolean v = t.equals("true") || t.equals("1");
@@ -860,9 +861,11 @@ final class SpecValidator {
                     forward = v;
                 } else if (c.getLocalName().equals("processIntermediateUnicastMessage")) {
                     intermediate = v;
+                } else if (c.getLocalName().equals("receiveOwnUnicast")) {
+                    own = v;
                 }
             }
-            return new MetaOps(forward, intermediate);
+            return new MetaOps(forward, intermediate, own);
         }
 
         private void parseParameters() {

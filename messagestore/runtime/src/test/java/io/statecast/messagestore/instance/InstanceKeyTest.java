@@ -138,6 +138,20 @@ class InstanceKeyTest {
     }
 
     @Test
+    void shouldKeyNodeScopeByTheServiceAlone() {
+        InstanceKey k = InstanceKey.ofService(5);
+        assertEquals(k, InstanceKey.of(Scope.NODE, Messages.payload(5, 77, 3, 3, "x"), a(9)), "any source");
+        assertEquals(k, InstanceKey.of(Scope.NODE, Messages.payload(5, 78, 4, 3, "y"), a(9)), "any message");
+        assertEquals(k, InstanceKey.ofNode(Scope.NODE, 5, a(9)), "the node's own instance is the same one");
+        assertNotEquals(k, InstanceKey.ofService(6));
+        assertNotEquals(k, InstanceKey.ofExpression(5, ""));
+        assertTrue(!Scope.NODE.perMessage(), "no tombstones");
+        assertThrows(IllegalArgumentException.class, () -> new InstanceKey(Scope.NODE, 5, 0, a(1), null));
+        assertThrows(IllegalArgumentException.class, () -> new InstanceKey(Scope.NODE, 5, 3, null, null));
+        assertEquals(Scope.NODE, Scope.ofLabel("node"));
+    }
+
+    @Test
     void shouldSpreadExpressionKeysOverShards() {
         int shards = 4;
         int[] counts = new int[shards];

@@ -97,7 +97,8 @@ final class SpecInfoCommand implements Callable<Integer> {
             out.println("description: " + s.service().description());
         }
         out.println("metaops:     messageStoreWillForwardMessage=" + s.metaops().messageStoreWillForwardMessage()
-                + ", processIntermediateUnicastMessage=" + s.metaops().processIntermediateUnicastMessage());
+                + ", processIntermediateUnicastMessage=" + s.metaops().processIntermediateUnicastMessage()
+                + (s.metaops().receiveOwnUnicast() ? ", receiveOwnUnicast=true" : ""));
         out.println("sha256:      " + s.sha256Hex());
 
         SpecStructure st = s.structure();

@@ -1,5 +1,6 @@
 package io.statecast.messagestore.tools.lint;
 
+import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.spec.SpecStructure.StateInfo;
 import io.statecast.messagestore.tools.SpecGraph;
 import io.statecast.messagestore.tools.SpecGraph.Step;
@@ -19,13 +20,17 @@ import java.util.Set;
  * {@code <parallel>} can end. A compound state can end when one of its children can. When the
  * initial state cannot end, no state can; that is reported once, at the initial state. States only
  * the node's own instance reaches (through the spec's {@code <Start>} event) are not reported: that
- * instance is meant to live as long as its service is deployed.
+ * instance is meant to live as long as its service is deployed. Under scope {@code node} with a
+ * {@code <Start>}, the node's own instance is the only one, so nothing is reported.
  */
 final class LeakCheck implements Check {
 
     @Override
     public void run(LintContext ctx) {
         SpecGraph g = ctx.graph();
+        if (ctx.spec().service().scope() == Scope.NODE && ctx.spec().service().startsOnDeploy()) {
+            return; // every message reaches the node's own instance, which lives with its service
+        }
         if (g.start().ends()) {
             return;
         }

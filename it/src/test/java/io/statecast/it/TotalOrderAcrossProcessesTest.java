@@ -1,0 +1,127 @@
+package io.statecast.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The total-order service (ServiceID 30, {@code classpath:services/total-order.scxml}) on three
+ * node processes over UDP on loopback, all members sending at once: every application gets all
+ * 3·K messages, and all three get them in one order. A RECV line names the member that sent that
+ * copy (a retransmission names the member that repeated it), so the order is compared on the
+ * payloads' sequence numbers and sizes. Loss and member failure are the simulation's
+ * (services' TotalOrderTest).
+ */
+class TotalOrderAcrossProcessesTest {
+
+    static final int SERVICE = 30;
+    static final int MEMBERS = 3;
+    static final int K = 100;
+    static final int SIZE = 512;
+    static final Duration START = Duration.ofSeconds(90);
+    static final Duration FORM = Duration.ofSeconds(60);
+    static final Duration DELIVER = Duration.ofSeconds(120);
+    static final Duration REPLY = Duration.ofSeconds(20);
+
+    private static final long SEED = Long.getLong("statecast.seed", System.nanoTime());
+
+    @TempDir
+    Path dir;
+
+    private NodeCluster cluster;
+
+    @AfterEach
+    void stopAll() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /**
+     * The store: the service with the group, room in the history for the queue and the backlog,
+     * primitives for a whole group's traffic, and token timers that a loaded machine (several
+     * JVMs on two cores) does not take for a failure.
+     */
+    static String store(List<String> group) {
+        return "instances: { historyEntries: 4000, primitiveBurst: 100000, primitiveRatePerSecond: 1000000 }\n"
+                + "services:\n"
+                + "  - { uri: \"classpath:services/total-order.scxml\", parameters: { Group: \"" + String.join(" ", group)
+                + "\", TokenRetransmit: 300, MaxResends: 40, TokenLoss: 10000, StartDelay: 1000 } }\n";
+    }
+
+    @Test
+    void shouldDeliverEveryMembersMessagesInOneOrderAtEveryMember() {
+        String context = "seed " + SEED;
+        cluster = new NodeCluster(dir);
+        List<String> addresses = OverlayAddresses.distinct("TREE", MEMBERS, new Random(SEED));
+        List<NodeProcess> nodes = new ArrayList<>();
+        String buddy = null;
+        for (int i = 0; i < MEMBERS; i++) {
+            NodeConfig c = NodeConfig.of("it-total-order", "TREE", "udp", addresses.get(i));
+            NodeProcess p = start("m" + i, buddy == null ? c : c.withBuddies(List.of(buddy)), addresses);
+            if (buddy == null) {
+                buddy = p.awaitReady(START).substrate("udp");
+            }
+            nodes.add(p);
+        }
+        for (NodeProcess p : nodes) {
+            p.awaitPrefix(0, "JOINED", START);
+        }
+        cluster.awaitOverlay(nodes, FORM, () -> context);
+
+        List<Integer> marks = new ArrayList<>();
+        for (NodeProcess p : nodes) {
+            marks.add(p.lineCount());
+            p.send("send-to " + p.address() + " " + K + " " + SIZE + " " + SERVICE);
+        }
+        for (int i = 0; i < MEMBERS; i++) {
+            NodeProcess p = nodes.get(i);
+            String sent = p.awaitLine(marks.get(i), l -> NodeProcess.hasPrefix(l, "SENT") || NodeProcess.hasPrefix(l, "ERR"),
+                    REPLY, "SENT");
+            assertTrue(sent.startsWith("SENT UNICAST " + K + " 0 " + (K - 1)), () -> context + ": " + p.name() + ": " + sent);
+        }
+        NodeCluster.await(() -> nodes.stream().allMatch(p -> recv(p).size() >= MEMBERS * K), DELIVER,
+                () -> context + ": not every message arrived\n" + cluster.describe());
+        List<String> first = order(nodes.get(0));
+        for (NodeProcess p : nodes) {
+            p.request("ping done", "PONG", REPLY);
+            List<String> got = order(p);
+            assertEquals(MEMBERS * K, got.size(), () -> context + ": " + p.name() + " got each message once\n" + p.describe());
+            assertEquals(first, got, () -> context + ": " + p.name() + " delivers in " + nodes.get(0).name() + "'s order\n"
+                    + p.describe());
+            for (int s = 0; s < K; s++) {
+                int seq = s;
+                assertEquals(MEMBERS, got.stream().filter(l -> l.equals(SIZE + " " + seq)).count(),
+                        () -> context + ": " + p.name() + ": number " + seq + " once from each member");
+            }
+            assertTrue(p.matching(l -> l.startsWith("LOST-LINES")).isEmpty(), () -> context + ": " + p.describe());
+        }
+    }
+
+    private static List<String> recv(NodeProcess p) {
+        return p.matching(l -> l.startsWith("RECV "));
+    }
+
+    /** "SIZE SEQ" of each RECV line, in delivery order. */
+    private static List<String> order(NodeProcess p) {
+        List<String> out = new ArrayList<>();
+        for (String l : recv(p)) {
+            String[] w = l.split(" ");
+            out.add(w[3] + " " + w[4]);
+        }
+        return out;
+    }
+
+    private NodeProcess start(String name, NodeConfig node, List<String> group) {
+        Path file = cluster.write(name + ".yaml", node.yaml() + "  messageStore:\n" + store(group).indent(4));
+        return cluster.startRaw(name, List.of("node", "--config", file.toString(), "--control", "stdin"));
+    }
+}
