@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             CommandLine.HelpCommand.class,
             ExchangeCommand.class,
-            BenchCommand.class,
+            io.statecast.examples.bench.BenchCommand.class,
             io.statecast.messagestore.cli.SpecCommand.class,
             ChatCommand.class,
             NodeCommand.class,
