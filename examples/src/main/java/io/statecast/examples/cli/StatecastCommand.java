@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
             ProbeCommand.class,
             io.statecast.specserver.cli.SpecServerCommand.class,
             io.statecast.examples.ttcp.TtcpCommand.class,
+            io.statecast.examples.sidebyside.SideBySideCommand.class,
             io.statecast.examples.demo.DemoCommand.class,
             io.statecast.overlay.sim.SimCommand.class,
         })
