@@ -174,6 +174,7 @@ public final class JGroupsPeer {
         ObjectNode run() throws Exception {
             channel.setReceiver(this);
             channel.connect("statecast-sidebyside");
+            out.printf("jgroups send: connected as %s%n", channel.getAddress());
             int receivers = options.ports().size() - 1;
             if (!awaitGroup(channel)) {
                 out.printf("jgroups send: only %d of %d members after %d ms%n", channel.getView().size(), options.ports().size(),
@@ -330,6 +331,7 @@ public final class JGroupsPeer {
             try {
                 channel.setReceiver(this);
                 channel.connect("statecast-sidebyside");
+                out.printf("jgroups recv: connected as %s%n", channel.getAddress());
                 if (!awaitGroup(channel)) {
                     return report("recv", "group-not-formed");
                 }

@@ -113,6 +113,9 @@ public final class SideBySideCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")
     private Path json;
 
+    /** Longest wait for one process to start (a loaded two-core machine took a minute). */
+    static final int START_SECONDS = 120;
+
     /** Peer processes running now, so a shutdown hook can stop them. */
     private final Set<Process> live = ConcurrentHashMap.newKeySet();
 
@@ -244,7 +247,7 @@ public final class SideBySideCommand implements Callable<Integer> {
         String portList = ports.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElseThrow();
         List<String> common = new ArrayList<>(List.of("--ports", portList, "--count", String.valueOf(count), "--size", String.valueOf(size),
                 "--warmup", String.valueOf(warmup), "--idle-ms", String.valueOf(idle * 1000L),
-                "--wait-ms", "60000", "--linger-ms", String.valueOf(Math.max(30_000L, cellTimeout * 500L))));
+                "--wait-ms", String.valueOf((n + 1) * START_SECONDS * 1000L), "--linger-ms", String.valueOf(Math.max(30_000L, cellTimeout * 500L))));
         if (shape == Shape.unicast) {
             common.add("--unicast");
         }
@@ -253,16 +256,20 @@ public final class SideBySideCommand implements Callable<Integer> {
         }
         List<Process> procs = new ArrayList<>();
         try {
-            for (int i = 1; i <= n; i++) {
-                List<String> a = new ArrayList<>(List.of("jgroups", "recv", "--port", String.valueOf(ports.get(i)),
-                        "--json", cell.resolve("n" + (i + 1) + ".json").toString()));
-                a.addAll(common);
-                procs.add(start(prefix, a, cell.resolve("n" + (i + 1) + ".log")));
-            }
+            // one after the other, the sender (the group's coordinator) first, as for Statecast
             List<String> a = new ArrayList<>(List.of("jgroups", "send", "--port", String.valueOf(ports.get(0)),
                     "--json", cell.resolve("n1.json").toString()));
             a.addAll(common);
-            procs.add(0, start(prefix, a, cell.resolve("n1.log")));
+            procs.add(start(prefix, a, cell.resolve("n1.log")));
+            awaitLine(procs.get(0), cell.resolve("n1.log"), "connected as");
+            for (int i = 1; i <= n; i++) {
+                Path log = cell.resolve("n" + (i + 1) + ".log");
+                List<String> r = new ArrayList<>(List.of("jgroups", "recv", "--port", String.valueOf(ports.get(i)),
+                        "--json", cell.resolve("n" + (i + 1) + ".json").toString()));
+                r.addAll(common);
+                procs.add(start(prefix, r, log));
+                awaitLine(procs.get(procs.size() - 1), log, "connected as");
+            }
             String note = awaitAll(procs);
             return collect(cell, shape, loss, CellResult.REFERENCE, n, note);
         } finally {
@@ -283,16 +290,12 @@ public final class SideBySideCommand implements Callable<Integer> {
         }
         List<Process> procs = new ArrayList<>();
         try {
-            for (int i = 2; i <= n + 1; i++) {
-                Path log = cell.resolve("n" + i + ".log");
-                procs.add(start(prefix, List.of("ttcp", "recv", "--config", cell.resolve("n" + i + ".yaml").toString(),
-                        "--count", String.valueOf(count), "--idle", String.valueOf(idle), "--linger", "30",
-                        "--start-timeout", String.valueOf(cellTimeout), "--json", cell.resolve("n" + i + ".json").toString()), log));
-                awaitStarted(procs.get(procs.size() - 1), log);
-            }
+            // the sender first: it founds the overlay at once (no buddies) and waits for the
+            // receivers' HELLO; each receiver joins through it, one after the other (awaitLine)
             List<String> send = new ArrayList<>(List.of("ttcp", "send", "--config", cell.resolve("n1.yaml").toString(),
                     "--count", String.valueOf(count), "--size", String.valueOf(size), "--service", String.valueOf(service.id()),
-                    "--wait-for", String.valueOf(n), "--wait-timeout", "60", "--warmup-messages", String.valueOf(warmup),
+                    "--wait-for", String.valueOf(n), "--wait-timeout", String.valueOf(n * START_SECONDS + 60),
+                    "--warmup-messages", String.valueOf(warmup),
                     "--warmup-wait", "30", "--warmup-ms", "500", "--linger", String.valueOf(Math.max(30, cellTimeout / 2)),
                     "--json", cell.resolve("n1.json").toString()));
             if (shape == Shape.unicast) {
@@ -301,7 +304,17 @@ public final class SideBySideCommand implements Callable<Integer> {
             if (rate != null) {
                 send.addAll(List.of("--rate", String.valueOf(rate)));
             }
-            procs.add(0, start(prefix, send, cell.resolve("n1.log")));
+            Path senderLog = cell.resolve("n1.log");
+            procs.add(start(prefix, send, senderLog));
+            awaitLine(procs.get(0), senderLog, "joined as");
+            for (int i = 2; i <= n + 1; i++) {
+                Path log = cell.resolve("n" + i + ".log");
+                procs.add(start(prefix, List.of("ttcp", "recv", "--config", cell.resolve("n" + i + ".yaml").toString(),
+                        "--count", String.valueOf(count), "--idle", String.valueOf(idle), "--linger", "30",
+                        "--start-timeout", String.valueOf(n * START_SECONDS + cellTimeout),
+                        "--json", cell.resolve("n" + i + ".json").toString()), log));
+                awaitLine(procs.get(procs.size() - 1), log, "joined as");
+            }
             String note = awaitAll(procs);
             return collect(cell, shape, loss, service.name(), n, note);
         } finally {
@@ -317,6 +330,8 @@ public final class SideBySideCommand implements Callable<Integer> {
         y.append("  address: \"").append(i).append("\"\n");
         y.append("  interfaces: [ \"udp://127.0.0.1:").append(ports.get(i - 1)).append("\" ]\n");
         y.append("  buddies: [ ").append(i == 1 ? "" : "\"udp://127.0.0.1:" + ports.get(0) + "\"").append(" ]\n");
+        // a loaded machine starts a JVM in up to a minute: the join waits as long as a start may take
+        y.append("  join: { timeoutMs: ").append(START_SECONDS * 1000).append(" }\n");
         y.append("  buffers: { receiveQueueMessages: 65536 }\n");
         y.append("  sendWindow: { window: 4096 }\n");
         y.append("  messageStore:\n");
@@ -384,15 +399,15 @@ public final class SideBySideCommand implements Callable<Integer> {
     }
 
     /**
-     * Waits until a Statecast node has loaded its service (or joined, or ended), at most 30 s: nodes
-     * start one after the other, as the store compiles its spec under a fixed deadline that JVMs
-     * starting at once on shared cores overrun.
+     * Waits until a process's log has {@code line} (a node that joined), or it ended, at most
+     * {@link #START_SECONDS}: processes start one after the other, as a node's spec compiles under
+     * a fixed deadline and a joiner waits for its buddy a fixed time, both of which JVMs starting
+     * at once on shared cores overrun.
      */
-    private static void awaitStarted(Process p, Path log) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    private static void awaitLine(Process p, Path log, String line) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
         while (p.isAlive() && System.nanoTime() < deadline) {
-            String text = Files.readString(log);
-            if (text.contains("loaded service") || text.contains("joined as")) {
+            if (Files.readString(log).contains(line)) {
                 return;
             }
             p.waitFor(100, TimeUnit.MILLISECONDS);
