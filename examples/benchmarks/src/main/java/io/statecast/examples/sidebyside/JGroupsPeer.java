@@ -10,6 +10,7 @@ import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
@@ -371,7 +372,7 @@ public final class JGroupsPeer {
                     s.put("missing", options.count() - distinct);
                     s.put("duplicates", duplicates);
                     if (distinct > 0) {
-                        double[] sorted = TtcpStats.sorted(java.util.Arrays.copyOf(delayMs, distinct));
+                        double[] sorted = TtcpStats.sorted(Arrays.copyOf(delayMs, distinct));
                         double seconds = (lastReceivedMicros - firstSentMicros) / 1e6;
                         TtcpReport.putNumber(s, "messagesPerSecond", distinct / Math.max(seconds, 1e-6));
                         TtcpReport.putNumber(s, "delayMsP50", TtcpStats.percentile(sorted, 50));
