@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             CommandLine.HelpCommand.class,
             ExchangeCommand.class,
-            BenchCommand.class,
+            io.statecast.examples.bench.BenchCommand.class,
             io.statecast.messagestore.cli.SpecCommand.class,
             io.statecast.messagestore.cli.KeygenCommand.class,
             ChatCommand.class,
@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
             ProbeCommand.class,
             io.statecast.specserver.cli.SpecServerCommand.class,
             io.statecast.examples.ttcp.TtcpCommand.class,
+            io.statecast.examples.sidebyside.SideBySideCommand.class,
             io.statecast.examples.demo.DemoCommand.class,
             SimCommand.class,
         })

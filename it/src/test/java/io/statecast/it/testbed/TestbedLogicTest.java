@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statecast.examples.ttcp.ShippedService;
 import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.deploy.MessageStoreSettings;
 import io.statecast.overlay.socket.OverlayConfig;

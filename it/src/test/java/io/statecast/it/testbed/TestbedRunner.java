@@ -1,6 +1,7 @@
 package io.statecast.it.testbed;
 
 import io.statecast.examples.ttcp.HostCpu;
+import io.statecast.examples.ttcp.ShippedService;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

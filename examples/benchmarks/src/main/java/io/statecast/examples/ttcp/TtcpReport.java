@@ -32,7 +32,8 @@ public final class TtcpReport {
     private TtcpReport() {
     }
 
-    static ObjectNode object() {
+    /** An empty JSON object of the reports. */
+    public static ObjectNode object() {
         return JSON.createObjectNode();
     }
 
@@ -141,7 +142,7 @@ public final class TtcpReport {
     }
 
     /** What ran the node: the processor model, the CPUs this JVM sees, and the JVM's version. */
-    static ObjectNode machine() {
+    public static ObjectNode machine() {
         ObjectNode o = object();
         o.put("cpuModel", HostCpu.model());
         o.put("availableProcessors", Runtime.getRuntime().availableProcessors());

@@ -1,5 +1,8 @@
 package io.statecast.examples.ttcp;
 
+import io.statecast.overlay.address.DtAddress;
+import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.socket.OverlayConfig;
 import io.statecast.overlay.socket.OverlayConfigException;
 import io.statecast.overlay.socket.OverlayJoinException;
@@ -64,6 +67,11 @@ final class TtcpSendCommand implements Callable<Integer> {
             description = "MessageStore ServiceID of the data messages, or 'none' for best-effort (default: ${DEFAULT-VALUE})")
     private String service;
 
+    @Option(names = "--to", paramLabel = "ADDRESS",
+            description = "unicast the data messages to this receiver's logical address (a TREE id, or DT x,y) instead of "
+                    + "multicasting them; for unicast services such as reliable-unicast (default: multicast)")
+    private String to;
+
     @Option(names = "--wait-for", defaultValue = "1", paramLabel = "N",
             description = "receivers whose HELLO to await before sending (default: ${DEFAULT-VALUE})")
     private int waitFor;
@@ -113,6 +121,7 @@ final class TtcpSendCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         TtcpSender.Options options = options();
+        LogicalAddress destination = destination();
         PrintWriter out = spec.commandLine().getOut();
         OverlayConfig cfg;
         TtcpSockets.Opened opened;
@@ -131,7 +140,7 @@ final class TtcpSendCommand implements Callable<Integer> {
             return CommandLine.ExitCode.SOFTWARE;
         }
         try (var socket = opened.socket()) {
-            TtcpSender.Result r = new TtcpSender(socket, options, opened.probe(), out).run();
+            TtcpSender.Result r = new TtcpSender(socket, options, opened.probe(), out, destination).run();
             if (json != null) {
                 TtcpReport.write(r.report(), json);
                 out.println("ttcp send: report written to " + json);
@@ -160,6 +169,23 @@ final class TtcpSendCommand implements Callable<Integer> {
                     seconds("--warmup-wait", warmupWait), seconds("--warmup-quiet", warmupQuiet), warmupMs, seconds("--linger", linger), sampleMs, !noBackpressure);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    /** {@code --to}: a TREE id or DT coordinates, or {@code null} to multicast. */
+    private LogicalAddress destination() {
+        if (to == null) {
+            return null;
+        }
+        String t = to.trim();
+        try {
+            int comma = t.indexOf(',');
+            if (comma < 0) {
+                return new TreeAddress(Long.parseLong(t));
+            }
+            return new DtAddress(Integer.parseInt(t.substring(0, comma).trim()), Integer.parseInt(t.substring(comma + 1).trim()));
+        } catch (NumberFormatException e) {
+            throw new ParameterException(spec.commandLine(), "--to=" + to + " must be a TREE id (an integer) or DT coordinates x,y");
         }
     }
 

@@ -29,7 +29,7 @@ public final class TtcpStats {
     }
 
     /** A sorted copy. */
-    static double[] sorted(double[] values) {
+    public static double[] sorted(double[] values) {
         double[] s = values.clone();
         Arrays.sort(s);
         return s;

@@ -1,6 +1,7 @@
 package io.statecast.examples.ttcp;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.socket.OverlayJoinException;
@@ -148,6 +149,8 @@ public final class TtcpSender {
     private final Options options;
     private final StoreProbe probe;
     private final PrintWriter out;
+    /** The one receiver the data messages are unicast to, or {@code null} to multicast them. */
+    private final LogicalAddress destination;
     private final EpochClock clock = EpochClock.system();
     private final ReceiverRoster roster = new ReceiverRoster();
     private volatile long run;
@@ -162,10 +165,25 @@ public final class TtcpSender {
      * @param out     progress lines
      */
     public TtcpSender(OverlaySocket socket, Options options, StoreProbe probe, PrintWriter out) {
+        this(socket, options, probe, out, null);
+    }
+
+    /**
+     * A sender whose data messages (warm-up and run) go to {@code destination} alone, as unicasts:
+     * a unicast service such as reliable-unicast sees them. The rendezvous stays multicast.
+     *
+     * @param socket      a socket, not yet joined
+     * @param options     what to send
+     * @param probe       reads the socket's MessageStore metrics
+     * @param out         progress lines
+     * @param destination the receiver's logical address, or {@code null} to multicast
+     */
+    public TtcpSender(OverlaySocket socket, Options options, StoreProbe probe, PrintWriter out, LogicalAddress destination) {
         this.socket = Objects.requireNonNull(socket, "socket");
         this.options = Objects.requireNonNull(options, "options");
         this.probe = Objects.requireNonNull(probe, "probe");
         this.out = Objects.requireNonNull(out, "out");
+        this.destination = destination;
     }
 
     /**
@@ -343,7 +361,13 @@ public final class TtcpSender {
         s.sentMicros[s.slot(seq)] = t;
         byte[] payload = TtcpPayload.dataOrWarmup(s.run, seq, s.count, t, options.size());
         try {
-            if (options.serviceId() == null) {
+            if (destination != null) {
+                if (options.serviceId() == null) {
+                    socket.sendTo(destination, payload);
+                } else {
+                    socket.sendTo(destination, payload, options.serviceId());
+                }
+            } else if (options.serviceId() == null) {
                 socket.sendToAll(payload);
             } else {
                 socket.sendToAll(payload, options.serviceId());
@@ -434,6 +458,7 @@ public final class TtcpSender {
         ObjectNode o = TtcpReport.object();
         o.put("count", options.count());
         o.put("size", options.size());
+        o.put("to", destination == null ? "all" : destination.toString());
         if (Double.isInfinite(options.rate())) {
             o.putNull("rate");
         } else {

@@ -12,10 +12,10 @@ import java.util.function.LongSupplier;
  * message; on Linux it advances in 10 ms steps, so a figure needs a few thousand messages. Confined
  * to one thread.
  */
-final class CpuMeter {
+public final class CpuMeter {
 
     /** Messages between two readings. */
-    static final int EVERY = 1000;
+    public static final int EVERY = 1000;
 
     /** Process CPU nanoseconds, negative when unknown. */
     private final LongSupplier cpuNanos;
@@ -31,7 +31,7 @@ final class CpuMeter {
     }
 
     /** A meter of this process's CPU time. */
-    static CpuMeter process() {
+    public static CpuMeter process() {
         return new CpuMeter(processCpuNanos());
     }
 
@@ -40,7 +40,7 @@ final class CpuMeter {
     }
 
     /** Reads the clock as the stream starts, {@code count} messages in (0 before the first). */
-    void start(long count) {
+    public void start(long count) {
         read(count);
     }
 
@@ -50,14 +50,14 @@ final class CpuMeter {
      * tests for a stream's first message: on a path the warm-up compiled, that test would be a
      * trap the measured run's first message springs.
      */
-    void passed(long count) {
+    public void passed(long count) {
         if (count % EVERY == 0) {
             read(count);
         }
     }
 
     /** Called once the last message, number {@code count}, has passed. */
-    void last(long count) {
+    public void last(long count) {
         if (count != lastCount || firstCount < 0) {
             read(count);
         }
@@ -77,7 +77,7 @@ final class CpuMeter {
     }
 
     /** CPU microseconds per message between the first and the last reading, or NaN with fewer than two. */
-    double microsPerMessage() {
+    public double microsPerMessage() {
         long messages = lastCount - firstCount;
         return firstCount < 0 || messages <= 0 ? Double.NaN : (lastNanos - firstNanos) / 1e3 / messages;
     }

@@ -1,4 +1,4 @@
-package io.statecast.it.testbed;
+package io.statecast.examples.ttcp;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,14 +10,14 @@ import java.util.regex.Pattern;
 /**
  * A delivery service of the services module, named as it is shipped ({@code h2h-ack},
  * {@code e2e-ack}, …): its spec is the class-path resource {@code services/NAME.scxml} (on every
- * node's class path through the examples module), its ServiceID is the one the spec declares, and
+ * node's class path through the benchmarks module), its ServiceID is the one the spec declares, and
  * {@link #messageStoreYaml} is the {@code overlay.messageStore} section that loads it on every node.
  *
  * @param name     the service's name
  * @param id       the ServiceID its spec declares
  * @param resource the class-path resource of the spec
  */
-record ShippedService(String name, int id, String resource) {
+public record ShippedService(String name, int id, String resource) {
 
     /** Names are file names of the services module: lower case, digits and dashes. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
@@ -30,7 +30,7 @@ record ShippedService(String name, int id, String resource) {
      * the thread hand-offs of dedicated threading cost a share of the CPU the runs are short of
      * (docs/benchmarks.md).
      */
-    static final String DEFAULT_THREADING = "io";
+    public static final String DEFAULT_THREADING = "io";
 
     /**
      * Finds the shipped service {@code name} on this class path.
@@ -38,7 +38,7 @@ record ShippedService(String name, int id, String resource) {
      * @throws IllegalArgumentException if the name is malformed, no such spec is shipped, or the
      *                                  spec declares no ServiceID
      */
-    static ShippedService byName(String name) {
+    public static ShippedService byName(String name) {
         String n = name.trim().toLowerCase(Locale.ROOT);
         if (!NAME.matcher(n).matches()) {
             throw new IllegalArgumentException("service '" + name + "' is not a service name ([a-z0-9-], at most 64 characters)");
@@ -74,7 +74,7 @@ record ShippedService(String name, int id, String resource) {
      * a finished instance for seconds (h2h-ack's TimeoutMsg, 6 s) to answer late requests. The
      * shard runs on the node's UDP thread ({@link #DEFAULT_THREADING}).
      */
-    String messageStoreYaml(int messages) {
+    public String messageStoreYaml(int messages) {
         return messageStoreYaml(messages, DEFAULT_THREADING);
     }
 
@@ -82,7 +82,19 @@ record ShippedService(String name, int id, String resource) {
      * As {@link #messageStoreYaml(int)} with the store's {@code threading} ({@code dedicated},
      * {@code clock} or {@code io}).
      */
-    String messageStoreYaml(int messages, String threading) {
+    public String messageStoreYaml(int messages, String threading) {
+        return messageStoreYaml(messages, threading, "");
+    }
+
+    /**
+     * As {@link #messageStoreYaml(int, String)} with more {@code instances} limits, such as
+     * {@code "historyEntries: 65536, primitiveBurst: 100000"} for a service that carries a whole
+     * stream through one instance (docs/config.md); empty for none.
+     */
+    public String messageStoreYaml(int messages, String threading, String moreInstanceLimits) {
+        if (!moreInstanceLimits.isEmpty() && !moreInstanceLimits.matches("[A-Za-z]+: *[0-9]+(, *[A-Za-z]+: *[0-9]+)*")) {
+            throw new IllegalArgumentException("instance limits '" + moreInstanceLimits + "' must be 'name: number, …'");
+        }
         if (!threading.matches("dedicated|clock|io")) {
             throw new IllegalArgumentException("threading '" + threading + "' must be dedicated, clock or io");
         }
@@ -93,8 +105,8 @@ record ShippedService(String name, int id, String resource) {
                 threading: %s
                 dataQueueCapacity: %d
                 controlQueueCapacity: %d
-                instances: { maxLive: %d, tombstones: %d }
+                instances: { maxLive: %d, tombstones: %d%s }
                 services: [ "classpath:%s" ]
-                """, threading, queue, queue, live, live, resource);
+                """, threading, queue, queue, live, live, moreInstanceLimits.isEmpty() ? "" : ", " + moreInstanceLimits, resource);
     }
 }

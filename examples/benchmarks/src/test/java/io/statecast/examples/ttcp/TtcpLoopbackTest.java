@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.statecast.examples.cli.StatecastCommand;
 import io.statecast.overlay.socket.OverlayConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -43,11 +43,13 @@ class TtcpLoopbackTest {
                 + "  buffers: { receiveQueueMessages: 65536 }\n";
     }
 
+    /** Runs {@code args} ("ttcp", "send", ...) as the launcher would, from its ttcp subcommand. */
     private static int run(StringWriter out, StringWriter err, String... args) {
-        CommandLine cl = StatecastCommand.newCommandLine();
+        assertEquals("ttcp", args[0]);
+        CommandLine cl = new CommandLine(new TtcpCommand());
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
-        return cl.execute(args);
+        return cl.execute(Arrays.copyOfRange(args, 1, args.length));
     }
 
     @Test

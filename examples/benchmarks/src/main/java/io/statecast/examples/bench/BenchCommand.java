@@ -1,4 +1,4 @@
-package io.statecast.examples.cli;
+package io.statecast.examples.bench;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -19,13 +19,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code statecast bench}: runs the JMH benchmarks compiled into the launcher jar (their list is
+ * {@code statecast bench}: runs the JMH benchmarks compiled into the benchmarks jar (their list is
  * {@code META-INF/BenchmarkList}, written by JMH's annotation processor). The defaults trade
  * precision for a run of about ten seconds per benchmark; for numbers worth publishing raise
  * {@code --forks}, {@code --iterations} and {@code --time-ms}.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, description = "Run the JMH micro-benchmarks (e.g. 'bench Codec --prof gc') and print their scores.")
-final class BenchCommand implements Callable<Integer> {
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Run the JMH micro-benchmarks (e.g. 'bench Codec --prof gc') and print their scores.")
+public final class BenchCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
