@@ -106,11 +106,7 @@ public final class Session {
         StateNode root = chart.states()[0];
         if (chart.hasData()) {
             XPathData d = data();
-            for (StateNode s : chart.states()) {
-                for (DataDecl decl : s.data) {
-                    d.declare(decl.id());
-                }
-            }
+            d.declareAll();
             if (chart.lateBinding()) {
                 initData(root);
             } else {
@@ -249,11 +245,7 @@ public final class Session {
         // configuration carries states only, but its actions may read and assign variables
         if (chart.hasData()) {
             XPathData d = data();
-            for (StateNode st : chart.states()) {
-                for (DataDecl decl : st.data) {
-                    d.declare(decl.id());
-                }
-            }
+            d.declareAll();
             for (StateNode st : chart.states()) {
                 if (!chart.lateBinding() || st == chart.states()[0] || isOn(st.index)) {
                     initData(st);
@@ -605,7 +597,6 @@ public final class Session {
         Rare r = rare();
         if (r.data == null) {
             r.data = new XPathData(chart, this, limits);
-            r.data.initSystem(sessionId(), chart.name());
         }
         return r.data;
     }
