@@ -21,6 +21,8 @@ public final class Chart {
     private final Processor processor;
     private final List<String> warnings;
     private final boolean hasData;
+    /** Every {@code <data id>} in document order, once each. */
+    private final java.util.Set<String> dataIds;
     private final boolean hasEventless;
     private final List<String> standardContent;
     private final java.util.Set<String> parameters;
@@ -44,6 +46,13 @@ public final class Chart {
             any |= s.data.length > 0;
         }
         this.hasData = any;
+        java.util.Set<String> ids = new java.util.LinkedHashSet<>();
+        for (StateNode s : states) {
+            for (DataDecl d : s.data) {
+                ids.add(d.id());
+            }
+        }
+        this.dataIds = java.util.Collections.unmodifiableSet(ids);
         boolean eventless = false;
         for (StateNode s : states) {
             eventless |= s.eventless != null && s.eventless.length > 0;
@@ -108,6 +117,11 @@ public final class Chart {
     /** Whether any state declares {@code <data>}. */
     boolean hasData() {
         return hasData;
+    }
+
+    /** Every variable the chart declares ({@code <data id>}), in document order. */
+    java.util.Set<String> dataIds() {
+        return dataIds;
     }
 
     boolean lateBinding() {

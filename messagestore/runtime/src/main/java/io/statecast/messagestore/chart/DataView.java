@@ -15,24 +15,24 @@ import net.sf.saxon.s9api.XdmValue;
 final class DataView implements DatamodelValues {
 
     private final Session session;
-    private final String[] ids;
+    private final List<String> ids;
     private final Live[] items;
 
     DataView(Session session, List<String> ids) {
         this.session = session;
-        this.ids = ids.toArray(String[]::new);
-        this.items = new Live[this.ids.length];
+        this.ids = List.copyOf(ids); // the spec's list itself: it is immutable already
+        this.items = new Live[ids.size()];
     }
 
     @Override
     public DatamodelItem item(int index) {
         XPathData d = session.dataIfAny();
-        if (d == null || !d.datumBound(ids[index])) {
+        if (d == null || !d.datumBound(ids.get(index))) {
             return null;
         }
         Live it = items[index];
         if (it == null) {
-            it = items[index] = new Live(ids[index]);
+            it = items[index] = new Live(ids.get(index));
         }
         return it;
     }
@@ -40,7 +40,7 @@ final class DataView implements DatamodelValues {
     @Override
     public XdmValue value(int index) {
         XPathData d = session.dataIfAny();
-        return d == null ? XdmEmptySequence.getInstance() : d.datumValue(ids[index]);
+        return d == null ? XdmEmptySequence.getInstance() : d.datumValue(ids.get(index));
     }
 
     /** One variable, read through the session's datamodel when asked. */

@@ -29,6 +29,8 @@ public final class Session {
     private final long[] wide;
     /** What only some charts use, made on first use: a lingering instance keeps only its configuration. */
     private Rare rare;
+    /** The datamodel, made when an expression first runs or a declaration needs it. */
+    private XPathData data;
     private boolean running;
     private boolean started;
     private String finalState;
@@ -75,8 +77,6 @@ public final class Session {
     /** The state few sessions need, apart so that the rest do not carry its fields. */
     private static final class Rare {
         String sessionId;
-        /** Made when an expression first runs. */
-        XPathData data;
         /** States entered at least once (late binding only). */
         boolean[] entered;
         ArrayDeque<ChartEvent> internal;
@@ -106,11 +106,7 @@ public final class Session {
         StateNode root = chart.states()[0];
         if (chart.hasData()) {
             XPathData d = data();
-            for (StateNode s : chart.states()) {
-                for (DataDecl decl : s.data) {
-                    d.declare(decl.id());
-                }
-            }
+            d.declareAll();
             if (chart.lateBinding()) {
                 initData(root);
             } else {
@@ -249,11 +245,7 @@ public final class Session {
         // configuration carries states only, but its actions may read and assign variables
         if (chart.hasData()) {
             XPathData d = data();
-            for (StateNode st : chart.states()) {
-                for (DataDecl decl : st.data) {
-                    d.declare(decl.id());
-                }
-            }
+            d.declareAll();
             for (StateNode st : chart.states()) {
                 if (!chart.lateBinding() || st == chart.states()[0] || isOn(st.index)) {
                     initData(st);
@@ -602,12 +594,10 @@ public final class Session {
     // ---- what executable content calls ------------------------------------------------------
 
     XPathData data() {
-        Rare r = rare();
-        if (r.data == null) {
-            r.data = new XPathData(chart, this, limits);
-            r.data.initSystem(sessionId(), chart.name());
+        if (data == null) {
+            data = new XPathData(chart, this, limits);
         }
-        return r.data;
+        return data;
     }
 
     ChartHost host() {
@@ -616,7 +606,7 @@ public final class Session {
 
     /** The datamodel if an expression or a declaration made it, else {@code null} (nothing is made here). */
     XPathData dataIfAny() {
-        return rare == null ? null : rare.data;
+        return data;
     }
 
     /**

@@ -42,29 +42,45 @@ import org.xml.sax.InputSource;
  * of an {@code <assign location="$name">} replacing the children: such an assignment keeps the
  * value as a Java value in {@link #scalars}, and the variable's {@code <data>} element gets its
  * text only when something other than the subset reads the document ({@link #flush}).
+ *
+ * <p>The document itself is made when something first needs it ({@link #dom}): a session whose
+ * declarations and expressions all stay in the subset never builds one (a DOM document costs tens
+ * of kilobytes, far more than the rest of a short-lived instance). Until then a declared variable
+ * is an empty {@code <data>} element or holds its scalar, and {@link #nodeCount} counts the nodes
+ * the document would hold.
  */
 final class XPathData implements SubsetExpr.Scope {
 
     private static final Set<String> SYSTEM = ChartCompiler.SYSTEM_VARIABLES;
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.\\-]*");
+    /** The string value of an empty element. */
+    private static final SubsetExpr.Untyped EMPTY = new SubsetExpr.Untyped("");
 
     private final Chart chart;
     private final Session session;
     private final ChartLimits limits;
     private final Configuration config;
-    private final Document doc;
-    private final Element root;
-    private final Map<String, Element> vars = new HashMap<>();
+    /** The document, {@code null} until {@link #dom} makes it. */
+    private Document doc;
+    private Element root;
+    /** Every variable's element; empty (and immutable) until {@link #dom} makes the document. */
+    private Map<String, Element> vars = Map.of();
+    /**
+     * Whether the chart's variables ({@link Chart#dataIds}) are declared: until the document is
+     * made, each is an empty {@code <data>} element or holds its scalar.
+     */
+    private boolean declared;
     private DocumentWrapper wrapper;
     /**
      * Variables whose value a subset assignment left as a Java value, not yet written to their
      * element (whose children are stale meanwhile). The truth for those variables until {@link #flush}.
      */
-    private final Map<String, SubsetExpr.Untyped> scalars = new HashMap<>();
+    private final Map<String, SubsetExpr.Untyped> scalars = new HashMap<>(4);
     private final StringToDouble toDouble;
-    private final Map<String, XdmValue> bound = new HashMap<>();
-    /** Foreach variables bound to an item: a datamodel {@link Node}, or an {@link XdmValue}. */
-    private final Map<String, Object> aliases = new HashMap<>();
+    /** Saxon's values of the variables since the last change; made with the document. */
+    private Map<String, XdmValue> bound = Map.of();
+    /** Foreach variables bound to an item: a datamodel {@link Node}, or an {@link XdmValue}; made with the document. */
+    private Map<String, Object> aliases = Map.of();
     /** Parameter values asked of the host so far (empty: it has none); made on first use. */
     private Map<String, java.util.Optional<String>> parameters;
     /** Nodes of the document after the last assignment (what {@link ChartLimits#maxDataNodes} bounds). */
@@ -72,19 +88,83 @@ final class XPathData implements SubsetExpr.Scope {
     /** The event {@code _event} was built for: built only when an expression runs after a new event. */
     private ChartEvent boundEvent;
 
+    /** A datamodel of the system variables alone, until {@link #declareAll}; no document yet. */
     XPathData(Chart chart, Session session, ChartLimits limits) {
         this.chart = chart;
         this.session = session;
         this.limits = limits;
         this.config = chart.processor().getUnderlyingConfiguration();
         this.toDouble = config.getConversionRules().getStringToDoubleConverter();
+        this.nodeCount = SYSTEM_NODES;
+    }
+
+    /**
+     * The document, made on first use: the system variables, then every declared variable (empty;
+     * a scalar's text is written by {@link #flush}), as an eager document would have them.
+     */
+    private Document dom() {
+        if (doc != null) {
+            return doc;
+        }
         try {
-            this.doc = DocumentBuilderFactory.newDefaultInstance().newDocumentBuilder().newDocument();
+            doc = DocumentBuilderFactory.newDefaultInstance().newDocumentBuilder().newDocument();
         } catch (ParserConfigurationException e) {
             throw new IllegalStateException("the JDK's DOM implementation is unavailable", e);
         }
-        this.root = doc.createElementNS(null, "datamodel");
+        root = doc.createElementNS(null, "datamodel");
         doc.appendChild(root);
+        vars = new HashMap<>();
+        bound = new HashMap<>();
+        aliases = new HashMap<>();
+        String sessionId = session.sessionId();
+        setText(variable("_sessionid"), sessionId);
+        setText(variable("_name"), chart.name());
+        Element io = variable("_ioprocessors");
+        Element p = doc.createElementNS(null, "processor");
+        p.setAttribute("name", SendAction.SCXML_PROCESSOR);
+        Element loc = doc.createElementNS(null, "location");
+        loc.setTextContent("#_scxml_" + sessionId);
+        p.appendChild(loc);
+        io.appendChild(p);
+        // the name of the SCXML processor in drafts before the Recommendation, which some of the
+        // W3C's own tests still use
+        Element legacy = (Element) p.cloneNode(true);
+        legacy.setAttribute("name", "http://www.w3.org/TR/scxml/#SCXMLProcessor");
+        io.appendChild(legacy);
+        if (declared) {
+            for (String id : chart.dataIds()) {
+                variable(id);
+            }
+        }
+        changed();
+        return doc;
+    }
+
+    /**
+     * The nodes of the document {@link #dom} makes, before any variable is declared:
+     * {@code <datamodel>}; {@code _sessionid} and {@code _name} (element, id, text each);
+     * {@code _ioprocessors} (element, id, and two {@code <processor name>} with a
+     * {@code <location>} and its text).
+     */
+    private static final int SYSTEM_NODES = 1 + 3 + 3 + 2 + 2 * 4;
+
+    /** The nodes of the document not yet made: each declared variable is its element, id and a scalar's text. */
+    private long undocumentedCount() {
+        long n = SYSTEM_NODES + (declared ? 2L * chart.dataIds().size() : 0);
+        for (SubsetExpr.Untyped v : scalars.values()) {
+            n += v.hasText ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Whether the document is made (what a session avoids while only the subset reads its variables). */
+    boolean documentMade() {
+        return doc != null;
+    }
+
+    /** Whether {@code $name} is a variable of the datamodel (system variables only once the document is made). */
+    private boolean exists(String name) {
+        return doc != null ? vars.containsKey(name) : declared && chart.dataIds().contains(name);
     }
 
     ChartLimits limits() {
@@ -98,6 +178,7 @@ final class XPathData implements SubsetExpr.Scope {
     // ---- variables ---------------------------------------------------------------------------
 
     private Element variable(String id) {
+        dom();
         Element e = vars.get(id);
         if (e == null) {
             e = doc.createElementNS(null, "data");
@@ -109,26 +190,11 @@ final class XPathData implements SubsetExpr.Scope {
         return e;
     }
 
-    void initSystem(String sessionId, String name) {
-        setText(variable("_sessionid"), sessionId);
-        setText(variable("_name"), name);
-        Element io = variable("_ioprocessors");
-        Element p = doc.createElementNS(null, "processor");
-        p.setAttribute("name", SendAction.SCXML_PROCESSOR);
-        Element loc = doc.createElementNS(null, "location");
-        loc.setTextContent("#_scxml_" + sessionId);
-        p.appendChild(loc);
-        io.appendChild(p);
-        // the name of the SCXML processor in drafts before the Recommendation, which some of the
-        // W3C's own tests still use
-        Element legacy = (Element) p.cloneNode(true);
-        legacy.setAttribute("name", "http://www.w3.org/TR/scxml/#SCXMLProcessor");
-        io.appendChild(legacy);
-        nodeCount = countNodes(root);
-        changed();
-    }
 
     void init(DataDecl d) throws ChartError {
+        if (doc == null && initScalar(d)) {
+            return;
+        }
         flush();
         Element e = variable(d.id());
         clear(e);
@@ -162,6 +228,42 @@ final class XPathData implements SubsetExpr.Scope {
     }
 
     /**
+     * {@link #init} without the document: a declaration with no value, or whose {@code expr} the
+     * subset evaluates. False (nothing changed but the variable's old scalar, which an
+     * initialisation replaces anyway) when the document is needed.
+     */
+    private boolean initScalar(DataDecl d) throws ChartError {
+        if (d.srcError() != null || d.src() != null || d.content() != null || SYSTEM.contains(d.id())) {
+            return false;
+        }
+        // the expression sees the variable empty, as the document's cleared element
+        scalars.remove(d.id());
+        SubsetExpr.Untyped scalar = null;
+        if (d.expr() != null) {
+            scalar = atomic(d.expr());
+            if (scalar == null) {
+                return false;
+            }
+        }
+        if (!exists(d.id())) {
+            return false; // not declared first
+        }
+        if (scalar != null) {
+            scalars.put(d.id(), scalar);
+        }
+        long count = undocumentedCount();
+        if (count > limits.maxDataNodes()) {
+            scalars.remove(d.id());
+            nodeCount = undocumentedCount();
+            throw new ChartError("data '" + d.id() + "' would make the datamodel hold more than "
+                    + limits.maxDataNodes() + " nodes");
+        }
+        nodeCount = count;
+        changed();
+        return true;
+    }
+
+    /**
      * Binds a foreach variable to {@code item} itself, not a copy: an {@code <assign>} to
      * {@code $item} inside the loop changes the array's node (the conformance tests require it).
      */
@@ -169,6 +271,7 @@ final class XPathData implements SubsetExpr.Scope {
         if (SYSTEM.contains(id)) {
             throw new ChartError("foreach may not assign the system variable " + id);
         }
+        dom();
         flush();
         Element e = variable(id);
         Node n = item instanceof XdmNode x ? domOf(x) : null;
@@ -183,9 +286,19 @@ final class XPathData implements SubsetExpr.Scope {
         changed();
     }
 
-    /** Declares a variable of the chart as an empty {@code <data>} until it is initialised. */
-    void declare(String id) {
-        variable(id);
+    /**
+     * Declares the chart's variables ({@link Chart#dataIds}), each an empty {@code <data>} until it
+     * is initialised.
+     */
+    void declareAll() {
+        declared = true;
+        if (doc == null) {
+            nodeCount = undocumentedCount();
+        } else {
+            for (String id : chart.dataIds()) {
+                variable(id);
+            }
+        }
     }
 
     /** Builds {@code _event} for {@code event} unless it is already the one bound. */
@@ -236,7 +349,6 @@ final class XPathData implements SubsetExpr.Scope {
     /** The expression's effective boolean value. */
     boolean test(Expr e) throws ChartError {
         if (e.subset() != null) {
-            bindCurrentEvent();
             try {
                 return e.subset().ebv(this);
             } catch (SubsetExpr.Failure | SubsetExpr.Fallback saxon) {
@@ -254,6 +366,7 @@ final class XPathData implements SubsetExpr.Scope {
         if (e.error() != null) {
             throw new ChartError(e.error() + " (" + e.where() + ")");
         }
+        dom();
         flush();
         bindCurrentEvent();
         XPathSelector sel = e.executable().load();
@@ -278,7 +391,6 @@ final class XPathData implements SubsetExpr.Scope {
     /** The string value of a {@code <log expr>}: {@link #string}, without Saxon when in the subset. */
     String logString(Expr e) throws ChartError {
         if (e.subset() != null) {
-            bindCurrentEvent();
             try {
                 return e.subset().string(this);
             } catch (SubsetExpr.Failure | SubsetExpr.Fallback saxon) {
@@ -296,7 +408,7 @@ final class XPathData implements SubsetExpr.Scope {
         if (e.subset() == null || e.subset().yieldsNode()) {
             return null;
         }
-        bindCurrentEvent();
+        // the subset reads no system variable but $_x: _event need not be built
         try {
             return SubsetExpr.Untyped.of(e.subset().value(this));
         } catch (SubsetExpr.Failure | SubsetExpr.Fallback saxon) {
@@ -317,6 +429,7 @@ final class XPathData implements SubsetExpr.Scope {
         if (scalars.isEmpty()) {
             return;
         }
+        dom();
         for (Map.Entry<String, SubsetExpr.Untyped> s : scalars.entrySet()) {
             Element e = vars.get(s.getKey());
             clear(e);
@@ -335,7 +448,10 @@ final class XPathData implements SubsetExpr.Scope {
      * from the start) or a node a {@code <foreach>} left it on.
      */
     boolean datumBound(String name) {
-        return vars.containsKey(name) || aliases.get(name) instanceof Node;
+        if (doc == null && SYSTEM.contains(name)) {
+            dom();
+        }
+        return exists(name) || aliases.get(name) instanceof Node;
     }
 
     /** {@code $name}'s string value, as Saxon would atomize it; "" when unbound. */
@@ -347,6 +463,9 @@ final class XPathData implements SubsetExpr.Scope {
         SubsetExpr.Untyped s = scalars.get(name);
         if (s != null) {
             return s.text();
+        }
+        if (doc == null && SYSTEM.contains(name)) {
+            dom();
         }
         Element e = vars.get(name);
         return e == null ? "" : textContent(e);
@@ -372,6 +491,7 @@ final class XPathData implements SubsetExpr.Scope {
 
     /** {@code $name} for Saxon: its {@code <data>} element (pending values written to it first). */
     XdmValue datumValue(String name) {
+        dom();
         flush();
         return valueOf(name);
     }
@@ -387,6 +507,9 @@ final class XPathData implements SubsetExpr.Scope {
         if (s != null) {
             return s;
         }
+        if (doc == null && exists(name)) {
+            return EMPTY; // an empty element's string value
+        }
         Element e = vars.get(name);
         if (e == null && chart.isParameter(name)) {
             String p = parameterText(name);
@@ -400,12 +523,12 @@ final class XPathData implements SubsetExpr.Scope {
         if (!aliases.isEmpty() && aliases.containsKey(name)) {
             throw SubsetExpr.Fallback.INSTANCE;
         }
-        return vars.containsKey(name) || (chart.isParameter(name) && parameterText(name) != null);
+        return exists(name) || (chart.isParameter(name) && parameterText(name) != null);
     }
 
     @Override
     public SubsetExpr.Untyped text(String name) throws SubsetExpr.Fallback {
-        if ((!aliases.isEmpty() && aliases.containsKey(name)) || (chart.isParameter(name) && !vars.containsKey(name))) {
+        if ((!aliases.isEmpty() && aliases.containsKey(name)) || (chart.isParameter(name) && !exists(name))) {
             // a parameter is an atomic value, not an element: $P/text() is Saxon's type error
             throw SubsetExpr.Fallback.INSTANCE;
         }
@@ -421,7 +544,7 @@ final class XPathData implements SubsetExpr.Scope {
         }
         Element e = vars.get(name);
         if (e == null) {
-            return null;
+            return null; // not a variable, or declared and empty while the document is not made
         }
         Node text = null;
         for (Node k = e.getFirstChild(); k != null; k = k.getNextSibling()) {
@@ -542,7 +665,9 @@ final class XPathData implements SubsetExpr.Scope {
 
     private void changed() {
         wrapper = null;
-        bound.clear();
+        if (!bound.isEmpty()) {
+            bound.clear();
+        }
     }
 
     // ---- assignment ----------------------------------------------------------------------------
@@ -643,8 +768,7 @@ final class XPathData implements SubsetExpr.Scope {
                 || a.expr() == null || SYSTEM.contains(name) || aliases.containsKey(name)) {
             return false;
         }
-        Element e = vars.get(name);
-        if (e == null) {
+        if (!exists(name)) {
             return false;
         }
         SubsetExpr.Untyped value = atomic(a.expr());
@@ -662,7 +786,8 @@ final class XPathData implements SubsetExpr.Scope {
             removed = old.hasText ? 1 : 0;
         } else {
             removed = 0;
-            for (Node k = e.getFirstChild(); k != null; k = k.getNextSibling()) {
+            Element e = vars.get(name); // none while the document is not made: the variable is empty
+            for (Node k = e == null ? null : e.getFirstChild(); k != null; k = k.getNextSibling()) {
                 removed += countNodes(k);
             }
         }
@@ -690,6 +815,7 @@ final class XPathData implements SubsetExpr.Scope {
 
     /** Assigns a string (an {@code idlocation}). */
     void assignString(Expr location, String value) throws ChartError {
+        dom();
         flush();
         for (Node target : locate(location)) {
             if (target instanceof Attr attr) {
@@ -736,6 +862,7 @@ final class XPathData implements SubsetExpr.Scope {
 
     /** The {@code <data>} payload of a {@code <send>}, detached; {@code null} when it has none. */
     Element payload(String[] namelist, Param[] params, Expr contentExpr, Element content) throws ChartError {
+        dom();
         flush();
         if (content != null || contentExpr != null) {
             Element d = doc.createElementNS(null, "data");

@@ -1,6 +1,7 @@
 package io.statecast.messagestore.event;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import net.sf.saxon.s9api.QName;
@@ -19,10 +20,15 @@ public final class QueryBindings {
     private final Map<QName, XdmAtomicValue> values;
     /** The same values as Java objects (Long, Boolean, String), by parameter name, for compiled expressions. */
     private final Map<String, Object> javaValues;
+    /** Each of {@link #javaValues} as a sequence of one item, made once: an evaluation reading a parameter allocates nothing. */
+    private final Map<String, List<Object>> javaSequences;
 
     private QueryBindings(Map<QName, XdmAtomicValue> values, Map<String, Object> javaValues) {
         this.values = values;
         this.javaValues = javaValues;
+        Map<String, List<Object>> sequences = new LinkedHashMap<>();
+        javaValues.forEach((name, value) -> sequences.put(name, List.of(value)));
+        this.javaSequences = Map.copyOf(sequences);
     }
 
     /**
@@ -56,6 +62,11 @@ public final class QueryBindings {
     /** The value of parameter {@code name} as a Long, Boolean or String, or {@code null}. */
     public Object javaValue(String name) {
         return javaValues.get(name);
+    }
+
+    /** {@link #javaValue} as a sequence of one item, or {@code null}. */
+    public List<Object> javaSequence(String name) {
+        return javaSequences.get(name);
     }
 
     /** The value of parameter {@code name}, or {@code null}. */

@@ -398,11 +398,11 @@ final class SubsetEval {
 
         @Override
         List<Object> eval(Ctx c) throws DynamicError {
-            Object v = c.bindings.javaValue(name);
+            List<Object> v = c.bindings.javaSequence(name);
             if (v == null) {
                 throw new DynamicError("no value for parameter $" + name);
             }
-            return one(v);
+            return v;
         }
     }
 

@@ -12,9 +12,13 @@ import org.junit.jupiter.api.Test;
 class ScalarStorageTest {
 
     private static List<String> run(String body) throws Exception {
+        return run(body, ChartLimits.DEFAULTS);
+    }
+
+    private static List<String> run(String body, ChartLimits limits) throws Exception {
         Chart c = Charts.lenient(Charts.scxml("", body));
         Charts.Host host = new Charts.Host();
-        Session s = new Session(c, host, ChartLimits.DEFAULTS, "t1");
+        Session s = new Session(c, host, limits, "t1");
         s.start();
         // the host also logs each error.execution with its message: the tests look at their own lines
         return host.log.stream().filter(l -> !l.startsWith("error: ")).toList();
@@ -87,5 +91,41 @@ class ScalarStorageTest {
                   <transition event="error.execution" target="f"><log label="err" expr="$_event/name"/></transition>
                 </state>
                 <final id="f"><onentry><log label="n" expr="$n"/></onentry></final>"""));
+    }
+
+    /**
+     * A session whose expressions all stay in the subset makes no document, yet counts the nodes
+     * one would hold: the bound on them falls on the same declaration or assignment as when an
+     * expression only Saxon evaluates ({@code abs}) makes the document first.
+     */
+    @Test
+    void shouldBoundTheDatamodelAlikeWithAndWithoutItsDocument() throws Exception {
+        for (int max = 18; max <= 27; max++) {
+            ChartLimits limits = new ChartLimits(10_000, 10_000, 10_000, 1_000, max);
+            assertEquals(run(datamodelNear("abs(1)"), limits), run(datamodelNear("1"), limits), "maxDataNodes " + max);
+        }
+        // the document's root and system variables are 17 nodes, each variable its element and id
+        // (23 declared), and each value its text
+        assertEquals(List.of("a: 1", "b: 2", "c: 3"),
+                run(datamodelNear("1"), new ChartLimits(10_000, 10_000, 10_000, 1_000, 26)));
+        assertEquals(List.of("a: 1", "b: 2", "err: error.execution"),
+                run(datamodelNear("1"), new ChartLimits(10_000, 10_000, 10_000, 1_000, 25)));
+    }
+
+    /** Three variables ({@code $a} initialised by {@code first}), then two subset assignments, each logged. */
+    private static String datamodelNear(String first) {
+        return """
+                <datamodel><data id="a" expr="%s"/><data id="b"/><data id="c"/></datamodel>
+                <state id="s">
+                  <onentry>
+                    <log label="a" expr="$a"/>
+                    <assign location="$b" expr="2"/>
+                    <log label="b" expr="$b"/>
+                    <assign location="$c" expr="$a + $b"/>
+                    <log label="c" expr="$c"/>
+                  </onentry>
+                  <transition event="error.execution" target="f"><log label="err" expr="$_event/name"/></transition>
+                </state>
+                <final id="f"/>""".formatted(first);
     }
 }

@@ -21,7 +21,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Random expressions of the subset's grammar over random datamodels: the subset's evaluators
  * must agree with Saxon on the string value, the effective boolean value, whether evaluation
- * fails, and the value an {@code <assign>} leaves. Run again with {@code -Dsubset.seed=N}.
+ * fails, and the value an {@code <assign>} leaves. Each case runs twice on the subset's side: in
+ * the session whose values were set (its document made by Saxon's reads), and in a new session
+ * holding the same values that has made no document (its variables declared, empty or scalar).
+ * Run again with {@code -Dsubset.seed=N}.
  */
 class SubsetDifferentialTest {
 
@@ -90,6 +93,7 @@ class SubsetDifferentialTest {
         int platformDecided = 0;
         int outside = 0;
         int aggregatesDecided = 0;
+        int withoutDocument = 0;
         for (int c = 0; c < CHARTS; c++) {
             names = new ArrayList<>();
             while (names.size() < 4) {
@@ -107,6 +111,11 @@ class SubsetDifferentialTest {
             Chart chart = Charts.lenient(Charts.scxml("", data + """
                     <state id="s1"><onentry><foreach array="$target/none" item="%s"/></onentry></state>
                     <state id="s2"/>""".formatted(unbound)));
+            // the same variables, but nothing on entry reads the document (the foreach is in a
+            // state never entered): its sessions make none until something needs it
+            Chart lazyChart = Charts.lenient(Charts.scxml("", data + """
+                    <state id="s1"/>
+                    <state id="s2"><onentry><foreach array="$target/none" item="%s"/></onentry></state>""".formatted(unbound)));
             Session session = new Session(chart, host, ChartLimits.DEFAULTS, "t");
             // the foreach never runs: its item stays unbound
             session.data();
@@ -134,8 +143,16 @@ class SubsetDifferentialTest {
                 inSubset++;
                 String where = "seed " + seed + " (-Dsubset.seed=" + seed + "), expression " + text + " over "
                         + describe(d, xpath);
-                assertEquals(outcome(() -> d.string(pair[1])), outcome(() -> d.logString(pair[0])), where);
-                assertEquals(outcome(() -> d.test(pair[1])), outcome(() -> d.test(pair[0])), where);
+                String saxonString = outcome(() -> d.string(pair[1]));
+                String saxonTest = outcome(() -> d.test(pair[1]));
+                assertEquals(saxonString, outcome(() -> d.logString(pair[0])), where);
+                assertEquals(saxonTest, outcome(() -> d.test(pair[0])), where);
+                XPathData lazy = sameValuesWithoutDocument(lazyChart, d, xpath);
+                if (lazy != null) {
+                    assertEquals(saxonString, outcome(() -> lazy.logString(pair[0])), "without a document: " + where);
+                    assertEquals(saxonTest, outcome(() -> lazy.test(pair[0])), "without a document: " + where);
+                    withoutDocument += lazy.documentMade() ? 0 : 1;
+                }
                 Expr[] target = compile(xpath, "$target");
                 Expr read = compile(xpath, "$target || '|' || count($target/text())")[1];
                 String slow = outcome(() -> {
@@ -147,6 +164,13 @@ class SubsetDifferentialTest {
                     return d.string(read);
                 });
                 assertEquals(slow, fast, "assigned: " + where);
+                if (lazy != null) {
+                    assertEquals(slow, outcome(() -> {
+                        lazy.assign(new AssignAction(target[0], pair[0], null, AssignAction.AssignType.REPLACECHILDREN,
+                                null));
+                        return lazy.string(read);
+                    }), "assigned without a document: " + where);
+                }
                 compared++;
                 boolean byFast = decidedBySubset(pair[0], d);
                 decided += byFast ? 1 : 0;
@@ -162,6 +186,36 @@ class SubsetDifferentialTest {
         assertTrue(platformDecided > 100 && aggregatesDecided > 30, "the subset decided " + platformDecided
                 + " expressions reading $_x and " + aggregatesDecided + " with max/min (seed " + seed + ")");
         assertTrue(decided > compared * 3 / 4, "the subset decided " + decided + " of " + compared + " (seed " + seed + ")");
+        // and a datamodel without its document answered most of them without making it
+        assertTrue(withoutDocument > compared / 2, "only " + withoutDocument + " of " + compared
+                + " cases were decided without the document (seed " + seed + ")");
+    }
+
+    /**
+     * A new session of {@code chart} holding {@code d}'s values, none of them written to a
+     * document: each variable empty, or a subset assignment of its text (as a string literal);
+     * {@code null} when a variable holds more than one text node (a copied element), which only a
+     * document can hold.
+     */
+    private XPathData sameValuesWithoutDocument(Chart chart, XPathData d, XPathCompiler xpath) throws Exception {
+        Session fresh = new Session(chart, host, ChartLimits.DEFAULTS, "t");
+        fresh.start();
+        XPathData lazy = fresh.data();
+        for (String n : names) {
+            String texts = d.string(compile(xpath, "count($" + n + "/text())")[1]);
+            String value = d.string(compile(xpath, "string($" + n + ")")[1]);
+            if (texts.equals("0") && value.isEmpty()) {
+                continue; // declared and empty
+            }
+            if (!texts.equals("1") || !d.string(compile(xpath, "string($" + n + "/text())")[1]).equals(value)) {
+                return null;
+            }
+            lazy.assign(new AssignAction(compile(xpath, "$" + n)[0],
+                    compile(xpath, "'" + value.replace("'", "''") + "'")[0], null,
+                    AssignAction.AssignType.REPLACECHILDREN, null));
+        }
+        assertTrue(!lazy.documentMade(), "string assignments made the document (seed " + seed + ")");
+        return lazy;
     }
 
     /** Whether the subset settles {@code e} itself (a value or an error), without falling back. */
