@@ -183,7 +183,7 @@ class SubsetDifferentialTest {
         assertTrue(outside * 100 < compared, outside + " generated expressions outside the subset (seed " + seed + ")");
         // agreement proves little if the subset handed most cases to Saxon
         // and the reads of $_x and max/min were compared, not just handed over
-        assertTrue(platformDecided > 100 && aggregatesDecided > 30, "the subset decided " + platformDecided
+        assertTrue(platformDecided > 100 && aggregatesDecided > 15, "the subset decided " + platformDecided
                 + " expressions reading $_x and " + aggregatesDecided + " with max/min (seed " + seed + ")");
         assertTrue(decided > compared * 3 / 4, "the subset decided " + decided + " of " + compared + " (seed " + seed + ")");
         // and a datamodel without its document answered most of them without making it
