@@ -77,7 +77,7 @@ class SpecServerRestartTest {
             assertEquals(1, new com.fasterxml.jackson.databind.ObjectMapper().readTree(h.get("/health").body()).get("services").asInt());
         }
         List<String> top = names(dir);
-        assertEquals(List.of(".catalogue", ".lock", "1.scxml", "README.txt", "quarantine"), top);
+        assertEquals(List.of(".catalogue", ".lock", "1.scxml", "README.txt", SpecHistory.AUDIT_LOG, SpecHistory.HISTORY_DIR, "quarantine"), top);
         List<String> quarantined = names(dir.resolve("quarantine"));
         assertEquals(8, quarantined.size(), quarantined.toString());
         for (String stem : new String[] {"2.scxml.", "3.scxml.", "007.scxml.", "8.scxml."}) {

@@ -259,7 +259,7 @@ public final class SpecDownloader implements UnknownServiceHandler, AutoCloseabl
             LOG.warn("spec download of ServiceID {} failed: {}", serviceId, e.getMessage());
             return Outcome.FAILED;
         }
-        java.util.Optional<String> distrust = store.distrust(bytes, uri.toString());
+        java.util.Optional<String> distrust = store.distrust(bytes, "ServiceID " + serviceId);
         if (distrust.isPresent()) {
             LOG.warn("refused the spec downloaded from {}: {}", uri, distrust.get());
             return Outcome.UNTRUSTED;
