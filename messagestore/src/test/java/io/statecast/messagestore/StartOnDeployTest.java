@@ -159,7 +159,7 @@ class StartOnDeployTest {
     @CsvSource(delimiter = '|', value = {
         "<Scope>flow</Scope>             | <Scope>message</Scope>            | <Start> needs a flow scope",
         "<Scope>flow</Scope>             | <Scope>message-source</Scope>     | <Start> needs a flow scope",
-        "<Scope>flow</Scope>             | <Scope>expression</Scope><ScopeKey>'k'</ScopeKey> | <Start> needs a flow scope or node",
+        "<Scope>flow</Scope>             | <Scope>expression</Scope><ScopeKey>'k'</ScopeKey> | <Start> needs a flow scope (flow, flow-destination or flow-peer) or node",
         "<Start>deployed</Start>         | <Start>beat</Start>               | <Start> event 'beat' is also declared",
         "<Start>deployed</Start>         | <Start>go.now</Start>             | <Start> 'go.now' is not an event name",
         "<Start>deployed</Start>         | <Start>begin</Start>              | <Start> event 'begin' has no transition",
