@@ -147,6 +147,9 @@ def have():
     a(xif("number($tRing) gt number($ring)", "\n".join([
         assign("ring", "$tRing", I + 2), assign("mem", "$tMem", I + 2)]), I))
     a(assign("tid", "$tTid"))
+    # the token has been round every member once: all of them were up, so from now on one that
+    # stops answering has failed (before, it may not have started yet)
+    a(xif(f"number($tTid) ge count({MEMBERS})", assign("formed", "1", I + 2), I))
     # numbers a recovery declared lost by every member
     a(xif("string($tSk) ne ''", assign("skip", "normalize-space(concat($skip, ' ', $tSk))", I + 2), I))
     a(assign("aru", ARU))
@@ -259,7 +262,7 @@ def main():
     sorted_group = (f"if (every $a in {gt} satisfies $a castable as xs:integer) "
                     f"then string-join(for $n in sort(for $a in {gt} return xs:integer($a)) return string($n), ' ') "
                     f"else string-join(sort({gt}), ' ')")
-    variables = ["me", "mem", "ring", "tid", "aru", "dlv", "safe", "lastAru", "prevTop", "qn", "k", "start", "p",
+    variables = ["me", "mem", "ring", "tid", "formed", "aru", "dlv", "safe", "lastAru", "prevTop", "qn", "k", "start", "p",
                  "nr", "rx", "need", "skip", "next", "tries", "from", "lim",
                  "tRing", "tTid", "tSeq", "tAru", "tAid", "tRtr", "tMem", "tRp", "tRlo", "tRtop", "tMiss", "tRby", "tSk",
                  "sRing", "sTid", "sSeq", "sAru", "sAid", "sRtr", "sMem", "sRp", "sRlo", "sRtop", "sMiss", "sRby", "sSk"]
@@ -325,7 +328,7 @@ def main():
       <Parameter name="RetransmitWindow" type="integer" default="16">Requested messages a member sends again per token visit (at most {MAX_RTX}).</Parameter>
       <Parameter name="MaxBacklog" type="integer" default="200">New messages are sent only while fewer than this many numbers lie above the token's aru: it bounds what every member holds (keep historyEntries above MaxBacklog plus the messages the application queues, plus 16).</Parameter>
       <Parameter name="TokenRetransmit" type="duration" default="50">The token is sent again this long after it was passed until the next member acknowledges it.</Parameter>
-      <Parameter name="MaxResends" type="integer" default="10">Sends of one token without an acknowledgement after which the next member counts as failed and is removed from the ring.</Parameter>
+      <Parameter name="MaxResends" type="integer" default="10">Sends of one token without an acknowledgement after which the next member counts as failed and is removed from the ring (once the token has been round every member: until then members that have not started are waited for).</Parameter>
       <Parameter name="TokenLoss" type="duration" default="2000">A member that has not had the token for this long sends its last token again (the holder may have failed after acknowledging it).</Parameter>
       <Parameter name="Hold" type="duration" default="20">An idle member (nothing to send, nothing missing, everything safe) keeps the token this long before passing it.</Parameter>
       <Parameter name="StartDelay" type="duration" default="200">The first member creates the token this long after deployment.</Parameter>
@@ -408,8 +411,9 @@ def main():
 {act("forgetEvents", [("Events", "xpath", f"{A_H}/Event[@name='tokack']")])}
       </transition>
 
-      <!-- no acknowledgement: again, until MaxResends; then the next member is removed -->
-      <transition event="resend" cond="number($tries) + 1 ge number($MaxResends) and count({MEMBERS}) gt 1">
+      <!-- no acknowledgement: again, until MaxResends; then the next member is removed (once the
+           ring has formed: before, a member that is not up yet is waited for) -->
+      <transition event="resend" cond="number($formed) = 1 and number($tries) + 1 ge number($MaxResends) and count({MEMBERS}) gt 1">
 {removal}
 {send_token(10)}
       </transition>
