@@ -34,10 +34,17 @@ class NakMulticastAcrossProcessesTest {
 
     private static final long SEED = Long.getLong("statecast.seed", System.nanoTime());
 
-    /** The store with the service, at its defaults. */
+    /**
+     * The store with the service. The application sends all K at once: the source's instance
+     * makes K sends in a burst (the default burst, 200 primitive calls, would throttle them), and
+     * a datagram the burst loses is asked for only after the whole burst went out, so the source
+     * keeps all K (Buffer 512, in a history of 1,024 entries; the default 64 covers a steady
+     * stream, not a burst).
+     */
     static final String STORE = """
+            instances: { historyEntries: 1024, primitiveBurst: 2000, primitiveRatePerSecond: 100000 }
             services:
-              - classpath:services/nak-multicast.scxml
+              - { uri: "classpath:services/nak-multicast.scxml", parameters: { Buffer: 512, RecvWindow: 512 } }
             """;
 
     @TempDir
