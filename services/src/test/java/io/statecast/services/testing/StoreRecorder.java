@@ -87,6 +87,12 @@ final class StoreRecorder implements MessageStorePort {
     }
 
     @Override
+    public boolean numbersConsecutively(int serviceId) {
+        // as the store says: a simulated node numbers its application's messages as a real one does
+        return store.numbersConsecutively(serviceId);
+    }
+
+    @Override
     public boolean receiveMessage(OverlayMessage message, Arrival arrival) {
         if (trace && message.fsm() != null) {
             FsmExtension f = message.fsm();
