@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.instance.ServiceRuntime;
+import io.statecast.messagestore.support.Await;
 import io.statecast.messagestore.support.Specs;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -99,11 +100,7 @@ class WarmStartTest {
             assertEquals(1, warm.overruns());
             // 3 rounds x 200 evaluations kept the thread busy for 8 s on an idle machine (measured);
             // stopped, it ends once the evaluation under way (about 15 ms) returns: 0.2 s
-            long deadline = System.nanoTime() + Duration.ofSeconds(4).toNanos();
-            while (exercising()) {
-                assertTrue(System.nanoTime() < deadline, "the warm start of a refused spec is still running");
-                Thread.sleep(20);
-            }
+            Await.until(() -> !exercising(), 4, () -> "the warm start of a refused spec is still running");
         }
     }
 
