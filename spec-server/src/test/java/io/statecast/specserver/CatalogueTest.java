@@ -105,6 +105,9 @@ class CatalogueTest {
             for (int id = 1; id <= 5; id++) {
                 put(http, id, TestSpecs.spec(id, "svc" + id));
             }
+            for (int id = 1; id <= 5; id++) {
+                awaitDescribed(http, id); // pages then stay the same from one request to the next
+            }
             String first = http.get("/").body();
             assertTrue(first.contains("5 services, page 1 of 3"), first);
             assertTrue(first.contains("/catalogue/1\"") && first.contains("/catalogue/2\"") && !first.contains("/catalogue/3\""), first);
