@@ -63,6 +63,14 @@ public final class Demo {
 
     private static final long FORM_TIMEOUT_MS = 60_000;
     private static final long SAMPLE_MS = 100;
+    /**
+     * The sender stays at most this many messages ahead of the slowest receiver: at the default
+     * rate 0.4 s of messages, far more than a quiet machine has in flight, and on a machine too
+     * busy for the rate it keeps queues short of the services' give-up timers (h2h-ack's 5 s).
+     */
+    private static final int LEAD_MESSAGES = 200;
+    /** A receiver that gains nothing for this long no longer holds the sender back. */
+    private static final long LEAD_STALL_MS = 5_000;
     /** The pacer wakes once per millisecond at most, as ttcp's default ({@code --tick-us}). */
     private static final long TICK_MICROS = 1_000;
 
@@ -384,7 +392,9 @@ public final class Demo {
         TtcpSender.Options so = new TtcpSender.Options(options.messages(), options.size(), options.rate(),
                 Pacer.defaultBurst(options.rate()), TICK_MICROS, service.serviceId(), sockets.size() - 1, FORM_TIMEOUT_MS, 0, 200,
                 Math.min(lingerMs, TimeUnit.HOURS.toMillis(1)), SAMPLE_MS, true);
-        TtcpSender sender = new TtcpSender(sockets.get(0), so, probes.get(0), nodeLog);
+        TtcpSender sender = new TtcpSender(sockets.get(0), so, probes.get(0), nodeLog)
+                .lead(new TtcpSender.Lead(() -> receivers.stream().mapToLong(TtcpReceiver::received).min().orElse(0),
+                        LEAD_MESSAGES, Math.min(options.idleMs(), LEAD_STALL_MS)));
         Future<TtcpSender.Result> sent = pool.submit(sender::run);
         return new Runs(sender, sent, receivers, results, probes);
     }

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -145,12 +146,39 @@ public final class TtcpSender {
 
     private static final int FIN_REPEATS = 5;
 
+    /**
+     * Closes the loop from in-process receivers to the sender: before each data message of the
+     * measured run the sender waits while it is {@code limit} or more messages ahead of the
+     * slowest receiver's count of distinct messages received, so a machine too busy for the set
+     * rate slows the run down instead of queueing messages past a service's give-up timers. A
+     * lost message does not hold the sender (later ones still count); a receiver that gains
+     * nothing for {@code stallMs} releases it.
+     *
+     * @param slowestReceived the smallest {@link TtcpReceiver#received()} of the receivers
+     * @param limit           messages the sender may be ahead, at least 1
+     * @param stallMs         stop waiting once the slowest count has not grown for this long
+     */
+    public record Lead(LongSupplier slowestReceived, int limit, long stallMs) {
+        /** Checks ranges. */
+        public Lead {
+            Objects.requireNonNull(slowestReceived, "slowestReceived");
+            if (limit < 1 || stallMs < 1) {
+                throw new IllegalArgumentException("lead limit=" + limit + " and stallMs=" + stallMs + " must be >= 1");
+            }
+        }
+    }
+
     private final OverlaySocket socket;
     private final Options options;
     private final StoreProbe probe;
     private final PrintWriter out;
     /** The one receiver the data messages are unicast to, or {@code null} to multicast them. */
     private final LogicalAddress destination;
+    /** Paces the run by the receivers' progress, or null. */
+    private volatile Lead lead;
+    /** The slowest receiver's count when it last grew, and when (sending thread only). */
+    private long leadSeen;
+    private long leadGainNanos;
     private final EpochClock clock = EpochClock.system();
     private final ReceiverRoster roster = new ReceiverRoster();
     private volatile long run;
@@ -184,6 +212,12 @@ public final class TtcpSender {
         this.probe = Objects.requireNonNull(probe, "probe");
         this.out = Objects.requireNonNull(out, "out");
         this.destination = destination;
+    }
+
+    /** Paces the measured run by in-process receivers' progress (see {@link Lead}); call before {@link #run()}. */
+    public TtcpSender lead(Lead lead) {
+        this.lead = Objects.requireNonNull(lead, "lead");
+        return this;
     }
 
     /**
@@ -355,6 +389,10 @@ public final class TtcpSender {
                 s.backpressureTimeouts++;
             }
         }
+        Lead l = lead;
+        if (l != null && s == measured) {
+            s.backpressureNanos += awaitReceivers(l, seq);
+        }
         long now = System.nanoTime();
         s.lastNanos = now;
         long t = clock.toMicros(now);
@@ -387,6 +425,34 @@ public final class TtcpSender {
         }
         s.sent(seq + 1);
         s.cpu.passed(seq + 1);
+    }
+
+    /**
+     * Waits while message {@code seq} would put the sender {@code l.limit()} ahead of the slowest
+     * receiver, unless that receiver has gained nothing for {@code l.stallMs()}; returns the
+     * nanoseconds waited. The last gain is remembered across messages, so a stalled receiver
+     * delays one message by the stall time, not every message. Sending thread only.
+     */
+    private long awaitReceivers(Lead l, int seq) throws InterruptedException {
+        long start = System.nanoTime();
+        long stallNanos = TimeUnit.MILLISECONDS.toNanos(l.stallMs());
+        if (leadGainNanos == 0) {
+            leadGainNanos = start;
+        }
+        for (long now = start; ; now = System.nanoTime()) {
+            long c = l.slowestReceived().getAsLong();
+            if (c > leadSeen) {
+                leadSeen = c;
+                leadGainNanos = now;
+            }
+            if (seq - leadSeen < l.limit() || now - leadGainNanos > stallNanos) {
+                return now - start;
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException("interrupted while waiting for the receivers");
+            }
+            LockSupport.parkNanos(200_000);
+        }
     }
 
     /**
