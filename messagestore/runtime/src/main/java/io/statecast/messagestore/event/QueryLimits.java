@@ -52,11 +52,11 @@ public record QueryLimits(
             DEFAULT_WORKER_STACK_BYTES);
 
     /** The wall-clock backstop is this many times {@link #compileTimeout}. */
-    public static final int WALL_BACKSTOP_FACTOR = 12;
+    public static final int WALL_BACKSTOP_FACTOR = 60;
 
     /**
      * Wall-clock time after which a compilation is abandoned whatever CPU time it used:
-     * {@value #WALL_BACKSTOP_FACTOR} times {@link #compileTimeout} (60 s with the defaults), room for
+     * {@value #WALL_BACKSTOP_FACTOR} times {@link #compileTimeout} (5 minutes with the defaults), room for
      * a machine several times oversubscribed, yet finite for a task that never gets the CPU.
      */
     public Duration compileWallBackstop() {

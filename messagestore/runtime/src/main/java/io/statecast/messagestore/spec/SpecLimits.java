@@ -44,7 +44,7 @@ public record SpecLimits(int maxBytes, int maxElements, int maxDepth, Duration l
 
     /**
      * Wall-clock time after which a load gives up whatever CPU time it used:
-     * {@link QueryLimits#WALL_BACKSTOP_FACTOR} times {@link #loadTimeout} (60 s with the defaults).
+     * {@link QueryLimits#WALL_BACKSTOP_FACTOR} times {@link #loadTimeout} (5 minutes with the defaults).
      */
     public Duration loadWallBackstop() {
         return loadTimeout.multipliedBy(QueryLimits.WALL_BACKSTOP_FACTOR);
