@@ -17,12 +17,14 @@ import io.statecast.overlay.message.OverlayMessage;
  * @param own     whether it is a data message of the local application for a service that declares
  *                in-flight states, already counted in {@link MessageStore#inFlight(int)}: the
  *                instance that takes it adopts that count, and if none does the shard gives it back
+ * @param queuedNanos when the store queued it, on the clock of the shards' timers: a shard fires
+ *                the timers due before this first, then takes the message
  */
 record Inbound(OverlayMessage message, Arrival arrival, ServiceRuntime service, InstanceKey key, boolean data,
-        boolean own) {
+        boolean own, long queuedNanos) {
 
     /** This message with its key. */
     Inbound withKey(InstanceKey k) {
-        return new Inbound(message, arrival, service, k, data, own);
+        return new Inbound(message, arrival, service, k, data, own, queuedNanos);
     }
 }

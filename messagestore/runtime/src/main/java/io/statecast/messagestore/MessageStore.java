@@ -695,7 +695,8 @@ public final class MessageStore implements MessageStorePort {
         if (own) {
             inFlightCounter(rt.serviceId()).add();
         }
-        (key != null ? shardOf(key) : keyingShard(rt, message)).offer(new Inbound(message, arrival, rt, key, data, own));
+        (key != null ? shardOf(key) : keyingShard(rt, message)).offer(new Inbound(message, arrival, rt, key, data, own,
+                context.timers().nanoTime()));
         return true;
     }
 
@@ -741,7 +742,7 @@ public final class MessageStore implements MessageStorePort {
     /** A message whose service was reloaded with another scope goes to the shard of its new key. */
     void redispatch(ServiceRuntime current, Inbound in) {
         InstanceKey key = arrivalKey(current, in.message());
-        Inbound again = new Inbound(in.message(), in.arrival(), current, key, in.data(), in.own());
+        Inbound again = new Inbound(in.message(), in.arrival(), current, key, in.data(), in.own(), in.queuedNanos());
         (in.data() ? dataBacklog : controlBacklog).incrementAndGet();
         (key != null ? shardOf(key) : keyingShard(current, in.message())).offer(again);
     }

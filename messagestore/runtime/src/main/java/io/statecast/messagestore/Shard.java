@@ -326,15 +326,21 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     }
 
     /**
-     * Internal tasks, due timers, then up to {@link #BATCH} messages (control first); the
-     * application is woken for what they delivered every {@link #FLUSH_EVERY} messages and at the
-     * end.
+     * Internal tasks, then up to {@link #BATCH} messages (control first), each after the timers
+     * that fell due before it was queued, then the timers due by now; the application is woken
+     * for what they delivered every {@link #FLUSH_EVERY} messages and at the end.
+     *
+     * <p>Why timers wait for messages queued before them: a shard that did not get the CPU for a
+     * while (a loaded machine, a pause) wakes up with both overdue timers and queued messages.
+     * Firing every overdue timer first let a give-up or retransmission timer act as if the
+     * acknowledgement queued before its deadline had never come. With the shard's own wheel an
+     * instance sees its events in the order they happened; timers of the overlay's timer service
+     * (clock threading, a virtual clock) are posted when due and run first, as before.
      */
     private void drain() {
         try {
             int done = 0;
             runInternal();
-            advanceTimers();
             while (done < BATCH) {
                 Inbound in = control.poll();
                 if (in == null && !data.isEmpty() && !holdData()) {
@@ -343,18 +349,39 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 if (in == null) {
                     break;
                 }
+                advanceTimers(in.queuedNanos());
                 store.taken(in);
                 process(in);
                 done++;
                 runInternal();
-                advanceTimers();
                 if (done % FLUSH_EVERY == 0) {
                     flushDeliveries();
                 }
             }
+            advanceTimers(timerHorizon());
         } finally {
             flushDeliveries();
         }
+    }
+
+    /**
+     * The time up to which timers may fire now: the clock, or earlier when a message queued
+     * before it still waits (its timers fire when it is taken). Data held for the application
+     * does not hold timers back.
+     */
+    private long timerHorizon() {
+        long now = clock.nanoTime();
+        Inbound c = control.peek();
+        if (c != null && c.queuedNanos() < now) {
+            now = c.queuedNanos();
+        }
+        if (!dataHeld) {
+            Inbound d = data.peek();
+            if (d != null && d.queuedNanos() < now) {
+                now = d.queuedNanos();
+            }
+        }
+        return now;
     }
 
     private void flushDeliveries() {
@@ -371,9 +398,10 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         }
     }
 
-    private void advanceTimers() {
+    /** Fires the wheel's timers due by {@code untilNanos} (never going back in time). */
+    private void advanceTimers(long untilNanos) {
         if (wheel != null) {
-            wheel.advance(clock.nanoTime());
+            wheel.advance(untilNanos);
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -117,5 +118,39 @@ class ShardTimersTest {
         shouldRetransmitUntilAcknowledgedThenLingerAndEnd(MessageStoreConfig.DEFAULT_TIMER_TICK, MessageStoreConfig.Threading.IO);
         assertEquals(MessageStoreConfig.Threading.CLOCK, store.threading(), "no receive thread: as clock threading");
         assertEquals(Set.of("test-timer"), overlay.threads(), "every primitive ran on the timer thread");
+    }
+
+    /**
+     * A shard that could not run for a while (here: blocked in a primitive, as on a starved
+     * machine) finds both an overdue retry timer and the acknowledgement that was queued before
+     * the timer was due. The acknowledgement comes first, as it happened: no retransmission.
+     */
+    @Test
+    void shouldTakeAMessageQueuedBeforeATimerWasDueBeforeFiringIt() throws Exception {
+        long retryMs = 3_000;
+        store = new MessageStore(MessageStoreConfig.defaults().withShards(1).withWarmStart(false)
+                .withThreading(MessageStoreConfig.Threading.DEDICATED), Specs.loader(), SpecResolver.defaults());
+        store.open(overlay);
+        store.install(Specs.load("specs/ack-service.scxml").withParameters(Map.of("Retry", Long.toString(retryMs), "Linger", "50")));
+        long sentAt = System.nanoTime();
+        store.receiveMessage(Messages.unicastPayload(42, 7, 9, 5, 9, "x"), Arrival.FROM_APPLICATION);
+        Await.until(() -> store.metrics().node().liveInstances() == 1, 8, () -> "the sender's instance\n" + store.metrics().format());
+        retransmissions();
+        long retryDue = sentAt + TimeUnit.MILLISECONDS.toNanos(retryMs);
+        synchronized (overlay) { // the shard blocks in its next primitive: RecordingOverlay records under this lock
+            // a payload from node 3: its receiver instance acknowledges it, and blocks the shard there
+            store.receiveMessage(Messages.unicastPayload(42, 8, 3, 9, 3, "y"), Arrival.DELIVERED);
+            Await.until(() -> store.metrics().dataBacklog() == 0, 8, () -> "the shard took the payload");
+            store.receiveMessage(io.statecast.overlay.message.Origin.attach(Messages.control(42, 2, 7, 5, 9, 5), Messages.a(9)),
+                    Arrival.DELIVERED); // node 5's ACK of message 7
+            long queuedAt = System.nanoTime();
+            assertTrue(queuedAt < retryDue, "the ACK was queued " + (queuedAt - retryDue) / 1_000_000
+                    + " ms after the retry was due: the machine stalled the test thread for seconds");
+            // the retry falls due while the shard is blocked
+            Await.until(() -> System.nanoTime() - retryDue > TimeUnit.MILLISECONDS.toNanos(100), 8, () -> "the retry's deadline");
+        }
+        Await.until(() -> store.metrics().node().liveInstances() == 0, 8, () -> "both instances end\n" + store.metrics().format());
+        assertEquals(0, retransmissions(), "the ACK queued before the retry was due ended the instance first");
+        assertEquals(2, store.metrics().node().finished(), store.metrics().format());
     }
 }
