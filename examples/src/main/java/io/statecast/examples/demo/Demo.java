@@ -32,6 +32,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -69,6 +70,12 @@ public final class Demo {
      * busy for the rate it keeps queues short of the services' give-up timers (h2h-ack's 5 s).
      */
     private static final int LEAD_MESSAGES = 200;
+    /**
+     * How long the embedded spec server may take to check the published spec (its default is
+     * 10 s): the demo's one upload, on a machine so busy that the cold check of h2h-ack took
+     * longer than that. Loading stays bounded by its CPU budget.
+     */
+    private static final Duration SERVER_PROCESSING = Duration.ofMinutes(2);
     /** A receiver that gains nothing for this long no longer holds the sender back. */
     private static final long LEAD_STALL_MS = 5_000;
     /** The pacer wakes once per millisecond at most, as ttcp's default ({@code --tick-us}). */
@@ -126,7 +133,8 @@ public final class Demo {
         });
         try (PrintWriter nodeLog = new PrintWriter(Files.newBufferedWriter(log, StandardCharsets.UTF_8), true);
                 MessageStoreSpecCheck check = new MessageStoreSpecCheck(maxSpecBytes);
-                SpecServer server = SpecServer.start(SpecServerConfig.secured(specDir, token), check);
+                SpecServer server = SpecServer.start(SpecServerConfig.secured(specDir, token)
+                        .withLimits(SpecServerLimits.DEFAULTS.withProcessingTimeout(SERVER_PROCESSING)), check);
                 RealTimerService faultTimers = new RealTimerService("statecast-demo-faults")) {
             DemoService service = DemoService.resolve(options.service(), check, maxSpecBytes);
             out.printf("statecast demo: spec server at %s (token-protected writes, storage %s)%n", server.baseUri(), specDir);
@@ -217,7 +225,9 @@ public final class Demo {
         if (service.serviceId() == null) {
             return;
         }
-        SpecServerClient client = new SpecServerClient(server.baseUri(), Optional.of(token), SpecServerClient.Options.DEFAULTS);
+        SpecServerClient.Options defaults = SpecServerClient.Options.DEFAULTS;
+        SpecServerClient client = new SpecServerClient(server.baseUri(), Optional.of(token), new SpecServerClient.Options(
+                defaults.connectTimeout(), SERVER_PROCESSING.plusSeconds(30), defaults.maxResponseBytes()));
         try {
             client.put(service.serviceId(), service.document(), Optional.empty());
         } catch (SpecServerClientException e) {
