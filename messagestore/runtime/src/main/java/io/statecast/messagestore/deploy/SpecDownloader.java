@@ -4,6 +4,7 @@ import io.statecast.messagestore.MessageStore;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.metrics.DeploymentMetrics;
 import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.messagestore.deploy.http.HttpStatusException;
 import io.statecast.messagestore.spec.SpecException;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.Arrival;

@@ -1,9 +1,9 @@
-package io.statecast.messagestore.deploy;
+package io.statecast.messagestore.deploy.http;
 
 import java.io.IOException;
 import java.net.URI;
 
-/** An HTTP spec source answered with a status other than 2xx; callers tell 404 (absent) from failures. */
+/** A server of specs answered with a status other than 2xx; callers tell 404 (absent) from failures. */
 public final class HttpStatusException extends IOException {
 
     private static final long serialVersionUID = 1L;
