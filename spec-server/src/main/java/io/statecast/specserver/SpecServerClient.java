@@ -3,6 +3,7 @@ package io.statecast.specserver;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import io.statecast.messagestore.deploy.http.HttpStatusException;
 import io.statecast.messagestore.deploy.http.SpecHttpClient;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -212,23 +213,24 @@ public final class SpecServerClient {
      *     does not match its ETag
      */
     public Fetch get(int serviceId, Optional<String> ifNoneMatch) throws SpecServerClientException {
-        HttpRequest.Builder b = request("services/" + serviceId).GET();
-        ifNoneMatch.ifPresent(t -> b.header("If-None-Match", t));
-        SpecHttpClient.Answer r = send(b);
-        if (r.status() == 404) {
-            return new Fetch.NotFound();
-        }
-        if (r.status() == 304) {
-            return new Fetch.NotModified(r.header("ETag").orElse(ifNoneMatch.orElse("")));
-        }
-        expect(r, 200);
-        String etag = r.header("ETag").orElseThrow(() -> malformed("document without ETag"));
+        URI uri = base.resolve("services/" + serviceId);
+        SpecHttpClient.Download d;
         try {
-            SpecHttpClient.checkDigest(r.request().uri(), Optional.of(etag), r.body(), true);
+            d = http.download(uri, ifNoneMatch, options.maxResponseBytes(), true);
+        } catch (HttpStatusException e) {
+            throw failure("GET", uri, e.status(), e.body());
         } catch (IOException e) {
-            throw malformed(e.getMessage());
+            // the message names the URI and what was wrong: the exchange, the size, the digest
+            throw new SpecServerClientException(0, e.getMessage(), List.of(), e);
         }
-        return new Fetch.Found(r.body(), etag);
+        if (d instanceof SpecHttpClient.Download.Found f) {
+            // download(requireDigest) refuses a document without a SHA-256 ETag
+            return new Fetch.Found(f.document(), f.etag().orElseThrow());
+        }
+        if (d instanceof SpecHttpClient.Download.NotModified n) {
+            return new Fetch.NotModified(n.etag());
+        }
+        return new Fetch.NotFound();
     }
 
     /**
@@ -350,10 +352,14 @@ public final class SpecServerClient {
     }
 
     private SpecServerClientException failure(SpecHttpClient.Answer r) {
-        String message = "HTTP " + r.status();
+        return failure(r.request().method(), r.request().uri(), r.status(), r.body());
+    }
+
+    private SpecServerClientException failure(String method, URI uri, int status, byte[] answer) {
+        String message = "HTTP " + status;
         List<SpecProblem> problems = new ArrayList<>();
         try {
-            JsonNode body = json.readTree(r.body());
+            JsonNode body = json.readTree(answer);
             if (body != null && body.isObject()) {
                 if (body.path("error").isTextual()) {
                     message += ": " + body.get("error").asText();
@@ -366,8 +372,7 @@ public final class SpecServerClient {
         } catch (IOException | RuntimeException e) {
             // not our JSON: the status alone says what happened
         }
-        return new SpecServerClientException(r.status(), r.request().method() + " " + r.request().uri() + ": " + message,
-                problems, null);
+        return new SpecServerClientException(status, method + " " + uri + ": " + message, problems, null);
     }
 
     private JsonNode parse(byte[] body) throws SpecServerClientException {

@@ -205,4 +205,42 @@ class SpecServerClientTest {
             assertTrue(e.getMessage().contains("does not match its ETag"), e.getMessage());
         }
     }
+
+    @Test
+    void shouldReportTheStatusAndTheServersErrorOfAFailedDownload() throws Exception {
+        byte[] body = "{\"error\": \"the repository is read-only\"}".getBytes(StandardCharsets.US_ASCII);
+        try (FakeServer failing = new FakeServer(out -> {
+            try {
+                out.write(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: "
+                        + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(body);
+                out.flush();
+            } catch (IOException e) {
+                // ignore
+            }
+        })) {
+            SpecServerClientException e = assertThrows(SpecServerClientException.class,
+                    () -> fastClient(failing.uri()).get(1, Optional.empty()));
+            assertEquals(503, e.status());
+            assertTrue(e.getMessage().startsWith("GET ") && e.getMessage().endsWith("/services/1: HTTP 503: "
+                    + "the repository is read-only"), e.getMessage());
+        }
+    }
+
+    @Test
+    void shouldRefuseADocumentWithoutADigest() throws Exception {
+        try (FakeServer unsigned = new FakeServer(out -> {
+            try {
+                out.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+            } catch (IOException e) {
+                // ignore
+            }
+        })) {
+            SpecServerClientException e = assertThrows(SpecServerClientException.class,
+                    () -> fastClient(unsigned.uri()).get(1, Optional.empty()));
+            assertEquals(0, e.status());
+            assertTrue(e.getMessage().contains("no verifiable digest"), e.getMessage());
+        }
+    }
 }

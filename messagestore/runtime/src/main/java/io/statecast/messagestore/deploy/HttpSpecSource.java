@@ -56,17 +56,23 @@ public final class HttpSpecSource implements SpecSource {
      */
     public HttpSpecSource(String scheme, Duration connectTimeout, Duration totalTimeout, Optional<SSLContext> tls,
             boolean requireDigest) {
+        this(scheme, new SpecHttpClient(connectTimeout, totalTimeout, tls), requireDigest);
+    }
+
+    /**
+     * A source for {@code scheme} whose reads are exchanges of {@code client} (shared with a
+     * publisher of the same server, say); {@code requireDigest} as above.
+     *
+     * @throws IllegalArgumentException for another scheme
+     */
+    public HttpSpecSource(String scheme, SpecHttpClient client, boolean requireDigest) {
         String s = Objects.requireNonNull(scheme, "scheme").toLowerCase(Locale.ROOT);
         if (!s.equals("http") && !s.equals("https")) {
             throw new IllegalArgumentException("HttpSpecSource reads http or https, not '" + scheme + "'");
         }
-        if (connectTimeout.isNegative() || connectTimeout.isZero() || totalTimeout.isNegative() || totalTimeout.isZero()) {
-            throw new IllegalArgumentException("HTTP spec source timeouts must be positive: connect=" + connectTimeout
-                    + ", total=" + totalTimeout);
-        }
         this.scheme = s;
         this.requireDigest = requireDigest;
-        this.client = new SpecHttpClient(connectTimeout, totalTimeout, tls);
+        this.client = Objects.requireNonNull(client, "client");
     }
 
     /** A source for {@code scheme} with the default timeouts. */

@@ -4,7 +4,6 @@ import io.statecast.messagestore.deploy.http.SpecHttpClient;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -43,8 +42,9 @@ final class SpecPublisher {
     private final Optional<String> token;
     private final SpecHttpClient client;
 
-    SpecPublisher(Duration timeout, Optional<String> token, Optional<javax.net.ssl.SSLContext> tls) {
-        this.client = new SpecHttpClient(timeout, timeout, Objects.requireNonNull(tls, "tls"));
+    /** Publishes through {@code client}, presenting {@code token} (empty: none). */
+    SpecPublisher(SpecHttpClient client, Optional<String> token) {
+        this.client = Objects.requireNonNull(client, "client");
         this.token = Objects.requireNonNull(token, "token");
     }
 

@@ -183,7 +183,7 @@ public final class SpecHttpClient {
             return new Download.NotModified(a.header("etag").orElse(ifNoneMatch.get()));
         }
         if (a.status() < 200 || a.status() > 299) {
-            throw new HttpStatusException(uri, a.status());
+            throw new HttpStatusException(uri, a.status(), a.body());
         }
         Optional<String> etag = a.header("etag");
         checkDigest(uri, etag, a.body(), requireDigest);
