@@ -38,16 +38,20 @@ final class BearerAuth {
         if (expectedHash.isEmpty()) {
             return true;
         }
-        byte[] presented = hash(presentedToken(authorization));
-        return MessageDigest.isEqual(expectedHash.get(), presented);
+        // without a bearer token there is nothing to compare; that a request carries none is no secret
+        return presentedToken(authorization)
+                .map(t -> MessageDigest.isEqual(expectedHash.get(), hash(t)))
+                .orElse(false);
     }
 
-    private static String presentedToken(String authorization) {
+    /** The token of a {@code Bearer} header; empty when the header is absent, of another scheme or blank. */
+    private static Optional<String> presentedToken(String authorization) {
         if (authorization == null || authorization.length() <= SCHEME.length()
                 || !authorization.regionMatches(true, 0, SCHEME, 0, SCHEME.length())) {
-            return "";
+            return Optional.empty();
         }
-        return authorization.substring(SCHEME.length()).strip();
+        String token = authorization.substring(SCHEME.length()).strip();
+        return token.isEmpty() ? Optional.empty() : Optional.of(token);
     }
 
     private static byte[] hash(String s) {

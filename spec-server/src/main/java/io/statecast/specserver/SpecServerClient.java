@@ -3,10 +3,10 @@ package io.statecast.specserver;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import io.statecast.messagestore.deploy.http.HttpStatusException;
+import io.statecast.messagestore.deploy.http.SpecHttpClient;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -14,14 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
- * Talks to a {@link SpecServer}: what an overlay node uses to download a spec it lacks (the
- * blueprint's <em>downloadSpecification</em>) and an application uses to publish one.
+ * The spec server's API for applications and tools: list, download, publish, delete, history,
+ * restore. It speaks the protocol (paths, JSON, bearer token, statuses); the exchanges themselves
+ * are the node's {@link SpecHttpClient}, the one HTTP client of specs.
  *
  * <p>Every call is bounded: the connection by {@link Options#connectTimeout()}, the whole exchange
  * (headers and body) by {@link Options#requestTimeout()}, and the body by
@@ -131,7 +128,7 @@ public final class SpecServerClient {
     private final URI base;
     private final Optional<String> token;
     private final Options options;
-    private final HttpClient http;
+    private final SpecHttpClient http;
     private final ObjectMapper json = new ObjectMapper();
 
     /**
@@ -156,12 +153,8 @@ public final class SpecServerClient {
         this.base = URI.create(s.endsWith("/") ? s : s + "/");
         this.token = Objects.requireNonNull(token, "token");
         this.options = Objects.requireNonNull(options, "options");
-        HttpClient.Builder b = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(options.connectTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER);
-        tls.ifPresent(b::sslContext);
-        this.http = b.build();
+        this.http = new SpecHttpClient(options.connectTimeout(), options.requestTimeout(),
+                Objects.requireNonNull(tls, "tls"));
     }
 
     /**
@@ -181,7 +174,7 @@ public final class SpecServerClient {
      * @throws SpecServerClientException on an error status or a failed exchange
      */
     public List<ServiceInfo> list() throws SpecServerClientException {
-        HttpResponse<byte[]> r = send(request("services").GET());
+        SpecHttpClient.Answer r = send(request("services").GET());
         expect(r, 200);
         JsonNode root = parse(r.body());
         if (!root.isArray()) {
@@ -201,7 +194,7 @@ public final class SpecServerClient {
      * @throws SpecServerClientException when the server is not healthy or not reachable
      */
     public int health() throws SpecServerClientException {
-        HttpResponse<byte[]> r = send(request("health").GET());
+        SpecHttpClient.Answer r = send(request("health").GET());
         expect(r, 200);
         JsonNode root = parse(r.body());
         if (!"ok".equals(root.path("status").asText()) || !root.path("services").canConvertToInt()) {
@@ -220,22 +213,24 @@ public final class SpecServerClient {
      *     does not match its ETag
      */
     public Fetch get(int serviceId, Optional<String> ifNoneMatch) throws SpecServerClientException {
-        HttpRequest.Builder b = request("services/" + serviceId).GET();
-        ifNoneMatch.ifPresent(t -> b.header("If-None-Match", t));
-        HttpResponse<byte[]> r = send(b);
-        if (r.statusCode() == 404) {
-            return new Fetch.NotFound();
+        URI uri = base.resolve("services/" + serviceId);
+        SpecHttpClient.Download d;
+        try {
+            d = http.download(uri, ifNoneMatch, options.maxResponseBytes(), true);
+        } catch (HttpStatusException e) {
+            throw failure("GET", uri, e.status(), e.body());
+        } catch (IOException e) {
+            // the message names the URI and what was wrong: the exchange, the size, the digest
+            throw new SpecServerClientException(0, e.getMessage(), List.of(), e);
         }
-        if (r.statusCode() == 304) {
-            return new Fetch.NotModified(r.headers().firstValue("ETag").orElse(ifNoneMatch.orElse("")));
+        if (d instanceof SpecHttpClient.Download.Found f) {
+            // download(requireDigest) refuses a document without a SHA-256 ETag
+            return new Fetch.Found(f.document(), f.etag().orElseThrow());
         }
-        expect(r, 200);
-        String etag = r.headers().firstValue("ETag").orElseThrow(() -> malformed("document without ETag"));
-        String actual = EntityTags.of(SpecStore.sha256(r.body()));
-        if (!actual.equals(etag)) {
-            throw malformed("document does not match its ETag " + etag + " (got " + actual + ")");
+        if (d instanceof SpecHttpClient.Download.NotModified n) {
+            return new Fetch.NotModified(n.etag());
         }
-        return new Fetch.Found(r.body(), etag);
+        return new Fetch.NotFound();
     }
 
     /**
@@ -254,12 +249,12 @@ public final class SpecServerClient {
                 .PUT(HttpRequest.BodyPublishers.ofByteArray(document));
         ifMatch.ifPresent(t -> b.header("If-Match", t));
         authorize(b);
-        HttpResponse<byte[]> r = send(b);
-        if (r.statusCode() != 200 && r.statusCode() != 201) {
+        SpecHttpClient.Answer r = send(b);
+        if (r.status() != 200 && r.status() != 201) {
             throw failure(r);
         }
-        String etag = r.headers().firstValue("ETag").orElseThrow(() -> malformed("upload answered without ETag"));
-        return new Stored(r.statusCode() == 201, etag, serviceInfo(parse(r.body())));
+        String etag = r.header("ETag").orElseThrow(() -> malformed("upload answered without ETag"));
+        return new Stored(r.status() == 201, etag, serviceInfo(parse(r.body())));
     }
 
     /**
@@ -274,8 +269,8 @@ public final class SpecServerClient {
         HttpRequest.Builder b = request("services/" + serviceId).DELETE();
         ifMatch.ifPresent(t -> b.header("If-Match", t));
         authorize(b);
-        HttpResponse<byte[]> r = send(b);
-        if (r.statusCode() == 404) {
+        SpecHttpClient.Answer r = send(b);
+        if (r.status() == 404) {
             return false;
         }
         expect(r, 204);
@@ -290,7 +285,7 @@ public final class SpecServerClient {
      * @throws SpecServerClientException with 404 when the server knows nothing of it, or a failed exchange
      */
     public History history(int serviceId) throws SpecServerClientException {
-        HttpResponse<byte[]> r = send(request("services/" + serviceId + "/history").GET());
+        SpecHttpClient.Answer r = send(request("services/" + serviceId + "/history").GET());
         expect(r, 200);
         JsonNode root = parse(r.body());
         try {
@@ -327,9 +322,9 @@ public final class SpecServerClient {
                 .POST(HttpRequest.BodyPublishers.noBody());
         ifMatch.ifPresent(t -> b.header("If-Match", t));
         authorize(b);
-        HttpResponse<byte[]> r = send(b);
+        SpecHttpClient.Answer r = send(b);
         expect(r, 200);
-        String etag = r.headers().firstValue("ETag").orElseThrow(() -> malformed("restore answered without ETag"));
+        String etag = r.header("ETag").orElseThrow(() -> malformed("restore answered without ETag"));
         return new Stored(false, etag, serviceInfo(parse(r.body())));
     }
 
@@ -341,36 +336,30 @@ public final class SpecServerClient {
         token.ifPresent(t -> b.header("Authorization", "Bearer " + t));
     }
 
-    private HttpResponse<byte[]> send(HttpRequest.Builder b) throws SpecServerClientException {
-        HttpRequest req = b.build();
-        CompletableFuture<HttpResponse<byte[]>> f = http.sendAsync(req, BoundedBodySubscriber.handler(options.maxResponseBytes()));
+    private SpecHttpClient.Answer send(HttpRequest.Builder b) throws SpecServerClientException {
         try {
-            return f.get(options.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            f.cancel(true);
-            throw new SpecServerClientException(0, req.method() + " " + req.uri() + ": no complete response within "
-                    + options.requestTimeout().toMillis() + " ms", List.of(), e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new SpecServerClientException(0, req.method() + " " + req.uri() + ": " + cause, List.of(), cause);
-        } catch (InterruptedException e) {
-            f.cancel(true);
-            Thread.currentThread().interrupt();
-            throw new SpecServerClientException(0, req.method() + " " + req.uri() + ": interrupted", List.of(), e);
+            return http.exchange(b, options.maxResponseBytes());
+        } catch (IOException e) {
+            // the message names the method and URI
+            throw new SpecServerClientException(0, e.getMessage(), List.of(), e);
         }
     }
 
-    private void expect(HttpResponse<byte[]> r, int status) throws SpecServerClientException {
-        if (r.statusCode() != status) {
+    private void expect(SpecHttpClient.Answer r, int status) throws SpecServerClientException {
+        if (r.status() != status) {
             throw failure(r);
         }
     }
 
-    private SpecServerClientException failure(HttpResponse<byte[]> r) {
-        String message = "HTTP " + r.statusCode();
+    private SpecServerClientException failure(SpecHttpClient.Answer r) {
+        return failure(r.request().method(), r.request().uri(), r.status(), r.body());
+    }
+
+    private SpecServerClientException failure(String method, URI uri, int status, byte[] answer) {
+        String message = "HTTP " + status;
         List<SpecProblem> problems = new ArrayList<>();
         try {
-            JsonNode body = json.readTree(r.body());
+            JsonNode body = json.readTree(answer);
             if (body != null && body.isObject()) {
                 if (body.path("error").isTextual()) {
                     message += ": " + body.get("error").asText();
@@ -383,7 +372,7 @@ public final class SpecServerClient {
         } catch (IOException | RuntimeException e) {
             // not our JSON: the status alone says what happened
         }
-        return new SpecServerClientException(r.statusCode(), r.request().method() + " " + r.uri() + ": " + message, problems, null);
+        return new SpecServerClientException(status, method + " " + uri + ": " + message, problems, null);
     }
 
     private JsonNode parse(byte[] body) throws SpecServerClientException {

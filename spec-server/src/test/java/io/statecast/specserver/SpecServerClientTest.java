@@ -100,7 +100,7 @@ class SpecServerClientTest {
                 new SpecServerClient.Options(Duration.ofSeconds(5), Duration.ofSeconds(5), 4096));
         SpecServerClientException e = assertThrows(SpecServerClientException.class, () -> small.get(2, Optional.empty()));
         assertEquals(0, e.status());
-        assertTrue(e.getMessage().contains("maxResponseBytes=4096"), e.getMessage());
+        assertTrue(e.getMessage().contains("larger than the limit of 4096 bytes"), e.getMessage());
     }
 
     /** A one-connection fake server on loopback that answers every request with {@code behaviour}. */
@@ -185,7 +185,8 @@ class SpecServerClientTest {
         })) {
             SpecServerClientException e = assertThrows(SpecServerClientException.class, () -> fastClient(endless.uri()).get(1, Optional.empty()));
             assertEquals(0, e.status());
-            assertTrue(e.getMessage().contains("maxResponseBytes") || e.getMessage().contains("no complete response"), e.getMessage());
+            assertTrue(e.getMessage().contains("larger than the limit") || e.getMessage().contains("no complete answer"),
+                    e.getMessage());
         }
     }
 
@@ -202,6 +203,44 @@ class SpecServerClientTest {
         })) {
             SpecServerClientException e = assertThrows(SpecServerClientException.class, () -> fastClient(lying.uri()).get(1, Optional.empty()));
             assertTrue(e.getMessage().contains("does not match its ETag"), e.getMessage());
+        }
+    }
+
+    @Test
+    void shouldReportTheStatusAndTheServersErrorOfAFailedDownload() throws Exception {
+        byte[] body = "{\"error\": \"the repository is read-only\"}".getBytes(StandardCharsets.US_ASCII);
+        try (FakeServer failing = new FakeServer(out -> {
+            try {
+                out.write(("HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: "
+                        + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.write(body);
+                out.flush();
+            } catch (IOException e) {
+                // ignore
+            }
+        })) {
+            SpecServerClientException e = assertThrows(SpecServerClientException.class,
+                    () -> fastClient(failing.uri()).get(1, Optional.empty()));
+            assertEquals(503, e.status());
+            assertTrue(e.getMessage().startsWith("GET ") && e.getMessage().endsWith("/services/1: HTTP 503: "
+                    + "the repository is read-only"), e.getMessage());
+        }
+    }
+
+    @Test
+    void shouldRefuseADocumentWithoutADigest() throws Exception {
+        try (FakeServer unsigned = new FakeServer(out -> {
+            try {
+                out.write("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+            } catch (IOException e) {
+                // ignore
+            }
+        })) {
+            SpecServerClientException e = assertThrows(SpecServerClientException.class,
+                    () -> fastClient(unsigned.uri()).get(1, Optional.empty()));
+            assertEquals(0, e.status());
+            assertTrue(e.getMessage().contains("no verifiable digest"), e.getMessage());
         }
     }
 }

@@ -7,8 +7,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Settings of a {@link MessageStore}. Every field has a default ({@link #defaults()}); the
- * socket configuration's {@code messageStore} section maps onto this record (see
+ * Settings of a {@link MessageStore}. Every field has a default ({@link #defaults()}). In a
+ * socket configuration they are the store's part of the {@code messageStore} section, which
+ * Jackson maps onto {@code deploy.MessageStoreSettings} (file names and ranges in
  * {@code docs/config.md}).
  *
  * @param shards                  worker shards; an instance lives on the shard its key hashes to.

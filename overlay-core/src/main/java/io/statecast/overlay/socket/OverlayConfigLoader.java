@@ -9,12 +9,14 @@ import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -105,7 +107,7 @@ final class OverlayConfigLoader {
             doc = mapper.readValue(text, Document.class);
         } catch (JsonMappingException e) {
             StreamReadException bad = syntaxError(e);
-            throw bad != null ? notWellFormed(syntax, bad) : translate(e);
+            throw bad != null ? notWellFormed(syntax, bad) : translate(e, "");
         } catch (JsonProcessingException e) {
             throw notWellFormed(syntax, e);
         } catch (RuntimeException e) {
@@ -117,6 +119,37 @@ final class OverlayConfigLoader {
         }
         OverlayConfig config = doc.overlay();
         return config.withSecurity(config.security().resolvedAgainst(dir)).validate();
+    }
+
+    /** {@link ConfigSections#bind}: the mapper of a JSON document, errors prefixed with {@code path}. */
+    static <T> T bind(JsonNode section, Class<T> type, String path) throws OverlayConfigException {
+        try {
+            return JSON.treeToValue(section, type);
+        } catch (JsonMappingException e) {
+            throw translate(e, path);
+        } catch (JsonProcessingException e) {
+            // e.g. a number too large for its type: the parser knows no path, only the section
+            throw new OverlayConfigException(path, path + ": " + firstLine(e.getOriginalMessage()), e);
+        } catch (ConfigValueException e) {
+            // thrown by a creator of the section's root record and not wrapped by Jackson
+            String field = join(path, e.field());
+            throw new OverlayConfigException(field, field + e.problem(), e);
+        }
+    }
+
+    private static String join(String prefix, String field) {
+        if (prefix.isEmpty() || field.isEmpty()) {
+            return prefix + field;
+        }
+        return field.startsWith("[") ? prefix + field : prefix + "." + field;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int cut = s.indexOf('\n');
+        return cut > 0 ? s.substring(0, cut) : s;
     }
 
     /** The parser's error a mapping exception wraps (a YAML parser fails inside databind), or null. */
@@ -188,8 +221,13 @@ final class OverlayConfigLoader {
         return null;
     }
 
-    private static OverlayConfigException translate(JsonMappingException e) {
-        String field = path(e);
+    /** @param prefix the path of the node bound, {@code ""} for the document */
+    private static OverlayConfigException translate(JsonMappingException e, String prefix) {
+        String field = join(prefix, path(e));
+        if (e instanceof ValueInstantiationException && e.getCause() instanceof ConfigValueException v) {
+            String f = join(field, v.field());
+            return new OverlayConfigException(f, f + v.problem(), e);
+        }
         String what;
         if (e instanceof UnrecognizedPropertyException u) {
             String known = u.getKnownPropertyIds() == null ? "" : u.getKnownPropertyIds().stream()

@@ -4,6 +4,8 @@ import io.statecast.messagestore.MessageStore;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.metrics.DeploymentMetrics;
 import io.statecast.messagestore.spec.ServiceSpec;
+import io.statecast.messagestore.deploy.http.HttpStatusException;
+import io.statecast.messagestore.deploy.http.SpecHttpClient;
 import io.statecast.messagestore.spec.SpecException;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.Arrival;
@@ -122,8 +124,10 @@ public final class SpecDownloader implements UnknownServiceHandler, AutoCloseabl
         this.store = Objects.requireNonNull(store, "store");
         this.server = Objects.requireNonNull(server, "server");
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
-        this.http = new HttpSpecSource(server.uri().getScheme(), server.timeout(), server.timeout(), server.tls(), true);
-        this.publisher = new SpecPublisher(server.timeout(), server.token(), server.tls());
+        // one HTTP client (one connection pool, one selector thread) for downloads and publishes
+        SpecHttpClient client = new SpecHttpClient(server.timeout(), server.timeout(), server.tls());
+        this.http = new HttpSpecSource(server.uri().getScheme(), client, true);
+        this.publisher = new SpecPublisher(client, server.token());
         if (server.token().isPresent() && server.uri().getScheme().equalsIgnoreCase("http")
                 && !server.uri().getHost().equals("127.0.0.1") && !server.uri().getHost().equals("localhost")
                 && !server.uri().getHost().equals("[::1]")) {

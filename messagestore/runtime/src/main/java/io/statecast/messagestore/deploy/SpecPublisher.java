@@ -1,18 +1,12 @@
 package io.statecast.messagestore.deploy;
 
+import io.statecast.messagestore.deploy.http.SpecHttpClient;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Stores a spec on a spec server: {@code PUT {uri}/services/{id}} with the bearer token
@@ -20,7 +14,8 @@ import java.util.concurrent.TimeoutException;
  * when the ServiceID is stored already the server answers 412 and the publisher compares the
  * stored document's ETag (its SHA-256, from a {@code HEAD}) with the document's own — the same
  * document stored already is as good as stored; another version is a {@link Outcome#CONFLICT}
- * left for an operator. Every exchange is bounded by the timeout; response bodies are discarded.
+ * left for an operator. Every exchange is bounded by the timeout ({@link SpecHttpClient}); an answer's
+ * body is read up to {@value #MAX_ANSWER_BYTES} bytes and not used.
  * Thread-safe.
  */
 final class SpecPublisher {
@@ -41,76 +36,47 @@ final class SpecPublisher {
     record Result(Outcome outcome, String detail) {
     }
 
-    private final Duration timeout;
+    /** Largest answer body read (the server answers a PUT with one service's JSON, an error with a line). */
+    static final int MAX_ANSWER_BYTES = 64 * 1024;
+
     private final Optional<String> token;
-    private final Object clientLock = new Object();
-    private HttpClient client;
+    private final SpecHttpClient client;
 
-    private final Optional<javax.net.ssl.SSLContext> tls;
-
-    SpecPublisher(Duration timeout, Optional<String> token, Optional<javax.net.ssl.SSLContext> tls) {
-        this.tls = Objects.requireNonNull(tls, "tls");
-        this.timeout = Objects.requireNonNull(timeout, "timeout");
+    /** Publishes through {@code client}, presenting {@code token} (empty: none). */
+    SpecPublisher(SpecHttpClient client, Optional<String> token) {
+        this.client = Objects.requireNonNull(client, "client");
         this.token = Objects.requireNonNull(token, "token");
     }
 
     /** Publishes {@code document}, whose SHA-256 is {@code sha256Hex}, at {@code uri}. */
     Result publish(URI uri, byte[] document, String sha256Hex) {
         try {
-            HttpRequest.Builder put = HttpRequest.newBuilder(uri).timeout(timeout)
+            HttpRequest.Builder put = client.request(uri)
                     .header("Content-Type", "application/scxml+xml")
                     .header("If-None-Match", "*")
                     .PUT(HttpRequest.BodyPublishers.ofByteArray(document));
             token.ifPresent(t -> put.header("Authorization", "Bearer " + t));
-            int status = exchange(put.build()).statusCode();
+            int status = client.exchange(put, MAX_ANSWER_BYTES).status();
             if (status == 201 || status == 200) {
                 return new Result(Outcome.STORED, "HTTP " + status);
             }
             if (status != 412) {
                 return new Result(Outcome.FAILED, uri + " answered PUT with HTTP " + status);
             }
-            HttpResponse<Void> head = exchange(HttpRequest.newBuilder(uri).timeout(timeout)
-                    .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
-            if (head.statusCode() != 200) {
-                return new Result(Outcome.FAILED, uri + " answered PUT with 412 and HEAD with HTTP " + head.statusCode());
+            SpecHttpClient.Answer head = client.exchange(client.request(uri)
+                    .method("HEAD", HttpRequest.BodyPublishers.noBody()), MAX_ANSWER_BYTES);
+            if (head.status() != 200) {
+                return new Result(Outcome.FAILED, uri + " answered PUT with 412 and HEAD with HTTP " + head.status());
             }
-            String etag = head.headers().firstValue("etag").orElse("").trim();
+            String etag = head.header("etag").orElse("").trim();
             if (etag.startsWith("W/")) {
                 etag = etag.substring(2);
             }
             boolean same = etag.toLowerCase(Locale.ROOT).equals("\"" + sha256Hex.toLowerCase(Locale.ROOT) + "\"");
             return new Result(same ? Outcome.ALREADY_THERE : Outcome.CONFLICT, "stored ETag " + etag);
         } catch (IOException | IllegalArgumentException e) {
-            return new Result(Outcome.FAILED, uri + ": " + e.getMessage());
-        }
-    }
-
-    private HttpResponse<Void> exchange(HttpRequest request) throws IOException {
-        CompletableFuture<HttpResponse<Void>> f = client().sendAsync(request, HttpResponse.BodyHandlers.discarding());
-        try {
-            return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            f.cancel(true);
-            throw new IOException("no answer within " + timeout.toMillis() + " ms");
-        } catch (InterruptedException e) {
-            f.cancel(true);
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted");
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause() == null ? e : e.getCause();
-            throw new IOException(c.getMessage() == null ? c.toString() : c.getMessage(), c);
-        }
-    }
-
-    private HttpClient client() {
-        synchronized (clientLock) {
-            if (client == null) {
-                HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(timeout)
-                        .followRedirects(HttpClient.Redirect.NEVER);
-                tls.ifPresent(b::sslContext);
-                client = b.build();
-            }
-            return client;
+            String m = String.valueOf(e.getMessage());
+            return new Result(Outcome.FAILED, m.contains(uri.toString()) ? m : uri + ": " + m);
         }
     }
 }

@@ -1,6 +1,16 @@
 package io.statecast.messagestore.deploy;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.statecast.overlay.io.FileErrors;
+import io.statecast.overlay.socket.ConfigValueException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -129,6 +139,92 @@ public record SpecServerSettings(URI uri, Duration timeout, Optional<String> tok
             throw new IllegalArgumentException("timeout must be positive, got " + timeout);
         }
         token.ifPresent(SpecServerSettings::checkToken);
+    }
+
+    /** Largest token file read. */
+    private static final int MAX_TOKEN_FILE_BYTES = 4096;
+
+    /**
+     * The {@code specServer} section of a node's configuration ({@code docs/config.md}): the file's
+     * field names, defaults for absent fields, the file's ranges; reads the token and CA files.
+     */
+    @JsonCreator
+    static SpecServerSettings fromJson(
+            @JsonProperty("uri") String uri,
+            @JsonProperty("timeoutMs") Long timeoutMs,
+            @JsonProperty("tokenFile") String tokenFile,
+            @JsonProperty("tries") Long tries,
+            @JsonProperty("retryIntervalMs") Long retryIntervalMs,
+            @JsonProperty("retryMaxIntervalMs") Long retryMaxIntervalMs,
+            @JsonProperty("publishOnRequest") Boolean publishOnRequest,
+            @JsonProperty("publishOnLoad") Boolean publishOnLoad,
+            @JsonProperty("publishIntervalMs") Long publishIntervalMs,
+            @JsonProperty("maxPublishesPerMinute") Long maxPublishesPerMinute,
+            @JsonProperty("caFile") String caFile) {
+        if (uri == null) {
+            throw new ConfigValueException("uri", " is required and must be a string");
+        }
+        URI base = MessageStoreSettings.uri("uri", uri);
+        long timeout = ConfigValueException.within("timeoutMs", timeoutMs, DEFAULT_TIMEOUT.toMillis(), 1, 600_000);
+        Retry r = Retry.DEFAULTS;
+        int n = ConfigValueException.within("tries", tries, r.tries(), 1, Retry.MAX_TRIES);
+        long interval = ConfigValueException.within("retryIntervalMs", retryIntervalMs, r.interval().toMillis(), 1, 600_000);
+        long maxInterval = ConfigValueException.within("retryMaxIntervalMs", retryMaxIntervalMs,
+                Math.max(interval, r.maxInterval().toMillis()), 1, 600_000);
+        if (maxInterval < interval) {
+            throw new ConfigValueException("retryMaxIntervalMs", "=" + maxInterval + " must be >= retryIntervalMs="
+                    + interval);
+        }
+        Publish p = Publish.NEVER;
+        Publish publish = new Publish(
+                publishOnRequest == null ? p.onRequest() : publishOnRequest,
+                publishOnLoad == null ? p.onLoad() : publishOnLoad,
+                Duration.ofMillis(ConfigValueException.within("publishIntervalMs", publishIntervalMs,
+                        p.perService().toMillis(), 1, 86_400_000L)),
+                ConfigValueException.within("maxPublishesPerMinute", maxPublishesPerMinute, p.maxPerMinute(), 1, 10_000));
+        Optional<String> token = tokenFile == null ? Optional.empty() : Optional.of(readToken(tokenFile));
+        Optional<SSLContext> tls = Optional.empty();
+        if (caFile != null) {
+            try {
+                tls = Optional.of(TlsTrust.trusting(Path.of(caFile)));
+            } catch (IOException e) {
+                throw new ConfigValueException("caFile", "=" + caFile + ": " + FileErrors.describe(e));
+            } catch (InvalidPathException e) {
+                throw new ConfigValueException("caFile", "=" + caFile + ": " + e.getMessage());
+            }
+            if (!base.getScheme().equalsIgnoreCase("https")) {
+                throw new ConfigValueException("caFile", " is for an https uri; uri is " + uri);
+            }
+        }
+        try {
+            return new SpecServerSettings(base, Duration.ofMillis(timeout), token,
+                    new Retry(n, Duration.ofMillis(interval), Duration.ofMillis(maxInterval)), publish, tls);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigValueException("uri", "=" + uri + ": " + e.getMessage());
+        }
+    }
+
+    /** The token in the file (whitespace-trimmed), checked like the spec server checks its own. */
+    private static String readToken(String file) {
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(Path.of(file))) {
+            bytes = in.readNBytes(MAX_TOKEN_FILE_BYTES + 1);
+        } catch (IOException e) {
+            throw new ConfigValueException("tokenFile", "=" + file + " cannot be read: " + FileErrors.describe(e));
+        } catch (InvalidPathException e) {
+            throw new ConfigValueException("tokenFile", "=" + file + " cannot be read: " + e.getMessage());
+        }
+        if (bytes.length > MAX_TOKEN_FILE_BYTES) {
+            throw new ConfigValueException("tokenFile", "=" + file + " is larger than " + MAX_TOKEN_FILE_BYTES + " bytes");
+        }
+        String token = new String(bytes, StandardCharsets.US_ASCII).strip();
+        try {
+            checkToken(token);
+        } catch (IllegalArgumentException e) {
+            // the message never contains the token itself
+            throw new ConfigValueException("tokenFile", "=" + file + ": " + e.getMessage());
+        }
+        return token;
     }
 
     /** Settings with the JDK's default TLS trust. */

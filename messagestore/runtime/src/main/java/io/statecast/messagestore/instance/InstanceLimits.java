@@ -1,5 +1,9 @@
 package io.statecast.messagestore.instance;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.statecast.overlay.socket.ConfigValueException;
+
 /**
  * Bounds on service instances, so that no spec and no traffic pattern can exhaust the node.
  *
@@ -82,6 +86,35 @@ public record InstanceLimits(
             throw new IllegalArgumentException("tombstones must be >= 0, got " + tombstones);
         }
         positive("tombstoneTtlMs", tombstoneTtlMs);
+    }
+
+    /**
+     * The {@code instances} section of a node's configuration ({@code docs/config.md}): the file's
+     * field names, the defaults above for absent fields, and the ranges a file may set.
+     */
+    @JsonCreator
+    static InstanceLimits fromJson(
+            @JsonProperty("maxLive") Long maxLive,
+            @JsonProperty("historyEntries") Long historyEntries,
+            @JsonProperty("actionHistoryEntries") Long actionHistoryEntries,
+            @JsonProperty("timersPerInstance") Long timersPerInstance,
+            @JsonProperty("primitiveBurst") Long primitiveBurst,
+            @JsonProperty("primitiveRatePerSecond") Double primitiveRatePerSecond,
+            @JsonProperty("idleTimeoutMs") Long idleTimeoutMs,
+            @JsonProperty("tombstones") Long tombstones,
+            @JsonProperty("tombstoneTtlMs") Long tombstoneTtlMs) {
+        return new InstanceLimits(
+                ConfigValueException.within("maxLive", maxLive, DEFAULT_MAX_LIVE_INSTANCES, 1, 10_000_000),
+                ConfigValueException.within("historyEntries", historyEntries, DEFAULT_HISTORY_ENTRIES, 1, 100_000),
+                ConfigValueException.within("actionHistoryEntries", actionHistoryEntries, DEFAULT_ACTION_HISTORY_ENTRIES,
+                        1, 10_000),
+                ConfigValueException.within("timersPerInstance", timersPerInstance, DEFAULT_TIMERS_PER_INSTANCE, 1, 10_000),
+                ConfigValueException.within("primitiveBurst", primitiveBurst, DEFAULT_PRIMITIVE_BURST, 1, 1_000_000),
+                ConfigValueException.within("primitiveRatePerSecond", primitiveRatePerSecond, DEFAULT_PRIMITIVE_RATE,
+                        0.001, 10_000_000),
+                ConfigValueException.within("idleTimeoutMs", idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS, 1, 86_400_000L * 30),
+                ConfigValueException.within("tombstones", tombstones, DEFAULT_TOMBSTONES, 0, 10_000_000),
+                ConfigValueException.within("tombstoneTtlMs", tombstoneTtlMs, DEFAULT_TOMBSTONE_TTL_MS, 1, 86_400_000L));
     }
 
     private static void positive(String name, long v) {

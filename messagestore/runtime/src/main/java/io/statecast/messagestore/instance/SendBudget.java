@@ -1,5 +1,9 @@
 package io.statecast.messagestore.instance;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.statecast.overlay.socket.ConfigValueException;
+
 /**
  * The node-wide bound on what one service sends, over all its instances on every shard: a token
  * bucket per service, beside each instance's own primitive rate ({@link InstanceLimits}). The
@@ -37,5 +41,12 @@ public record SendBudget(double perSecond, int burst) {
         if (burst < 1) {
             throw new IllegalArgumentException("burst must be >= 1, got " + burst);
         }
+    }
+
+    /** The {@code sendBudget} section of a node's configuration: defaults for absent fields, the file's ranges. */
+    @JsonCreator
+    static SendBudget fromJson(@JsonProperty("perSecond") Double perSecond, @JsonProperty("burst") Long burst) {
+        return new SendBudget(ConfigValueException.within("perSecond", perSecond, DEFAULT_PER_SECOND, 0.001, 1e9),
+                ConfigValueException.within("burst", burst, DEFAULT_BURST, 1, 100_000_000));
     }
 }

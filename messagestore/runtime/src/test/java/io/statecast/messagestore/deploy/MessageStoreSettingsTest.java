@@ -80,21 +80,32 @@ class MessageStoreSettingsTest {
     @Test
     void shouldNameTheFieldOfEveryError() throws Exception {
         assertTrue(error("{'shard': 2}").startsWith("overlay.messageStore.shard | "), "unknown field");
-        assertTrue(error("{'shard': 2}").contains("known: [controlQueueCapacity"), "lists the known fields");
-        assertTrue(error("{'shards': '2'}").startsWith("overlay.messageStore.shards | "));
-        assertTrue(error("{'shards': 2.5}").contains("whole number"));
+        assertTrue(error("{'shard': 2}").contains("unknown field (known: controlQueueCapacity, "), "lists the known fields");
+        assertTrue(error("{'config': {}}").startsWith("overlay.messageStore.config | "), "a record component is no field");
+        assertEquals("overlay.messageStore.shards | overlay.messageStore.shards: expected an integer, got '2'",
+                error("{'shards': '2'}"));
+        assertTrue(error("{'shards': 2.5}").endsWith("shards: expected an integer, got '2.5'"));
+        assertTrue(error("{'shards': 99999999999}").endsWith("shards=99999999999 must be within 1..256"),
+                "an int field does not wrap around");
+        assertTrue(error("{'shards': 999999999999999999999999}").startsWith("overlay.messageStore.shards | "));
         assertTrue(error("{'shards': 0}").contains("overlay.messageStore.shards=0 must be within 1..256"));
-        assertTrue(error("{'threading': 'fast'}").contains("overlay.messageStore.threading=fast must be dedicated, clock or io"));
+        assertEquals("overlay.messageStore.threading | overlay.messageStore.threading: expected one of dedicated, clock, io, "
+                + "got 'fast'", error("{'threading': 'fast'}"));
         assertTrue(error("{'timerTickMs': 1001}").contains("overlay.messageStore.timerTickMs=1001 must be within 0..1000"));
         assertTrue(error("{'timerTickMs': -1}").startsWith("overlay.messageStore.timerTickMs | "));
         assertTrue(error("{'warmStartRounds': 0}").contains("overlay.messageStore.warmStartRounds=0 must be within 1..1000000"));
         assertTrue(error("{'warmStart': 'yes'}").startsWith("overlay.messageStore.warmStart | "));
         assertTrue(error("{'instances': {'maxLive': -1}}").startsWith("overlay.messageStore.instances.maxLive | "));
         assertTrue(error("{'instances': {'burst': 1}}").startsWith("overlay.messageStore.instances.burst | "));
+        assertTrue(error("{'instances': {'primitiveRatePerSecond': 'x'}}").endsWith("expected a number, got 'x'"));
+        assertEquals("overlay.messageStore.sendBudget.burst | overlay.messageStore.sendBudget.burst: expected an integer, "
+                + "got '1.5'", error("{'sendBudget': {'burst': 1.5}}"));
+        assertTrue(error("{'sendBudget': {'perSecond': 0}}").startsWith("overlay.messageStore.sendBudget.perSecond | "));
         assertTrue(error("{'instances': []}").startsWith("overlay.messageStore.instances | "));
         assertTrue(error("{'unknownService': {'holdMs': 0}}").startsWith("overlay.messageStore.unknownService.holdMs | "));
         assertTrue(error("{'services': 'x'}").startsWith("overlay.messageStore.services | "));
         assertTrue(error("{'services': ['no scheme']}").startsWith("overlay.messageStore.services[0] | "));
+        assertTrue(error("{'services': ['classpath:a', null]}").startsWith("overlay.messageStore.services[1] | "));
         assertTrue(error("{'services': [{'parameters': {}}]}").startsWith("overlay.messageStore.services[0].uri | "));
         assertTrue(error("{'services': [{'uri': 'classpath:a', 'parameters': {'P': [1]}}]}")
                 .startsWith("overlay.messageStore.services[0].parameters.P | "));
@@ -131,12 +142,12 @@ class MessageStoreSettingsTest {
 
     @Test
     void shouldNameTheSpecServerFieldInErrors() throws Exception {
-        assertEquals("overlay.messageStore.specServer | overlay.messageStore.specServer must be an object, got STRING",
+        assertEquals("overlay.messageStore.specServer | overlay.messageStore.specServer: expected a section of fields",
                 error("{'specServer': 'http://x'}"));
         assertTrue(error("{'specServer': {}}").startsWith("overlay.messageStore.specServer.uri | "
                 + "overlay.messageStore.specServer.uri is required"));
         assertTrue(error("{'specServer': {'uri': 'http://x', 'port': 1}}").startsWith(
-                "overlay.messageStore.specServer.port | overlay.messageStore.specServer.port is not a known field"));
+                "overlay.messageStore.specServer.port | overlay.messageStore.specServer.port: unknown field (known: caFile, "));
         assertEquals("overlay.messageStore.specServer.timeoutMs | overlay.messageStore.specServer.timeoutMs=0 "
                 + "must be within 1..600000", error("{'specServer': {'uri': 'http://x', 'timeoutMs': 0}}"));
         assertTrue(error("{'specServer': {'uri': 'file:/tmp/specs'}}").startsWith("overlay.messageStore.specServer.uri | "
