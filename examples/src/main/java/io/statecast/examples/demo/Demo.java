@@ -66,10 +66,14 @@ public final class Demo {
     private static final long SAMPLE_MS = 100;
     /**
      * The sender stays at most this many messages ahead of the slowest receiver: at the default
-     * rate 0.4 s of messages, far more than a quiet machine has in flight, and on a machine too
-     * busy for the rate it keeps queues short of the services' give-up timers (h2h-ack's 5 s).
+     * rate 0.4 s of messages, far more than a quiet machine has in flight.
      */
     private static final int LEAD_MESSAGES = 200;
+    /**
+     * ... and at most half a second of the slowest receiver's measured rate: on a machine too
+     * busy for the set rate, queues stay far short of the services' give-up timers (h2h-ack's 5 s).
+     */
+    private static final long LEAD_MS = 500;
     /**
      * How long the embedded spec server may take to check the published spec (its default is
      * 10 s): the demo's one upload, on a machine so busy that the cold check of h2h-ack took
@@ -404,7 +408,7 @@ public final class Demo {
                 Math.min(lingerMs, TimeUnit.HOURS.toMillis(1)), SAMPLE_MS, true);
         TtcpSender sender = new TtcpSender(sockets.get(0), so, probes.get(0), nodeLog)
                 .lead(new TtcpSender.Lead(() -> receivers.stream().mapToLong(TtcpReceiver::received).min().orElse(0),
-                        LEAD_MESSAGES, Math.min(options.idleMs(), LEAD_STALL_MS)));
+                        LEAD_MESSAGES, LEAD_MS, Math.min(options.idleMs(), LEAD_STALL_MS)));
         Future<TtcpSender.Result> sent = pool.submit(sender::run);
         return new Runs(sender, sent, receivers, results, probes);
     }

@@ -148,25 +148,34 @@ public final class TtcpSender {
 
     /**
      * Closes the loop from in-process receivers to the sender: before each data message of the
-     * measured run the sender waits while it is {@code limit} or more messages ahead of the
-     * slowest receiver's count of distinct messages received, so a machine too busy for the set
-     * rate slows the run down instead of queueing messages past a service's give-up timers. A
-     * lost message does not hold the sender (later ones still count); a receiver that gains
-     * nothing for {@code stallMs} releases it.
+     * measured run the sender waits while it is ahead of the slowest receiver's count of distinct
+     * messages received by as many messages as that receiver gets in {@code leadMs} (at its rate
+     * measured over the last second, at least {@link #MIN_LEAD} and at most {@code limit}
+     * messages). So a machine too busy for the set rate slows the run down instead of queueing
+     * messages past a service's give-up timers. A lost message does not hold the sender (later
+     * ones still count); a receiver that gains nothing for {@code stallMs} releases it.
      *
      * @param slowestReceived the smallest {@link TtcpReceiver#received()} of the receivers
-     * @param limit           messages the sender may be ahead, at least 1
+     * @param limit           most messages the sender may be ahead, at least {@link #MIN_LEAD}
+     * @param leadMs          how far ahead, in the slowest receiver's time
      * @param stallMs         stop waiting once the slowest count has not grown for this long
      */
-    public record Lead(LongSupplier slowestReceived, int limit, long stallMs) {
+    public record Lead(LongSupplier slowestReceived, int limit, long leadMs, long stallMs) {
+        /** The fewest messages the sender may be ahead, whatever the receivers' rate. */
+        public static final int MIN_LEAD = 8;
+
         /** Checks ranges. */
         public Lead {
             Objects.requireNonNull(slowestReceived, "slowestReceived");
-            if (limit < 1 || stallMs < 1) {
-                throw new IllegalArgumentException("lead limit=" + limit + " and stallMs=" + stallMs + " must be >= 1");
+            if (limit < MIN_LEAD || leadMs < 1 || stallMs < 1) {
+                throw new IllegalArgumentException("lead limit=" + limit + " (>= " + MIN_LEAD + "), leadMs=" + leadMs
+                        + " and stallMs=" + stallMs + " (>= 1)");
             }
         }
     }
+
+    /** How often the slowest receiver's rate is sampled for {@link Lead}. */
+    private static final long LEAD_SAMPLE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
     private final OverlaySocket socket;
     private final Options options;
@@ -179,6 +188,10 @@ public final class TtcpSender {
     /** The slowest receiver's count when it last grew, and when (sending thread only). */
     private long leadSeen;
     private long leadGainNanos;
+    /** The slowest receiver's count and time at the last rate sample, and its rate (messages/s, smoothed; < 0 unknown). */
+    private long leadSampleCount;
+    private long leadSampleNanos;
+    private double leadRate = -1;
     private final EpochClock clock = EpochClock.system();
     private final ReceiverRoster roster = new ReceiverRoster();
     private volatile long run;
@@ -428,16 +441,18 @@ public final class TtcpSender {
     }
 
     /**
-     * Waits while message {@code seq} would put the sender {@code l.limit()} ahead of the slowest
-     * receiver, unless that receiver has gained nothing for {@code l.stallMs()}; returns the
-     * nanoseconds waited. The last gain is remembered across messages, so a stalled receiver
-     * delays one message by the stall time, not every message. Sending thread only.
+     * Waits while message {@code seq} would put the sender further ahead of the slowest receiver
+     * than {@link #leadLimit} allows, unless that receiver has gained nothing for
+     * {@code l.stallMs()}; returns the nanoseconds waited. The last gain is remembered across
+     * messages, so a stalled receiver delays one message by the stall time, not every message.
+     * Sending thread only.
      */
     private long awaitReceivers(Lead l, int seq) throws InterruptedException {
         long start = System.nanoTime();
         long stallNanos = TimeUnit.MILLISECONDS.toNanos(l.stallMs());
         if (leadGainNanos == 0) {
             leadGainNanos = start;
+            leadSampleNanos = start;
         }
         for (long now = start; ; now = System.nanoTime()) {
             long c = l.slowestReceived().getAsLong();
@@ -445,7 +460,8 @@ public final class TtcpSender {
                 leadSeen = c;
                 leadGainNanos = now;
             }
-            if (seq - leadSeen < l.limit() || now - leadGainNanos > stallNanos) {
+            sampleLeadRate(c, now);
+            if (seq - leadSeen < leadLimit(l) || now - leadGainNanos > stallNanos) {
                 return now - start;
             }
             if (Thread.interrupted()) {
@@ -453,6 +469,27 @@ public final class TtcpSender {
             }
             LockSupport.parkNanos(200_000);
         }
+    }
+
+    /** Updates the slowest receiver's smoothed rate once per {@link #LEAD_SAMPLE_NANOS}. */
+    private void sampleLeadRate(long count, long now) {
+        long dt = now - leadSampleNanos;
+        if (dt < LEAD_SAMPLE_NANOS) {
+            return;
+        }
+        double rate = (count - leadSampleCount) * 1e9 / dt;
+        leadRate = leadRate < 0 ? rate : leadRate + (rate - leadRate) / 4; // about a second's memory
+        leadSampleCount = count;
+        leadSampleNanos = now;
+    }
+
+    /** How many messages the sender may be ahead now: {@code leadMs} of the slowest receiver's rate, within bounds. */
+    private int leadLimit(Lead l) {
+        if (leadRate < 0) {
+            return l.limit();
+        }
+        long n = (long) (leadRate * l.leadMs() / 1000);
+        return (int) Math.max(Lead.MIN_LEAD, Math.min(l.limit(), n));
     }
 
     /**
