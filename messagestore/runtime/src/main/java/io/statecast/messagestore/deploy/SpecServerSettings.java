@@ -161,8 +161,12 @@ public record SpecServerSettings(URI uri, Duration timeout, Optional<String> tok
         return new SpecServerSettings(uri, timeout, token, retry, publish, Optional.of(context));
     }
 
-    /** 16–1024 visible ASCII characters, like the server's token file. */
-    static void checkToken(String t) {
+    /**
+     * Checks a token: 16–1024 visible ASCII characters, like the server's token file.
+     *
+     * @throws IllegalArgumentException saying what is wrong, never quoting the token
+     */
+    public static void checkToken(String t) {
         if (t.length() < MIN_TOKEN_CHARS || t.length() > MAX_TOKEN_CHARS) {
             throw new IllegalArgumentException("the token must have " + MIN_TOKEN_CHARS + ".." + MAX_TOKEN_CHARS
                     + " characters, has " + t.length());

@@ -1,8 +1,10 @@
-package io.statecast.messagestore.deploy;
+package io.statecast.messagestore;
 
+import io.statecast.messagestore.deploy.TrustedKeys;
+import io.statecast.messagestore.deploy.TlsTrust;
+import io.statecast.messagestore.deploy.SpecServerSettings;
+import io.statecast.messagestore.deploy.SigningKey;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.statecast.messagestore.MessageStore;
-import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.event.QueryLimits;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.SendBudget;
