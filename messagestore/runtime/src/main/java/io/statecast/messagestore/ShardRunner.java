@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  */
 interface ShardRunner {
 
-    /** Starts running the shard; it drains what was queued before. */
+    /** Starts running the shard (before any work is queued: the store publishes its shards after). */
     void start();
 
     /** Work was queued (any thread): makes sure a {@link Shard#doWork()} follows. */

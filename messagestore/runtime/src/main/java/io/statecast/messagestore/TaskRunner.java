@@ -40,7 +40,7 @@ final class TaskRunner implements ShardRunner {
 
     @Override
     public void start() {
-        wake();
+        // nothing to run until work is queued: each producer's wake() posts the first task
     }
 
     @Override
