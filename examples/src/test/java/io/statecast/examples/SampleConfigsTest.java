@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.statecast.messagestore.deploy.MessageStoreSettings;
+import io.statecast.messagestore.MessageStoreSettings;
 import io.statecast.overlay.socket.OverlayConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;

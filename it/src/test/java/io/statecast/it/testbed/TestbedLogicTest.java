@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.statecast.examples.ttcp.ShippedService;
 import io.statecast.messagestore.MessageStoreConfig;
-import io.statecast.messagestore.deploy.MessageStoreSettings;
+import io.statecast.messagestore.MessageStoreSettings;
 import io.statecast.overlay.socket.OverlayConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -2,6 +2,8 @@ package io.statecast.messagestore;
 
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.ServiceRuntime;
+import io.statecast.messagestore.spec.Scope;
+import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.message.OverlayMessage;
 
@@ -22,6 +24,15 @@ import io.statecast.overlay.message.OverlayMessage;
  */
 record Inbound(OverlayMessage message, Arrival arrival, ServiceRuntime service, InstanceKey key, boolean data,
         boolean own, long queuedNanos) {
+
+    /**
+     * The key of {@code message} as it arrives for {@code service}, or {@code null} for scope
+     * expression: an XPath (maybe on Saxon) does not run on the caller's thread (an I/O thread),
+     * so a shard computes it and hands the message on to the shard of that key.
+     */
+    static InstanceKey arrivalKey(ServiceRuntime service, OverlayMessage message, LogicalAddress local) {
+        return service.scope() == Scope.EXPRESSION ? null : InstanceKey.of(service.scope(), message, local);
+    }
 
     /** This message with its key. */
     Inbound withKey(InstanceKey k) {

@@ -3,14 +3,14 @@ package io.statecast.messagestore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.statecast.overlay.io.FileErrors;
-import io.statecast.messagestore.deploy.PendingMessages;
 import io.statecast.messagestore.deploy.ServiceLoadException;
+import io.statecast.messagestore.deploy.ServiceHost;
 import io.statecast.messagestore.deploy.ServiceRegistry;
 import io.statecast.messagestore.deploy.SpecResolver;
 import io.statecast.messagestore.deploy.SpecSignatures;
 import io.statecast.messagestore.deploy.TrustedKeys;
 import io.statecast.messagestore.deploy.UnknownServiceHandler;
-import io.statecast.messagestore.deploy.WarmStart;
+import io.statecast.messagestore.deploy.UnknownServices;
 import io.statecast.messagestore.instance.EndCause;
 import io.statecast.messagestore.instance.InFlightCounter;
 import io.statecast.messagestore.instance.InstanceKey;
@@ -22,9 +22,9 @@ import io.statecast.messagestore.metrics.DeploymentMeters;
 import io.statecast.messagestore.metrics.ServiceMetrics;
 import io.statecast.messagestore.metrics.StoreMeters;
 import io.statecast.messagestore.spec.MetaOps;
-import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
+import io.statecast.messagestore.spec.SpecLimits;
 import io.statecast.messagestore.spec.SpecLoader;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.Arrival;
@@ -64,14 +64,17 @@ import org.slf4j.LoggerFactory;
  * <h2>Data path</h2>
  * {@link #receiveMessage} (any thread, never blocks): registry lookup (an immutable map); a
  * message of an unknown service is held for {@link MessageStoreConfig#unknownServiceHold()} in a
- * bounded queue; otherwise it is counted against the data queue (payload messages) or the control
+ * bounded queue, or refused if its service was quarantined ({@link UnknownServices}); otherwise it is counted against the data queue (payload messages) or the control
  * queue (all others) — both bounded per store, drop-tail, drops counted — and handed to the shard
  * its instance key hashes to. The shard finds or creates the instance (refusing a key that ended
  * recently, or one instance too many), matches the basic events and runs the instance's step.
  *
  * <h2>Threading</h2>
- * N shards, each single-threaded (see {@link Shard}); an instance lives on exactly one, so its
- * state needs no locks. Timers fire on the owning shard's thread: from its own timing wheel
+ * N shards, each a single-threaded agent (see {@link Shard}) that sees the store only as a
+ * {@link ShardContext}, driven by a {@link ShardRunner}: a thread of its own with dedicated
+ * threading ({@link ThreadRunner}), tasks of the timer service — the virtual clock in simulations —
+ * with clock threading, or of the receive thread with io threading ({@link TaskRunner}). An
+ * instance lives on exactly one shard, so its state needs no locks. Timers fire on the owning shard's thread: from its own timing wheel
  * (dedicated threading on the system clock) or posted into it by the overlay's timer service
  * (clock threading, virtual clocks; see {@link MessageStoreConfig#timerTick()}). Metaop queries
  * ({@link #forwardsItself}, {@link #processIntermediateUnicast}) read the immutable registry.
@@ -103,7 +106,7 @@ import org.slf4j.LoggerFactory;
  * oldest key is forgotten (counted). Flow-scope instances leave no tombstone: a new message from
  * the source starts a new flow.
  */
-public final class MessageStore implements MessageStorePort {
+public final class MessageStore implements MessageStorePort, ServiceHost {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageStore.class);
     /** What a service none of whose messages was ever counted reads as (never written). */
@@ -114,7 +117,6 @@ public final class MessageStore implements MessageStorePort {
     private final boolean ownsLoader;
     private final SpecResolver resolver;
     private final ServiceRegistry registry = new ServiceRegistry();
-    private final Map<Integer, String> quarantinedSpecs = new HashMap<>();
     private final Counters node = new Counters();
     private final AtomicInteger dataBacklog = new AtomicInteger();
     private final AtomicInteger controlBacklog = new AtomicInteger();
@@ -123,12 +125,12 @@ public final class MessageStore implements MessageStorePort {
     private final ConcurrentHashMap<Integer, InFlightCounter> inFlight = new ConcurrentHashMap<>();
     private final LongAdder quarantines = new LongAdder();
     private final LongAdder abandonedThreads = new LongAdder();
-    private final PendingMessages pending;
+    /** Messages of services not loaded, held or refused (quarantine); the deployment handler. */
+    private final UnknownServices unknown;
     private final WarmStart warmStart;
     /** A scratch twin of another store (receive-path warm-up): loads quietly. */
     private final boolean scratch;
     private final Object lifecycle = new Object();
-    private volatile UnknownServiceHandler unknownServiceHandler = UnknownServiceHandler.NONE;
     /** Keys whose signatures specs from the network need; null: no signature needed. */
     private volatile TrustedKeys trustedKeys;
     private final LongAdder untrustedSpecs = new LongAdder();
@@ -139,9 +141,10 @@ public final class MessageStore implements MessageStorePort {
     /** The threading the shards use, set by {@link #open} ({@link #threading()}). */
     private volatile MessageStoreConfig.Threading threading;
     private TimerService.Timer sweepTimer;
-    private TimerService.Timer pendingTimer;
     /** The socket's meters once {@link #bindMeters} was called, else {@code null}. */
     private volatile StoreMeters meters;
+    /** What the shards see of this store. */
+    private final ShardContext shardContext = new ShardSide();
 
     /** A store with {@code config}, loading specs with its own {@link SpecLoader}. */
     public MessageStore(MessageStoreConfig config) {
@@ -167,7 +170,23 @@ public final class MessageStore implements MessageStorePort {
         this.loader = Objects.requireNonNull(loader, "loader");
         this.ownsLoader = ownsLoader;
         this.resolver = Objects.requireNonNull(resolver, "resolver");
-        this.pending = new PendingMessages(config.unknownServiceMessages(), config.unknownServiceHold().toNanos());
+        this.unknown = new UnknownServices(config.unknownServiceMessages(), config.unknownServiceHold().toNanos(), node,
+                new UnknownServices.Store() {
+                    @Override
+                    public ServiceRuntime service(int serviceId) {
+                        return registry.get(serviceId);
+                    }
+
+                    @Override
+                    public boolean accept(ServiceRuntime service, OverlayMessage message, Arrival arrival) {
+                        return MessageStore.this.accept(service, message, arrival);
+                    }
+
+                    @Override
+                    public TimerService timers() {
+                        return context.timers();
+                    }
+                });
         this.warmStart = new WarmStart(config, node);
     }
 
@@ -176,7 +195,14 @@ public final class MessageStore implements MessageStorePort {
         return config;
     }
 
+    /** The limits on the specs this store loads ({@link MessageStoreConfig#specLimits()}). */
+    @Override
+    public SpecLimits specLimits() {
+        return config.specLimits();
+    }
+
     /** The loader that validates every spec this store loads (for sources that fetch bytes themselves). */
+    @Override
     public SpecLoader loader() {
         return loader;
     }
@@ -192,7 +218,7 @@ public final class MessageStore implements MessageStorePort {
      * its counters in {@link #metrics()}.
      */
     public void onUnknownService(UnknownServiceHandler handler) {
-        this.unknownServiceHandler = Objects.requireNonNull(handler, "handler");
+        unknown.handler(handler);
     }
 
     /**
@@ -223,6 +249,7 @@ public final class MessageStore implements MessageStorePort {
      *
      * @param source names the document in the reason
      */
+    @Override
     public Optional<String> distrust(byte[] document, String source) {
         TrustedKeys keys = trustedKeys;
         if (keys == null) {
@@ -274,11 +301,7 @@ public final class MessageStore implements MessageStorePort {
             throw new ServiceLoadException(e.getMessage(), e);
         }
         install(spec);
-        try {
-            unknownServiceHandler.serviceLoaded(spec, bytes);
-        } catch (RuntimeException e) {
-            LOG.warn("deployment handler failed on the load of {}: {}", uri, e.toString());
-        }
+        unknown.serviceLoaded(spec, bytes);
         return spec;
     }
 
@@ -289,14 +312,10 @@ public final class MessageStore implements MessageStorePort {
      *
      * @throws ServiceLoadException if these spec bytes were quarantined, or the warm start failed
      */
+    @Override
     public void install(ServiceSpec spec) throws ServiceLoadException {
         int id = spec.service().serviceId();
-        synchronized (quarantinedSpecs) {
-            if (spec.sha256Hex().equals(quarantinedSpecs.get(id))) {
-                throw new ServiceLoadException(spec.source() + ": this spec (sha256 " + spec.sha256Hex()
-                        + ") was quarantined; load a corrected one");
-            }
-        }
+        unknown.refuseIfQuarantined(spec);
         ServiceRuntime runtime = new ServiceRuntime(spec);
         if (config.warmStart()) {
             warmStart.run(runtime);
@@ -309,9 +328,7 @@ public final class MessageStore implements MessageStorePort {
         if (m != null) {
             m.bindService(id, runtime.name(), runtime.counters());
         }
-        synchronized (quarantinedSpecs) {
-            quarantinedSpecs.remove(id);
-        }
+        unknown.installed(id);
         if (scratch) {
             LOG.debug("scratch twin: loaded {}", runtime);
         } else {
@@ -324,11 +341,7 @@ public final class MessageStore implements MessageStorePort {
         if (context != null) {
             startOnDeploy(runtime);
         }
-        for (PendingMessages.Held h : pending.release(id)) {
-            if (!accept(runtime, h.message(), h.arrival())) {
-                LOG.debug("held message of {} dropped on release", runtime);
-            }
-        }
+        unknown.release(runtime);
     }
 
     /**
@@ -358,6 +371,7 @@ public final class MessageStore implements MessageStorePort {
     }
 
     /** The runtime of a loaded service, or {@code null}. */
+    @Override
     public ServiceRuntime service(int serviceId) {
         return registry.get(serviceId);
     }
@@ -368,9 +382,7 @@ public final class MessageStore implements MessageStorePort {
             return;
         }
         quarantines.increment();
-        synchronized (quarantinedSpecs) {
-            quarantinedSpecs.put(service.serviceId(), service.spec().sha256Hex());
-        }
+        unknown.quarantined(service);
         registry.remove(service.serviceId(), service);
         unbindMeters(service);
         removeEverywhere(service, EndCause.QUARANTINED);
@@ -464,7 +476,8 @@ public final class MessageStore implements MessageStorePort {
                     ((long) config.instances().tombstones() + n - 1) / n);
             Shard[] s = new Shard[n];
             for (int i = 0; i < n; i++) {
-                s[i] = new Shard(this, i, perShard);
+                s[i] = new Shard(shardContext, config, threading, i, n, perShard, threadNamePrefix() + "shard-" + i);
+                s[i].start();
             }
             shards = s;
             scheduleSweep();
@@ -548,7 +561,7 @@ public final class MessageStore implements MessageStorePort {
         }
         ServiceRuntime rt = registry.get(fsm.serviceId());
         if (rt == null) {
-            return hold(message, arrival);
+            return unknown.hold(message, arrival);
         }
         return accept(rt, message, arrival);
     }
@@ -562,18 +575,7 @@ public final class MessageStore implements MessageStorePort {
             }
             return true;
         }
-        boolean taken;
-        try {
-            taken = unknownServiceHandler.serviceRequested(message, arrival);
-        } catch (RuntimeException e) {
-            LOG.warn("deployment handler failed on a Service Request for ServiceID {}: {}", message.fsm().serviceId(),
-                    e.toString());
-            taken = false;
-        }
-        if (!taken) {
-            node.drop(DropReason.SERVICE_REQUEST);
-        }
-        return taken;
+        return unknown.serviceRequested(message, arrival);
     }
 
     /**
@@ -582,6 +584,7 @@ public final class MessageStore implements MessageStorePort {
      *
      * @return substrate transmissions made; 0 when the store is not open or closed
      */
+    @Override
     public int sendServiceRequest(int serviceId, LogicalAddress destination) {
         OverlayContext c = context;
         if (c == null || closed) {
@@ -597,64 +600,9 @@ public final class MessageStore implements MessageStorePort {
      *
      * @return how many were dropped
      */
+    @Override
     public int dropHeld(int serviceId) {
-        List<PendingMessages.Held> dropped = pending.release(serviceId);
-        dropped.forEach(h -> node.drop(DropReason.SPEC_UNAVAILABLE));
-        return dropped.size();
-    }
-
-    private boolean hold(OverlayMessage message, Arrival arrival) {
-        int id = message.fsm().serviceId();
-        boolean quarantined;
-        synchronized (quarantinedSpecs) {
-            quarantined = quarantinedSpecs.containsKey(id);
-        }
-        if (quarantined) {
-            node.drop(DropReason.QUARANTINED);
-            return false;
-        }
-        PendingMessages.Result r = pending.hold(message, arrival, context.timers().nanoTime());
-        if (r == PendingMessages.Result.FULL) {
-            node.drop(DropReason.UNKNOWN_SERVICE_QUEUE_FULL);
-            return false;
-        }
-        ServiceRuntime now = registry.get(id);
-        if (now != null) {
-            // loaded while we were holding: release at once (install may have run its release already)
-            for (PendingMessages.Held h : pending.release(id)) {
-                accept(now, h.message(), h.arrival());
-            }
-            return true;
-        }
-        schedulePendingExpiry();
-        if (r == PendingMessages.Result.HELD_FIRST) {
-            try {
-                unknownServiceHandler.serviceNeeded(id, message);
-            } catch (RuntimeException e) {
-                LOG.warn("unknown-service handler failed for ServiceID {}: {}", id, e.toString());
-            }
-        }
-        return true;
-    }
-
-    private void schedulePendingExpiry() {
-        synchronized (lifecycle) {
-            if (pendingTimer != null || closed) {
-                return;
-            }
-            long delay = Math.max(1, TimeUnit.NANOSECONDS.toMillis(pending.holdNanos()) / 4);
-            pendingTimer = context.timers().schedule(delay, TimeUnit.MILLISECONDS, this::expirePending);
-        }
-    }
-
-    private void expirePending() {
-        synchronized (lifecycle) {
-            pendingTimer = null;
-        }
-        pending.expire(context.timers().nanoTime(), h -> node.drop(DropReason.UNKNOWN_SERVICE_EXPIRED));
-        if (pending.size() > 0) {
-            schedulePendingExpiry();
-        }
+        return unknown.dropHeld(serviceId);
     }
 
     /**
@@ -670,7 +618,7 @@ public final class MessageStore implements MessageStorePort {
             return; // open() is making the shards: it starts every installed spec once they exist
         }
         InstanceKey key = InstanceKey.ofNode(rt.scope(), rt.serviceId(), context.localAddress());
-        Shard shard = s[Math.floorMod(key.spread(), s.length)];
+        Shard shard = s[Shard.indexOf(key, s.length)];
         shard.post(() -> shard.startOnDeploy(rt, key));
     }
 
@@ -700,32 +648,14 @@ public final class MessageStore implements MessageStorePort {
         return true;
     }
 
-    /**
-     * The key of a message as it arrives, or {@code null} for scope expression: an XPath (maybe
-     * on Saxon) does not run on the caller's thread (an I/O thread), so a shard computes it
-     * ({@link Shard}) and hands the message on to the shard of that key.
-     */
+    /** The key of a message as it arrives ({@link Inbound#arrivalKey}). */
     private InstanceKey arrivalKey(ServiceRuntime rt, OverlayMessage message) {
-        return rt.scope() == Scope.EXPRESSION ? null : InstanceKey.of(rt.scope(), message, context().localAddress());
+        return Inbound.arrivalKey(rt, message, context.localAddress());
     }
 
     /** Where a message without a key yet is keyed: by source, so one sender's messages stay in order. */
     private Shard keyingShard(ServiceRuntime rt, OverlayMessage message) {
         return shardOf(InstanceKey.ofFlow(rt.serviceId(), message.source()));
-    }
-
-    /** Whether {@code key}'s instance lives on {@code shard}. */
-    boolean isShardOf(InstanceKey key, Shard shard) {
-        return shardOf(key) == shard;
-    }
-
-    /**
-     * Hands {@code in}, keyed by a shard ({@link #arrivalKey}), to the shard of its key; it counts
-     * in the backlog again until that shard takes it.
-     */
-    void dispatch(Inbound in) {
-        (in.data() ? dataBacklog : controlBacklog).incrementAndGet();
-        shardOf(in.key()).offer(in);
     }
 
     /** The in-flight count of {@code serviceId}, created on first use. */
@@ -736,15 +666,23 @@ public final class MessageStore implements MessageStorePort {
 
     private Shard shardOf(InstanceKey key) {
         Shard[] s = shards;
-        return s[Math.floorMod(key.spread(), s.length)];
+        return s[Shard.indexOf(key, s.length)];
     }
 
-    /** A message whose service was reloaded with another scope goes to the shard of its new key. */
-    void redispatch(ServiceRuntime current, Inbound in) {
-        InstanceKey key = arrivalKey(current, in.message());
-        Inbound again = new Inbound(in.message(), in.arrival(), current, key, in.data(), in.own(), in.queuedNanos());
-        (in.data() ? dataBacklog : controlBacklog).incrementAndGet();
-        (key != null ? shardOf(key) : keyingShard(current, in.message())).offer(again);
+    /**
+     * Whether every shard's runner is idle with nothing queued: a test stepping a virtual clock
+     * under dedicated threading waits for this between steps.
+     */
+    boolean shardsIdle() {
+        Shard[] s = shards;
+        if (s != null) {
+            for (Shard shard : s) {
+                if (!shard.idle()) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Messages waiting for a shard now, data and control. */
@@ -752,49 +690,79 @@ public final class MessageStore implements MessageStorePort {
         return dataBacklog.get() + controlBacklog.get();
     }
 
-    /** A shard took {@code in} off its queue. */
-    void taken(Inbound in) {
-        (in.data() ? dataBacklog : controlBacklog).decrementAndGet();
-    }
-
-    void drop(DropReason reason, ServiceRuntime service) {
+    private void drop(DropReason reason, ServiceRuntime service) {
         node.drop(reason);
         if (service != null) {
             service.counters().drop(reason);
         }
     }
 
-    /** Takes one unit of the live-instance budget; false when the store is at its limit. */
-    boolean reserveInstance() {
-        int max = config.instances().maxLiveInstances();
-        int n;
-        do {
-            n = live.get();
-            if (n >= max) {
-                return false;
-            }
-        } while (!live.compareAndSet(n, n + 1));
-        return true;
-    }
+    /** What a shard sees of this store ({@link ShardContext}); any shard's thread. */
+    private final class ShardSide implements ShardContext {
 
-    void releaseInstance() {
-        live.decrementAndGet();
-    }
+        @Override
+        public OverlayContext overlay() {
+            return context;
+        }
 
-    OverlayContext context() {
-        return context;
-    }
+        @Override
+        public Counters nodeCounters() {
+            return node;
+        }
 
-    ServiceRegistry registry() {
-        return registry;
-    }
+        @Override
+        public ServiceRuntime service(int serviceId) {
+            return registry.get(serviceId);
+        }
 
-    Counters nodeCounters() {
-        return node;
-    }
+        @Override
+        public boolean closed() {
+            return closed;
+        }
 
-    boolean isClosed() {
-        return closed;
+        @Override
+        public void drop(DropReason reason, ServiceRuntime service) {
+            MessageStore.this.drop(reason, service);
+        }
+
+        @Override
+        public void taken(Inbound in) {
+            (in.data() ? dataBacklog : controlBacklog).decrementAndGet();
+        }
+
+        @Override
+        public void route(Inbound in) {
+            (in.data() ? dataBacklog : controlBacklog).incrementAndGet();
+            (in.key() != null ? shardOf(in.key()) : keyingShard(in.service(), in.message())).offer(in);
+        }
+
+        @Override
+        public boolean reserveInstance() {
+            int max = config.instances().maxLiveInstances();
+            int n;
+            do {
+                n = live.get();
+                if (n >= max) {
+                    return false;
+                }
+            } while (!live.compareAndSet(n, n + 1));
+            return true;
+        }
+
+        @Override
+        public void releaseInstance() {
+            live.decrementAndGet();
+        }
+
+        @Override
+        public void quarantine(ServiceRuntime service, String reason) {
+            MessageStore.this.quarantine(service, reason);
+        }
+
+        @Override
+        public InFlightCounter inFlightCounter(int serviceId) {
+            return MessageStore.this.inFlightCounter(serviceId);
+        }
     }
 
     // ------------------------------------------------------------------ metrics
@@ -890,12 +858,12 @@ public final class MessageStore implements MessageStorePort {
         Meters.gauge(r, "store.node.backlog", "messages waiting for a shard now, by queue", this,
                 s -> s.controlBacklog.get(), Tags.of("queue", "control"));
         Meters.gauge(r, "store.node.held.unknown", "messages of services not loaded, held now", this,
-                s -> s.pending.size(), Tags.empty());
+                s -> s.unknown.held(), Tags.empty());
         Meters.counter(r, "store.node.quarantines", "services quarantined", this, s -> s.quarantines.sum(),
                 Tags.empty());
         Meters.counter(r, "store.node.abandoned.threads", "shard threads the watchdog gave up on", this,
                 s -> s.abandonedThreads.sum(), Tags.empty());
-        DeploymentMeters.bind(r, this, s -> s.unknownServiceHandler.metrics());
+        DeploymentMeters.bind(r, this, s -> s.unknown.metrics());
         meters = m;
         for (ServiceRuntime rt : registry.all()) {
             m.bindService(rt.serviceId(), rt.name(), rt.counters());
@@ -917,8 +885,8 @@ public final class MessageStore implements MessageStorePort {
                     rt.counters().snapshot()));
         }
         services.sort(Comparator.comparingInt(ServiceMetrics::serviceId));
-        return new MessageStoreMetrics(node.snapshot(), dataBacklog.get(), controlBacklog.get(), pending.size(),
-                quarantines.sum(), abandonedThreads.sum(), services, unknownServiceHandler.metrics());
+        return new MessageStoreMetrics(node.snapshot(), dataBacklog.get(), controlBacklog.get(), unknown.held(),
+                quarantines.sum(), abandonedThreads.sum(), services, unknown.metrics());
     }
 
     // ------------------------------------------------------------------ close
@@ -934,16 +902,12 @@ public final class MessageStore implements MessageStorePort {
             if (sweepTimer != null) {
                 sweepTimer.cancel();
             }
-            if (pendingTimer != null) {
-                pendingTimer.cancel();
-            }
             if (watchdog != null) {
                 watchdog.shutdownNow();
             }
             s = shards;
         }
-        pending.clear(h -> node.drop(DropReason.CLOSED));
-        unknownServiceHandler.storeClosed();
+        unknown.close();
         if (s != null) {
             for (Shard shard : s) {
                 shard.post(shard::removeAll);

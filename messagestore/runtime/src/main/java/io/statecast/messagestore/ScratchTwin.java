@@ -1,6 +1,5 @@
 package io.statecast.messagestore;
 
-import io.statecast.messagestore.deploy.WarmStart;
 import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.overlay.address.LogicalAddress;

@@ -18,7 +18,6 @@ import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.instance.Tombstones;
 import io.statecast.messagestore.metrics.Counters;
 import io.statecast.messagestore.metrics.DropReason;
-import io.statecast.messagestore.spec.Scope;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.logging.RateLimitedLog;
 import io.statecast.overlay.message.OverlayMessage;
@@ -29,34 +28,32 @@ import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One single-threaded worker of a {@link MessageStore}: it owns the instances whose keys hash to
- * it, their tombstones and its query evaluators, and nothing else touches them — no locks.
+ * One single-threaded agent of a {@link MessageStore}: it owns the instances whose keys hash to
+ * it, their tombstones and its query evaluators, and nothing else touches them — no locks. It
+ * knows its store only as a {@link ShardContext}.
  *
  * <p>Work arrives in three lock-free queues: internal tasks (sweeps, removals, timer expiries
  * with clock threading; never dropped, bounded by instances × timers), control messages and data
- * messages (bounded per store by the store's counters). A drain runs while work is waiting: all
- * internal tasks first, then due timers, then control before data, in batches. With clock
- * threading the drain is a task of the timer service that re-posts itself, so that other shards
- * sharing that thread get their turn; with dedicated threading the shard's own thread loops over
- * drains and parks when idle.
+ * messages (bounded per store by the store's counters). One {@link #doWork()} takes all internal
+ * tasks first, then due timers, then up to a batch of messages, control before data. A
+ * {@link ShardRunner} calls it while work waits: its own thread that parks when idle
+ * ({@link ThreadRunner}, dedicated threading), or tasks of an executor that re-post themselves so
+ * that other shards sharing that thread get their turn ({@link TaskRunner}: the timer service —
+ * the virtual clock in simulations — with clock threading, the receive thread with io threading).
  *
- * <p>Timers of instances: a dedicated shard on the system clock ({@link RealTimerService}) keeps
- * them on its own {@link TimerWheel}, advanced by its thread after every message and on waking,
- * its idle park timed to the next occupied tick — no timer thread, no hand-off, no wake-up of
- * another thread. Otherwise (clock threading, a virtual clock, {@code timerTick} zero) they are
- * tasks of the overlay's timer service that post the expiry into the shard, which keeps virtual
- * time deterministic.
+ * <p>Timers of instances: a dedicated or io shard on the system clock ({@link RealTimerService})
+ * keeps them on its own {@link TimerWheel}, advanced after every message and on waking, its idle
+ * park timed to the next occupied tick — no timer thread, no hand-off, no wake-up of another
+ * thread. Otherwise (clock threading, a virtual clock, {@code timerTick} zero) they are tasks of the
+ * overlay's timer service that post the expiry into the shard, which keeps virtual time
+ * deterministic.
  *
  * <p>It is also the {@link EvaluationGuard} of its evaluations: a ticket in an atomic reference
  * says which thread evaluates for which service since when. The store's watchdog may take a
@@ -86,8 +83,10 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    private final MessageStore store;
+    private final ShardContext store;
+    private final MessageStoreConfig config;
     private final int index;
+    private final int shardCount;
     private final ConcurrentLinkedQueue<Runnable> internal = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Inbound> control = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Inbound> data = new ConcurrentLinkedQueue<>();
@@ -97,22 +96,11 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
      */
     private boolean dataHeld;
     private long dataHeldSince;
-    private final AtomicBoolean scheduled = new AtomicBoolean();
     private final AtomicReference<Ticket> evaluating = new AtomicReference<>();
     private final RateLimitedLog errorLog = RateLimitedLog.onePer(LOG, Duration.ofSeconds(10));
-    private final Runnable drainTask = this::drainTask;
-    /** Clock or io threading: what the drain task runs on; null with dedicated threading. */
-    private final Executor executor;
-    /** Io threading: the receive thread the drains run on, also waking the shard for its wheel's timers; else null. */
-    private final ScheduledExecutorService loop;
-    /** Io threading: the wake-up armed on {@link #loop} for the wheel's next timer, and when it is due (loop only). */
-    private ScheduledFuture<?> wake;
-    private long wakeAt = Long.MAX_VALUE;
-    private final Runnable wakeTask = this::onWake;
-    /** Dedicated threading: the shard's current thread (a new one after the watchdog took over). */
-    private volatile Thread thread;
-    private volatile boolean stopping;
-    private volatile Thread owner;
+    private final ShardRunner runner;
+    /** Whether data may be held back while the application's queue is full: only a runner that comes back by itself. */
+    private final boolean mayHoldData;
     private final TimerService clock;
     /** The instances' timers, or null: they go through {@link #clock} (see the class comment). */
     private final TimerWheel wheel;
@@ -130,33 +118,44 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     private final Tombstones tombstones;
     private final QueryEvaluator evaluator = new QueryEvaluator(this);
 
-    Shard(MessageStore store, int index, int tombstoneCapacity) {
+    /**
+     * A shard and its runner for {@code threading} (not started: {@link #start()}).
+     *
+     * @param index      which of the store's {@code shardCount} shards this is
+     * @param threadName the name of its thread, with dedicated threading
+     */
+    Shard(ShardContext store, MessageStoreConfig config, MessageStoreConfig.Threading threading, int index,
+            int shardCount, int tombstoneCapacity, String threadName) {
         this.store = store;
+        this.config = config;
         this.index = index;
-        InstanceLimits limits = store.config().instances();
+        this.shardCount = shardCount;
+        InstanceLimits limits = config.instances();
         this.tombstones = new Tombstones(tombstoneCapacity, TimeUnit.MILLISECONDS.toNanos(limits.tombstoneTtlMs()));
-        this.evaluationLimitNanos = store.config().evaluationLimit().toNanos();
+        this.evaluationLimitNanos = config.evaluationLimit().toNanos();
         this.firstUseLimitNanos = Math.max(evaluationLimitNanos,
-                store.config().specLimits().queries().compileTimeout().toNanos());
-        boolean dedicated = store.threading() == MessageStoreConfig.Threading.DEDICATED;
-        this.clock = store.context().timers();
-        this.loop = store.threading() == MessageStoreConfig.Threading.IO ? store.context().receiveExecutor() : null;
-        long tick = store.config().timerTick().toNanos();
+                config.specLimits().queries().compileTimeout().toNanos());
+        boolean dedicated = threading == MessageStoreConfig.Threading.DEDICATED;
+        OverlayContext overlay = store.overlay();
+        this.clock = overlay.timers();
+        ScheduledExecutorService loop = threading == MessageStoreConfig.Threading.IO ? overlay.receiveExecutor() : null;
+        long tick = config.timerTick().toNanos();
         this.wheel = (dedicated || loop != null) && tick > 0 && clock instanceof RealTimerService
                 ? new TimerWheel(tick, clock.nanoTime()) : null;
-        this.executor = dedicated ? null : loop != null ? loop : clock;
+        this.runner = dedicated ? new ThreadRunner(this, threadName, config.specLimits().queries().workerStackBytes())
+                : new TaskRunner(this, loop != null ? loop : clock, loop);
+        this.mayHoldData = dedicated;
         this.measureCpu = !dedicated && THREADS.isCurrentThreadCpuTimeSupported();
-        if (dedicated) {
-            startThread();
-        }
     }
 
-    private void startThread() {
-        long stack = store.config().specLimits().queries().workerStackBytes();
-        Thread t = new Thread(null, this::runThread, store.threadNamePrefix() + "shard-" + index, stack);
-        t.setDaemon(true);
-        thread = t;
-        t.start();
+    /** Which of {@code shardCount} shards {@code key}'s instance lives on. */
+    static int indexOf(InstanceKey key, int shardCount) {
+        return Math.floorMod(key.spread(), shardCount);
+    }
+
+    /** Starts the runner. */
+    void start() {
+        runner.start();
     }
 
     int index() {
@@ -167,130 +166,60 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     void offer(Inbound in) {
         (in.data() ? data : control).add(in);
-        signal();
+        runner.wake();
     }
 
     void post(Runnable task) {
         internal.add(task);
-        signal();
+        runner.wake();
     }
 
-    private void signal() {
-        if (scheduled.compareAndSet(false, true)) {
-            if (executor == null) {
-                LockSupport.unpark(thread);
-                return;
-            }
-            try {
-                executor.execute(drainTask);
-            } catch (RuntimeException e) {
-                // executor shut down (store closing): nothing will run any more
-                scheduled.set(false);
-            }
-        }
-    }
+    // ------------------------------------------------------------------ the agent (its runner's thread)
 
-    // ------------------------------------------------------------------ the shard's thread
-
-    /** Clock or io threading: one drain as a task of the executor, re-posted while work waits. */
-    private void drainTask() {
-        Thread me = Thread.currentThread();
-        owner = me;
-        try {
-            drain();
-        } finally {
-            if (owner == me) {
-                scheduled.set(false);
-                if (hasWork()) {
-                    signal();
-                } else if (loop != null && wheel != null) {
-                    armWake();
-                }
-            }
-        }
-    }
-
-    /**
-     * Io threading: makes sure a wake-up is armed on the loop for the wheel's next deadline, so
-     * an idle shard fires its timers on time. One wake-up at a time; a new one only when the
-     * wheel's next deadline is earlier than the armed one's. Loop thread only.
-     */
-    private void armWake() {
-        long next = wheel.nextDeadlineNanos();
-        if (next == Long.MAX_VALUE || next >= wakeAt) {
-            return;
-        }
-        long now = clock.nanoTime();
-        if (wake != null) {
-            wake.cancel(false);
-        }
-        wakeAt = next;
-        try {
-            // next is Long.MIN_VALUE while due timers wait (an expiry threw): at once, not after an overflow
-            wake = loop.schedule(wakeTask, next <= now ? 0 : next - now, TimeUnit.NANOSECONDS);
-        } catch (RuntimeException e) {
-            // the loop has shut down (the socket is closing): nothing runs here any more
-            wake = null;
-            wakeAt = Long.MAX_VALUE;
-        }
-    }
-
-    /** Io threading: the armed wake-up is due; the drain it starts advances the wheel. */
-    private void onWake() {
-        wake = null;
-        wakeAt = Long.MAX_VALUE;
-        signal();
-    }
-
-    /**
-     * Dedicated threading: the shard's thread. {@link #scheduled} is true while it is awake; a
-     * producer that finds it false sets it and unparks the thread, which re-checks the queues
-     * after clearing it, so no wake-up is lost. Idle, it parks until the next timer's tick.
-     */
-    private void runThread() {
-        Thread me = Thread.currentThread();
-        owner = me;
-        scheduled.set(true);
-        try {
-            while (owner == me) {
-                drain();
-                if (stopping) {
-                    return;
-                }
-                if (hasWork()) {
-                    continue;
-                }
-                scheduled.set(false);
-                if (hasWork()) {
-                    scheduled.set(true);
-                    continue;
-                }
-                long next = wheel == null ? Long.MAX_VALUE : wheel.nextDeadlineNanos();
-                long park = Long.MAX_VALUE; // until unparked
-                if (next != Long.MAX_VALUE) {
-                    long now = clock.nanoTime();
-                    park = next > now ? next - now : 0;
-                    if (park < 0) {
-                        park = Long.MAX_VALUE; // overflowed
-                    }
-                }
-                if (dataHeld && !data.isEmpty()) {
-                    park = Math.min(park, HELD_DATA_RECHECK_NANOS); // the application drains without telling
-                }
-                if (park == Long.MAX_VALUE) {
-                    LockSupport.park(this);
-                } else if (park > 0) {
-                    LockSupport.parkNanos(this, park);
-                }
-                scheduled.set(true);
-            }
-        } catch (ShardAbandoned e) {
-            // the watchdog gave this thread up (and logged it); the shard goes on on another one
-        }
-    }
-
-    private boolean hasWork() {
+    /** Whether work waits: an internal task, a control message, or a data message not held back. */
+    boolean hasWork() {
         return !internal.isEmpty() || !control.isEmpty() || (!data.isEmpty() && !holdData());
+    }
+
+    /**
+     * How long the runner may idle once {@link #hasWork()} is false: until the wheel's next
+     * occupied tick, at most {@link #HELD_DATA_RECHECK_NANOS} while data is held back, else
+     * {@link Long#MAX_VALUE} (until woken).
+     */
+    long idleNanos() {
+        long next = nextTimerNanos();
+        long park = Long.MAX_VALUE; // until woken
+        if (next != Long.MAX_VALUE) {
+            long now = clock.nanoTime();
+            park = next > now ? next - now : 0;
+            if (park < 0) {
+                park = Long.MAX_VALUE; // overflowed
+            }
+        }
+        if (dataHeld && !data.isEmpty()) {
+            park = Math.min(park, HELD_DATA_RECHECK_NANOS); // the application drains without telling
+        }
+        return park;
+    }
+
+    /** The wheel's next deadline ({@link TimerWheel#nextDeadlineNanos()}); {@link Long#MAX_VALUE} without a wheel. */
+    long nextTimerNanos() {
+        return wheel == null ? Long.MAX_VALUE : wheel.nextDeadlineNanos();
+    }
+
+    /** The clock the shard's timers run on. */
+    TimerService clock() {
+        return clock;
+    }
+
+    /** Whether the runner is idle with nothing queued (tests wait for this between steps). */
+    boolean idle() {
+        return runner.idle();
+    }
+
+    /** Whether anything is queued, held data included; any thread (reads the queues only). */
+    boolean queued() {
+        return !internal.isEmpty() || !control.isEmpty() || !data.isEmpty();
     }
 
     /**
@@ -301,13 +230,13 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
      * (acknowledgements complete other instances, retransmissions and give-ups run on time), and
      * the queue refuses new data messages before any instance acknowledges them. Once the wait is
      * over and the queue still full, data flows again and each delivery waits for room itself, as
-     * the sink allows. Not with clock threading (nothing would come back to look again).
+     * the sink allows. Not as tasks of an executor (nothing would come back to look again).
      */
     private boolean holdData() {
-        if (executor != null) {
+        if (!mayHoldData) {
             return false;
         }
-        OverlayContext overlay = store.context();
+        OverlayContext overlay = store.overlay();
         if (overlay == null || overlay.applicationHasRoom()) {
             dataHeld = false;
             return false;
@@ -326,9 +255,10 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     }
 
     /**
-     * Internal tasks, then up to {@link #BATCH} messages (control first), each after the timers
-     * that fell due before it was queued, then the timers due by now; the application is woken
-     * for what they delivered every {@link #FLUSH_EVERY} messages and at the end.
+     * One round of work: internal tasks, then up to {@link #BATCH} messages (control first), each
+     * after the timers that fell due before it was queued, then the timers due by now; the
+     * application is woken for what they delivered every {@link #FLUSH_EVERY} messages and at the
+     * end.
      *
      * <p>Why timers wait for messages queued before them: a shard that did not get the CPU for a
      * while (a loaded machine, a pause) wakes up with both overdue timers and queued messages.
@@ -336,10 +266,12 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
      * acknowledgement queued before its deadline had never come. With the shard's own wheel an
      * instance sees its events in the order they happened; timers of the overlay's timer service
      * (clock threading, a virtual clock) are posted when due and run first, as before.
+     *
+     * @return the messages processed
      */
-    private void drain() {
+    int doWork() {
+        int done = 0;
         try {
-            int done = 0;
             runInternal();
             while (done < BATCH) {
                 Inbound in = control.poll();
@@ -362,6 +294,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         } finally {
             flushDeliveries();
         }
+        return done;
     }
 
     /**
@@ -385,7 +318,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     }
 
     private void flushDeliveries() {
-        OverlayContext overlay = store.context();
+        OverlayContext overlay = store.overlay();
         if (overlay != null) {
             overlay.flushDeliveries();
         }
@@ -441,7 +374,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         Outcome outcome = Outcome.NOT_ADOPTED;
         OverlayMessage m = in.message();
         ServiceRuntime service = in.service();
-        if (store.isClosed()) {
+        if (store.closed()) {
             store.drop(DropReason.CLOSED, service);
             return outcome;
         }
@@ -453,34 +386,36 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
             }
             if (in.key() == null) {
                 // scope expression: keyed here, off the caller's (I/O) thread
-                InstanceKey key = service.keyOf(m, store.context().localAddress(), evaluator);
+                InstanceKey key = service.keyOf(m, store.overlay().localAddress(), evaluator);
                 if (key == null) {
                     store.drop(DropReason.NO_INSTANCE_KEY, service);
                     return outcome;
                 }
                 in = in.withKey(key);
-                if (!store.isShardOf(key, this)) {
-                    store.dispatch(in);
+                if (indexOf(key, shardCount) != index) {
+                    store.route(in);
                     return Outcome.KEPT;
                 }
             }
             int slot = instances.find(in.key());
             ServiceInstance instance = slot < 0 ? null : instances.at(slot);
             if (instance == null) {
-                ServiceRuntime current = store.registry().get(service.serviceId());
+                ServiceRuntime current = store.service(service.serviceId());
                 if (current == null) {
                     store.drop(DropReason.SERVICE_UNLOADED, service);
                     return outcome;
                 }
                 if (current.keysDifferently(service)) {
-                    store.redispatch(current, in); // reloaded with another scope: the key changed
+                    // reloaded with another scope: the key changed
+                    store.route(new Inbound(m, in.arrival(), current,
+                            Inbound.arrivalKey(current, m, store.overlay().localAddress()), in.data(), in.own(), in.queuedNanos()));
                     return Outcome.KEPT;
                 }
                 service = current;
             } else {
                 service = instance.service();
             }
-            List<MessageEventDefinition> matched = service.spec().matchMessage(m, store.context().localAddress());
+            List<MessageEventDefinition> matched = service.spec().matchMessage(m, store.overlay().localAddress());
             if (matched.isEmpty()) {
                 store.drop(DropReason.NOT_AN_INPUT, service);
                 return outcome;
@@ -489,7 +424,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 if (!service.spec().createsInstance(m, matched)) {
                     // a late reply to an ended instance is expected; one about a message never seen is not
                     boolean ended = service.scope().perMessage()
-                            && tombstones.contains(in.key(), store.context().timers().nanoTime());
+                            && tombstones.contains(in.key(), clock.nanoTime());
                     store.drop(ended ? DropReason.TERMINATED_INSTANCE : DropReason.NO_INSTANCE, service);
                     return outcome;
                 }
@@ -499,7 +434,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 }
             } else {
                 // nothing was added or removed since find: the slot still holds it
-                instances.touch(slot, store.context().timers().nanoTime());
+                instances.touch(slot, clock.nanoTime());
             }
             if (in.own() && instance.adoptOwnMessage(store.inFlightCounter(service.serviceId()))) {
                 outcome = Outcome.KEPT;
@@ -523,7 +458,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
     }
 
     private ServiceInstance create(InstanceKey key, ServiceRuntime service) {
-        long now = store.context().timers().nanoTime();
+        long now = clock.nanoTime();
         if (service.scope().perMessage() && tombstones.contains(key, now)) {
             store.drop(DropReason.TERMINATED_INSTANCE, service);
             return null;
@@ -547,7 +482,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
      * new one); one of this very spec is left as it is (started already).
      */
     void startOnDeploy(ServiceRuntime service, InstanceKey key) {
-        if (store.isClosed() || service.quarantined() || store.registry().get(service.serviceId()) != service) {
+        if (store.closed() || service.quarantined() || store.service(service.serviceId()) != service) {
             return; // unloaded, replaced or quarantined since the task was posted
         }
         ServiceInstance old = instances.get(key);
@@ -556,7 +491,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 return;
             }
             instances.remove(old);
-            discard(old, EndCause.UNLOADED, store.context().timers().nanoTime());
+            discard(old, EndCause.UNLOADED, clock.nanoTime());
         }
         ServiceInstance instance = create(key, service);
         if (instance != null && instance.ended() == null) {
@@ -566,8 +501,8 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     /** Removes idle instances and expired tombstones (a periodic internal task). */
     void sweep() {
-        long now = store.context().timers().nanoTime();
-        long idle = TimeUnit.MILLISECONDS.toNanos(store.config().instances().idleTimeoutMs());
+        long now = clock.nanoTime();
+        long idle = TimeUnit.MILLISECONDS.toNanos(config.instances().idleTimeoutMs());
         for (ServiceInstance i : instances.removeIdle(now - idle)) {
             discard(i, EndCause.IDLE, now);
         }
@@ -576,7 +511,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     /** Removes every instance of {@code service} (unloaded or quarantined). */
     void removeService(ServiceRuntime service, EndCause cause) {
-        long now = store.context().timers().nanoTime();
+        long now = clock.nanoTime();
         for (ServiceInstance i : instances.removeIf(x -> x.service() == service)) {
             discard(i, cause, now);
         }
@@ -585,7 +520,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     /** Removes every instance (the store closes). */
     void removeAll() {
-        long now = store.context().timers().nanoTime();
+        long now = clock.nanoTime();
         for (ServiceInstance i : instances.removeIf(x -> true)) {
             discard(i, EndCause.CLOSED, now);
         }
@@ -617,7 +552,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     @Override
     public OverlayContext overlay() {
-        return store.context();
+        return store.overlay();
     }
 
     @Override
@@ -627,7 +562,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     @Override
     public InstanceLimits limits() {
-        return store.config().instances();
+        return config.instances();
     }
 
     @Override
@@ -637,7 +572,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
 
     @Override
     public SendBudget sendBudget() {
-        return store.config().sendBudget();
+        return config.sendBudget();
     }
 
     @Override
@@ -702,7 +637,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
             return;
         }
         if (instance.key().scope().perMessage()) {
-            tombstones.add(instance.key(), store.context().timers().nanoTime());
+            tombstones.add(instance.key(), clock.nanoTime());
         }
         if (cause == EndCause.FINISHED) {
             instance.service().counters().instanceFinished();
@@ -777,8 +712,9 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         suspect = null;
         store.quarantine(t.service(), "a query ran longer than the limit of "
                 + TimeUnit.NANOSECONDS.toMillis(t.limitNanos()) + " ms; its shard thread was abandoned");
-        owner = null; // the stuck thread ends once Saxon returns (ShardAbandoned)
-        startThread(); // drains at once: queued work, and due timers the old thread had not fired
+        if (runner instanceof ThreadRunner thread) { // only dedicated threading has a watchdog
+            thread.replaceThread(); // drains at once: queued work, and due timers the old thread had not fired
+        }
         LOG.warn("shard {}: abandoned thread {} stuck in a query of {} for {} ms; the shard continues on a new thread",
                 index, t.thread().getName(), t.service(), TimeUnit.NANOSECONDS.toMillis(nowNanos - t.startNanos()));
         return true;
@@ -792,21 +728,13 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         }
     }
 
-    /** Stops the shard's own thread after one more drain (dedicated threading). */
+    /** Stops the shard's runner after one more round of work. */
     void shutdown() {
-        if (executor == null) {
-            stopping = true;
-            LockSupport.unpark(thread);
-        }
+        runner.stop();
     }
 
-    /** Waits for the shard's own thread to end (dedicated threading). */
+    /** Waits for the shard's own thread to end (dedicated threading); true at once for other runners. */
     boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        if (executor != null) {
-            return true;
-        }
-        Thread t = thread;
-        t.join(Math.max(1, unit.toMillis(timeout)));
-        return !t.isAlive();
+        return runner.awaitTermination(timeout, unit);
     }
 }

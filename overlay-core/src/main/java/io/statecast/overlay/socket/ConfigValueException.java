@@ -66,4 +66,21 @@ public final class ConfigValueException extends IllegalArgumentException {
         }
         return v;
     }
+
+    /**
+     * {@code text} as an absolute URI.
+     *
+     * @throws ConfigValueException {@code field=text needs a scheme} or {@code is not a URI}
+     */
+    public static java.net.URI uri(String field, String text) {
+        try {
+            java.net.URI u = new java.net.URI(text);
+            if (u.getScheme() == null) {
+                throw new ConfigValueException(field, "=" + text + " needs a scheme (such as file:, classpath: or http:)");
+            }
+            return u;
+        } catch (java.net.URISyntaxException e) {
+            throw new ConfigValueException(field, "=" + text + " is not a URI: " + e.getMessage());
+        }
+    }
 }

@@ -1,6 +1,5 @@
 package io.statecast.messagestore.deploy;
 
-import io.statecast.messagestore.MessageStore;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.metrics.DeploymentMetrics;
 import io.statecast.messagestore.spec.ServiceSpec;
@@ -28,7 +27,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A node's run-time deployment (blueprint §5.2.1), the {@link UnknownServiceHandler} of a
- * {@link MessageStore} configured with a spec server.
+ * {@code MessageStore} ({@link ServiceHost}) configured with a spec server.
  *
  * <h2>Obtaining an unknown service</h2>
  * The store asks once per unknown service while its messages are held. The downloader fetches
@@ -41,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * ({@code SPEC_UNAVAILABLE}); the next message of the service starts over. A download that does
  * not validate or declares another ServiceID is refused and not retried; nothing is installed, so a
  * loaded spec is never replaced by a bad one, and the held messages expire as usual. When the store
- * trusts signing keys ({@link MessageStore#trust}), a download that is not signed by one of them is
+ * trusts signing keys ({@code MessageStore.trust}), a download that is not signed by one of them is
  * refused the same way and counted apart ({@code downloadsUntrusted}). A download must carry the
  * server's SHA-256 ETag and match it; one without is a failure.
  *
@@ -80,7 +79,7 @@ public final class SpecDownloader implements UnknownServiceHandler, AutoCloseabl
 
     private enum Outcome { INSTALLED, NOT_FOUND, REFUSED, UNTRUSTED, FAILED }
 
-    private final MessageStore store;
+    private final ServiceHost store;
     private final SpecServerSettings server;
     private final LongSupplier nanoClock;
     private final HttpSpecSource http;
@@ -111,16 +110,16 @@ public final class SpecDownloader implements UnknownServiceHandler, AutoCloseabl
     private final LongAdder publishConflicts = new LongAdder();
     private final LongAdder publishFailures = new LongAdder();
 
-    /** A downloader for {@code store} from {@code server}; register it with {@link MessageStore#onUnknownService}. */
-    public SpecDownloader(MessageStore store, SpecServerSettings server) {
+    /** A downloader for {@code store} from {@code server}; register it with {@code MessageStore.onUnknownService}. */
+    public SpecDownloader(ServiceHost store, SpecServerSettings server) {
         this(store, server, System::nanoTime);
     }
 
     /**
-     * As {@link #SpecDownloader(MessageStore, SpecServerSettings)}, reading the publish rate limit's
+     * As {@link #SpecDownloader(ServiceHost, SpecServerSettings)}, reading the publish rate limit's
      * time from {@code nanoClock} (a virtual clock in tests).
      */
-    public SpecDownloader(MessageStore store, SpecServerSettings server, LongSupplier nanoClock) {
+    public SpecDownloader(ServiceHost store, SpecServerSettings server, LongSupplier nanoClock) {
         this.store = Objects.requireNonNull(store, "store");
         this.server = Objects.requireNonNull(server, "server");
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
@@ -251,7 +250,7 @@ public final class SpecDownloader implements UnknownServiceHandler, AutoCloseabl
     private Outcome attempt(int serviceId, URI uri) {
         byte[] bytes;
         try {
-            bytes = http.read(uri, store.config().specLimits().maxBytes());
+            bytes = http.read(uri, store.specLimits().maxBytes());
         } catch (HttpStatusException e) {
             if (e.status() == 404) {
                 LOG.debug("spec server has no ServiceID {} ({})", serviceId, uri);

@@ -164,7 +164,7 @@ public record SpecServerSettings(URI uri, Duration timeout, Optional<String> tok
         if (uri == null) {
             throw new ConfigValueException("uri", " is required and must be a string");
         }
-        URI base = MessageStoreSettings.uri("uri", uri);
+        URI base = ConfigValueException.uri("uri", uri);
         long timeout = ConfigValueException.within("timeoutMs", timeoutMs, DEFAULT_TIMEOUT.toMillis(), 1, 600_000);
         Retry r = Retry.DEFAULTS;
         int n = ConfigValueException.within("tries", tries, r.tries(), 1, Retry.MAX_TRIES);
@@ -257,8 +257,12 @@ public record SpecServerSettings(URI uri, Duration timeout, Optional<String> tok
         return new SpecServerSettings(uri, timeout, token, retry, publish, Optional.of(context));
     }
 
-    /** 16–1024 visible ASCII characters, like the server's token file. */
-    static void checkToken(String t) {
+    /**
+     * Checks a token: 16–1024 visible ASCII characters, like the server's token file.
+     *
+     * @throws IllegalArgumentException saying what is wrong, never quoting the token
+     */
+    public static void checkToken(String t) {
         if (t.length() < MIN_TOKEN_CHARS || t.length() > MAX_TOKEN_CHARS) {
             throw new IllegalArgumentException("the token must have " + MIN_TOKEN_CHARS + ".." + MAX_TOKEN_CHARS
                     + " characters, has " + t.length());

@@ -1,5 +1,6 @@
 package io.statecast.messagestore.deploy;
 
+import io.statecast.messagestore.StatecastMessageStoreProvider;
 import static io.statecast.messagestore.support.Messages.a;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

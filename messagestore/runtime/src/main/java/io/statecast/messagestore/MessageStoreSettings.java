@@ -1,10 +1,12 @@
-package io.statecast.messagestore.deploy;
+package io.statecast.messagestore;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.statecast.messagestore.deploy.TrustedKeys;
+import io.statecast.messagestore.deploy.TlsTrust;
+import io.statecast.messagestore.deploy.SpecServerSettings;
+import io.statecast.messagestore.deploy.SigningKey;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.statecast.messagestore.MessageStore;
-import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.event.QueryLimits;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.SendBudget;
@@ -15,7 +17,6 @@ import io.statecast.overlay.socket.ConfigValueException;
 import io.statecast.overlay.socket.OverlayConfigException;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -78,7 +79,7 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
         /** A list entry that is a URI string. */
         @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
         static ServiceSource fromUri(String uri) {
-            return new ServiceSource(MessageStoreSettings.uri("", uri), Map.of());
+            return new ServiceSource(ConfigValueException.uri("", uri), Map.of());
         }
 
         /** A list entry {@code {uri, parameters}}; a parameter value is a string, number or boolean. */
@@ -98,7 +99,7 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
                     values.put(e.getKey(), v.asText());
                 }
             }
-            return new ServiceSource(MessageStoreSettings.uri("uri", uri), values);
+            return new ServiceSource(ConfigValueException.uri("uri", uri), values);
         }
     }
 
@@ -215,19 +216,6 @@ public record MessageStoreSettings(MessageStoreConfig config, List<ServiceSource
             return TrustedKeys.read(files);
         } catch (IOException e) {
             throw new ConfigValueException("trustedKeys", ": " + e.getMessage());
-        }
-    }
-
-    /** {@code text} as a URI with a scheme; {@code field} names it in the error. */
-    static URI uri(String field, String text) {
-        try {
-            URI u = new URI(text);
-            if (u.getScheme() == null) {
-                throw new ConfigValueException(field, "=" + text + " needs a scheme (file: or classpath:)");
-            }
-            return u;
-        } catch (URISyntaxException e) {
-            throw new ConfigValueException(field, "=" + text + " is not a URI: " + e.getMessage());
         }
     }
 }

@@ -1,10 +1,10 @@
-package io.statecast.messagestore.deploy;
+package io.statecast.messagestore;
 
+import io.statecast.messagestore.deploy.ServiceLoadException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.support.Await;
 import io.statecast.messagestore.support.Specs;

@@ -1,5 +1,7 @@
-package io.statecast.messagestore.deploy;
+package io.statecast.messagestore;
 
+import io.statecast.messagestore.deploy.SpecServerSettings;
+import io.statecast.messagestore.deploy.SigningKey;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -8,8 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.statecast.messagestore.MessageStore;
-import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.socket.MessageStoreProvider;

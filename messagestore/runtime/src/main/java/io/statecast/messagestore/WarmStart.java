@@ -1,6 +1,6 @@
-package io.statecast.messagestore.deploy;
+package io.statecast.messagestore;
 
-import io.statecast.messagestore.MessageStoreConfig;
+import io.statecast.messagestore.deploy.ServiceLoadException;
 import io.statecast.messagestore.event.AttributeTest;
 import io.statecast.messagestore.event.BoundedWorker;
 import io.statecast.messagestore.event.EvaluationGuard;

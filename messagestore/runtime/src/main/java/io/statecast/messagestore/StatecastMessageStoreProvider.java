@@ -1,7 +1,10 @@
-package io.statecast.messagestore.deploy;
+package io.statecast.messagestore;
 
+import io.statecast.messagestore.deploy.SpecServerSettings;
+import io.statecast.messagestore.deploy.SpecDownloader;
+import io.statecast.messagestore.deploy.ServiceLoadException;
+import io.statecast.messagestore.deploy.HttpSpecSource;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.statecast.messagestore.MessageStore;
 import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.socket.MessageStoreProvider;
 import io.statecast.overlay.socket.OverlayConfigException;
