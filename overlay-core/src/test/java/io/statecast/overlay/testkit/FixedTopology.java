@@ -1,46 +1,70 @@
-package io.statecast.overlay.forward;
+package io.statecast.overlay.testkit;
 
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.Topology;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** A hand-built topology: neighbours with substrate addresses, and parent/children per root. */
-final class FakeTopology implements Topology {
+/**
+ * A hand-built {@link Topology} for tests: a STABLE node that is not the leader, its neighbours
+ * (each reached at {@link #addressOf} unless added without an address), and per tree root a
+ * parent and children. Build it before handing it out; it does not change after.
+ */
+public final class FixedTopology implements Topology {
 
     private final LogicalAddress self;
     private final Map<LogicalAddress, SubstrateAddress> neighbours = new LinkedHashMap<>();
     private final Map<LogicalAddress, LogicalAddress> parents = new HashMap<>();
     private final Map<LogicalAddress, List<LogicalAddress>> children = new HashMap<>();
 
-    FakeTopology(LogicalAddress self) {
+    /** A node with no neighbours and no trees yet. */
+    public FixedTopology(LogicalAddress self) {
         this.self = self;
     }
 
-    FakeTopology neighbour(LogicalAddress a) {
-        neighbours.put(a, SubstrateAddress.mem("n" + a.toBits()));
+    /** The in-memory substrate address a neighbour added here is reached at. */
+    public static SubstrateAddress addressOf(LogicalAddress a) {
+        return SubstrateAddress.mem("n" + a.toBits());
+    }
+
+    /** Adds {@code a} as a neighbour reached at {@link #addressOf addressOf(a)}. */
+    public FixedTopology neighbour(LogicalAddress a) {
+        neighbours.put(a, addressOf(a));
         return this;
     }
 
-    /** A neighbour known by logical address only (its substrate address is missing). */
-    FakeTopology neighbourWithoutAddress(LogicalAddress a) {
+    /** Adds {@code a} as a neighbour known by its logical address only (no substrate address). */
+    public FixedTopology neighbourWithoutAddress(LogicalAddress a) {
         neighbours.put(a, null);
         return this;
     }
 
-    FakeTopology tree(LogicalAddress root, LogicalAddress parent, LogicalAddress... kids) {
-        parents.put(root, parent);
+    /**
+     * In the tree rooted at {@code root}, this node's parent is {@code parent} ({@code null}: none)
+     * and its children {@code kids}; each of them not yet a neighbour becomes one.
+     */
+    public FixedTopology tree(LogicalAddress root, LogicalAddress parent, LogicalAddress... kids) {
+        if (parent != null) {
+            parents.put(root, parent);
+            addIfAbsent(parent);
+        }
         children.put(root, List.of(kids));
+        for (LogicalAddress k : kids) {
+            addIfAbsent(k);
+        }
         return this;
     }
 
-    static SubstrateAddress addressOf(LogicalAddress a) {
-        return SubstrateAddress.mem("n" + a.toBits());
+    private void addIfAbsent(LogicalAddress a) {
+        if (!neighbours.containsKey(a)) { // not putIfAbsent: a neighbour without an address maps to null
+            neighbour(a);
+        }
     }
 
     @Override
@@ -60,7 +84,7 @@ final class FakeTopology implements Topology {
 
     @Override
     public Set<LogicalAddress> neighbours() {
-        return neighbours.keySet();
+        return Collections.unmodifiableSet(neighbours.keySet());
     }
 
     @Override
