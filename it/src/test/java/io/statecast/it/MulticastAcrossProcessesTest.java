@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.statecast.overlay.socket.NodeType;
 import io.statecast.overlay.socket.OverlayNodeFactories;
+import io.statecast.overlay.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -146,7 +147,7 @@ class MulticastAcrossProcessesTest {
      * would be in the history by then.
      */
     private void awaitReceived(List<NodeProcess> nodes, String mode, ToIntFunction<NodeProcess> expected, String context) {
-        NodeCluster.await(() -> nodes.stream().allMatch(p -> recv(p, mode).size() >= expected.applyAsInt(p)), DELIVER,
+        Await.until(() -> nodes.stream().allMatch(p -> recv(p, mode).size() >= expected.applyAsInt(p)), DELIVER,
                 () -> context + ": not every node received its " + mode + " messages\n" + cluster.describe());
         for (NodeProcess p : nodes) {
             p.request("ping " + mode, "PONG", REPLY);

@@ -3,6 +3,7 @@ package io.statecast.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.statecast.overlay.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,7 +82,7 @@ class NakMulticastAcrossProcessesTest {
         String sent = source.awaitLine(mark, l -> NodeProcess.hasPrefix(l, "SENT") || NodeProcess.hasPrefix(l, "ERR"), REPLY, "SENT");
         assertTrue(sent.startsWith("SENT MULTICAST " + K + " 0 " + (K - 1)), () -> context + ": " + sent);
         List<NodeProcess> receivers = nodes.subList(1, NODES);
-        NodeCluster.await(() -> receivers.stream().allMatch(p -> recv(p).size() >= K), DELIVER,
+        Await.until(() -> receivers.stream().allMatch(p -> recv(p).size() >= K), DELIVER,
                 () -> context + ": not every message arrived\n" + cluster.describe());
         List<String> expected = LongStream.range(0, K)
                 .mapToObj(seq -> "RECV " + source.address() + " MULTICAST " + SIZE + " " + seq + " ok").toList();

@@ -1,5 +1,6 @@
 package io.statecast.it;
 
+import io.statecast.overlay.testkit.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -108,7 +108,7 @@ final class NodeCluster implements AutoCloseable {
      * is symmetric and connects them all: one overlay over exactly these nodes.
      */
     void awaitOverlay(List<NodeProcess> nodes, Duration timeout, Supplier<String> context) {
-        await(() -> isOverlay(nodes), timeout, () -> context.get() + ": no overlay of " + nodes.size() + " nodes within "
+        Await.until(() -> isOverlay(nodes), timeout, () -> context.get() + ": no overlay of " + nodes.size() + " nodes within "
                 + timeout + "\n" + describe());
     }
 
@@ -137,17 +137,6 @@ final class NodeCluster implements AutoCloseable {
             }
         }
         return seen.size() == nodes.size();
-    }
-
-    /** Polls {@code condition} every 20 ms until it holds; fails with {@code message} after {@code timeout}. */
-    static void await(BooleanSupplier condition, Duration timeout, Supplier<String> message) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError(message.get());
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        }
     }
 
     /**

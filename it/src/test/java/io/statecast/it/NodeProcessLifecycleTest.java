@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.statecast.overlay.testkit.Await;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -132,7 +133,7 @@ class NodeProcessLifecycleTest {
         assertEquals("STABLE", stats.path("state").asText());
         assertEquals(5, stats.path("sent").asLong());
         assertEquals(5, stats.path("forwarding").path("originated").asLong());
-        NodeCluster.await(() -> readStatus(statusFile).path("sent").asLong() == 5, REPLY,
+        Await.until(() -> readStatus(statusFile).path("sent").asLong() == 5, REPLY,
                 () -> "status file " + statusFile + " never showed the sends\n" + p.describe());
 
         assertEquals("LEFT", p.request("leave", "LEFT", REPLY));
@@ -153,19 +154,19 @@ class NodeProcessLifecycleTest {
         Path config = cluster().write("unread.yaml", NodeConfig.of("it-unread", "TREE", "udp", "5").yaml());
         NodeProcess p = cluster().startRaw("unread", List.of("node", "--config", config.toString(), "--control", "stdin",
                 "--status-file", statusFile.toString()), true);
-        NodeCluster.await(() -> readStatus(statusFile).path("joined").asBoolean(), START,
+        Await.until(() -> readStatus(statusFile).path("joined").asBoolean(), START,
                 () -> "never joined\n" + p.describe());
 
         // far more PONG lines than the pipe and the output queue hold, then a send
         p.send("ping\n".repeat(150_000) + "send-all 5 16");
 
-        NodeCluster.await(() -> readStatus(statusFile).path("sent").asLong() == 5, START,
+        Await.until(() -> readStatus(statusFile).path("sent").asLong() == 5, START,
                 () -> "the node stalled behind its unread output: " + readStatus(statusFile) + "\n" + p.describe());
         assertTrue(readStatus(statusFile).path("outputLinesDropped").asLong() > 0, () -> readStatus(statusFile).toString());
         p.startReading();
         // the queue is still full as reading starts: a request now could lose its own reply, so
         // wait until every earlier reply has arrived or is counted as lost
-        NodeCluster.await(() -> p.matching(l -> l.equals("PONG") || l.startsWith("SENT ")).size()
+        Await.until(() -> p.matching(l -> l.equals("PONG") || l.startsWith("SENT ")).size()
                 + readStatus(statusFile).path("outputLinesDropped").asLong() == 150_001, START,
                 () -> "the output never drained: " + readStatus(statusFile) + "\n" + p.describe());
         JsonNode stats = new ObjectMapper().readTree(p.request("stats", "STATS", REPLY).substring("STATS ".length()));

@@ -3,6 +3,7 @@ package io.statecast.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.statecast.overlay.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -75,7 +76,7 @@ class ReliableUnicastAcrossProcessesTest {
             String sent = p.awaitLine(mark, l -> NodeProcess.hasPrefix(l, "SENT") || NodeProcess.hasPrefix(l, "ERR"), REPLY, "SENT");
             assertTrue(sent.startsWith("SENT UNICAST " + K + " 0 " + (K - 1)), () -> context + ": " + p.name() + ": " + sent);
         }
-        NodeCluster.await(() -> recv(a).size() >= K && recv(b).size() >= K, DELIVER,
+        Await.until(() -> recv(a).size() >= K && recv(b).size() >= K, DELIVER,
                 () -> context + ": not every message arrived\n" + cluster.describe());
         for (NodeProcess p : List.of(a, b)) {
             NodeProcess from = p == a ? b : a;

@@ -9,6 +9,7 @@ import io.statecast.messagestore.deploy.SigningKey;
 import io.statecast.messagestore.deploy.SpecSignatures;
 import io.statecast.messagestore.deploy.TlsTrust;
 import io.statecast.messagestore.spec.SpecLimits;
+import io.statecast.overlay.testkit.Await;
 import io.statecast.specserver.MessageStoreSpecCheck;
 import io.statecast.specserver.SpecServer;
 import io.statecast.specserver.SpecServerClient;
@@ -158,7 +159,7 @@ class SignedSpecsAcrossProcessesTest {
         int mark = a.lineCount();
         a.send("send-all " + K + " " + SIZE + " " + unsignedId);
         a.awaitLine(mark, l -> NodeProcess.hasPrefix(l, "SENT") || NodeProcess.hasPrefix(l, "ERR"), REPLY, "SENT");
-        NodeCluster.await(() -> {
+        Await.until(() -> {
             try {
                 return deployment(b).path("downloadsUntrusted").asLong() >= 1;
             } catch (IOException e) {
@@ -169,7 +170,7 @@ class SignedSpecsAcrossProcessesTest {
         mark = a.lineCount();
         a.send("send-all " + K + " " + SIZE + " " + signedId);
         a.awaitLine(mark, l -> NodeProcess.hasPrefix(l, "SENT") || NodeProcess.hasPrefix(l, "ERR"), REPLY, "SENT");
-        NodeCluster.await(() -> recv(b, a.address()).size() >= K, DELIVER,
+        Await.until(() -> recv(b, a.address()).size() >= K, DELIVER,
                 () -> context + ": B did not receive the signed service's messages\n" + cluster.describe());
         b.request("ping done", "PONG", REPLY);
         List<String> expected = LongStream.range(K, 2 * K)

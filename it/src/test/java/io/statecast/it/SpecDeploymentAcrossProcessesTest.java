@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.statecast.overlay.testkit.Await;
 import io.statecast.specserver.MessageStoreSpecCheck;
 import io.statecast.specserver.SpecServer;
 import io.statecast.specserver.SpecServerConfig;
@@ -153,7 +154,7 @@ class SpecDeploymentAcrossProcessesTest {
         String sent = p.a().awaitLine(mark, l -> NodeProcess.hasPrefix(l, "SENT") || NodeProcess.hasPrefix(l, "ERR"),
                 REPLY, "SENT");
         assertTrue(sent.startsWith("SENT MULTICAST " + K + " 0 " + (K - 1)), () -> context + ": " + sent);
-        NodeCluster.await(() -> recv(p.b()).size() >= K, DELIVER,
+        Await.until(() -> recv(p.b()).size() >= K, DELIVER,
                 () -> context + ": B did not receive every message\n" + cluster.describe());
         p.b().request("ping done", "PONG", REPLY);
         List<String> lines = recv(p.b());
@@ -192,7 +193,7 @@ class SpecDeploymentAcrossProcessesTest {
         String storeB = "unknownService: { holdMs: 30000 }\n"
                 + "specServer: { uri: '" + uri + "' }\n";
         Pair p = overlay(storeA, storeB, context);
-        NodeCluster.await(() -> server.services().stream().anyMatch(s -> s.serviceId() == id), REPLY,
+        Await.until(() -> server.services().stream().anyMatch(s -> s.serviceId() == id), REPLY,
                 () -> context + ": A did not publish on load\n" + cluster.describe());
         StoredSpec stored = server.services().stream().filter(s -> s.serviceId() == id).findFirst().orElseThrow();
         assertEquals(sha256(doc), stored.sha256(), () -> context + ": the server holds exactly the file A loaded");

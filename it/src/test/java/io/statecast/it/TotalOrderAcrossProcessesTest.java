@@ -3,6 +3,7 @@ package io.statecast.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.statecast.overlay.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,7 +89,7 @@ class TotalOrderAcrossProcessesTest {
                     REPLY, "SENT");
             assertTrue(sent.startsWith("SENT UNICAST " + K + " 0 " + (K - 1)), () -> context + ": " + p.name() + ": " + sent);
         }
-        NodeCluster.await(() -> nodes.stream().allMatch(p -> recv(p).size() >= MEMBERS * K), DELIVER,
+        Await.until(() -> nodes.stream().allMatch(p -> recv(p).size() >= MEMBERS * K), DELIVER,
                 () -> context + ": not every message arrived\n" + cluster.describe());
         List<String> first = order(nodes.get(0));
         for (NodeProcess p : nodes) {

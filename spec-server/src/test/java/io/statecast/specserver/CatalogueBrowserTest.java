@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.statecast.overlay.testkit.Await;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -84,8 +85,8 @@ class CatalogueBrowserTest {
             put(http, 7, target);
             put(http, 9, TestSpecs.described(9, "last", "The last service."));
             for (int id : List.of(5, 7, 9)) {
-                Await.until("service " + id + " to be described", WAIT,
-                        () -> !http.get("/catalogue/" + id).body().contains("being described"));
+                Await.until(() -> !http.get("/catalogue/" + id).body().contains("being described"), WAIT,
+                        () -> "service " + id + " to be described");
             }
 
             // Selenium uses exactly this driver; it downloads nothing (Selenium Manager is never asked).
@@ -125,13 +126,13 @@ class CatalogueBrowserTest {
                 wait.until(d -> downloaded().isPresent());
                 Path file = downloaded().orElseThrow();
                 assertEquals("service-7.scxml", file.getFileName().toString());
-                Await.until("the download to be complete", WAIT, () -> {
+                Await.until(() -> {
                     try {
                         return Files.size(file) == target.length;
                     } catch (IOException e) {
                         return false;
                     }
-                });
+                }, WAIT, () -> "the download to be complete");
                 assertArrayEquals(target, Files.readAllBytes(file), "the downloaded spec is the stored document");
 
                 driver.findElement(By.linkText("Statecast spec server")).click();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.statecast.overlay.testkit.Await;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -38,10 +39,10 @@ class CatalogueTest {
 
     private static String awaitDescribed(Http http, int id) {
         String[] page = new String[1];
-        Await.until("the page of service " + id + " to be described", DESCRIBED, () -> {
+        Await.until(() -> {
             page[0] = http.get("/catalogue/" + id).body();
             return !page[0].contains("being described");
-        });
+        }, DESCRIBED, () -> "the page of service " + id + " to be described");
         return page[0];
     }
 
@@ -163,8 +164,8 @@ class CatalogueTest {
             assertEquals(200, replaced.statusCode(), replaced.body());
             assertTrue(awaitDescribed(http, 1).contains(">renamed"), "a new version is described");
             assertEquals(n + 1, server.catalogue().descriptions());
-            Await.until("the old version's files to be deleted", DESCRIBED,
-                    () -> !Files.exists(catalogue.resolve(SpecStore.sha256(first) + ".json")));
+            Await.until(() -> !Files.exists(catalogue.resolve(SpecStore.sha256(first) + ".json")), DESCRIBED,
+                    () -> "the old version's files to be deleted");
             assertEquals(n, filesIn(catalogue, ".json"));
             assertEquals(n, filesIn(catalogue, ".svg"));
         }

@@ -2,6 +2,7 @@ package io.statecast.specserver;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.statecast.overlay.testkit.Await;
 import io.statecast.specserver.cli.SpecServerCommand;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -55,7 +56,7 @@ final class ChildServer implements AutoCloseable {
     /** Waits for the listening line; fails with the child's output if it exits or the deadline passes. */
     URI awaitListening(Duration timeout) {
         AtomicReference<URI> uri = new AtomicReference<>();
-        Await.until("the child server's listening line (stderr: " + stderr + ")", timeout, () -> {
+        Await.until(() -> {
             Matcher m = LISTENING.matcher(read(stdout));
             if (m.find()) {
                 uri.set(URI.create(m.group(1)));
@@ -65,7 +66,7 @@ final class ChildServer implements AutoCloseable {
                 fail("child exited with " + process.exitValue() + " before listening:\n" + read(stdout) + "\n" + read(stderr));
             }
             return false;
-        });
+        }, timeout, () -> "the child server's listening line (stderr: " + stderr + ")");
         return uri.get();
     }
 

@@ -3,6 +3,7 @@ package io.statecast.specserver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.statecast.overlay.testkit.Await;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -66,8 +67,9 @@ class ConnectionLimitsTest {
             RawConnection c = new RawConnection(server.address(), attacker);
             open.add(c);
             int seen = i + 1;
-            Await.until("the server to admit or refuse connection " + i, Duration.ofSeconds(10),
-                    () -> server.openConnections() + server.metrics().snapshot().get("connectionsRefused") == seen);
+            Await.until(() -> server.openConnections() + server.metrics().snapshot().get("connectionsRefused") == seen,
+                    Duration.ofSeconds(10),
+                    () -> "the server to admit or refuse connection " + (seen - 1));
             if (server.openConnections() == seen - refused) {
                 c.send(HALF_HEAD); // admitted: hold it with a request head that never ends
             } else {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.statecast.overlay.testkit.Await;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,8 +78,8 @@ class CrashConsistencyTest {
                 Thread uploader = new Thread(() -> upload(client, expected, acks, new Random(uploaderSeed)), "uploader");
                 uploader.setUncaughtExceptionHandler((t, failure) -> uploadFailure.set(failure));
                 uploader.start();
-                Await.until("acknowledged uploads before the kill; " + context, Duration.ofSeconds(60),
-                        () -> acks.get() >= acksBeforeKill || !uploader.isAlive());
+                Await.until(() -> acks.get() >= acksBeforeKill || !uploader.isAlive(), Duration.ofSeconds(60),
+                        () -> "acknowledged uploads before the kill; " + context);
                 child.kill();
                 uploader.join(30_000);
                 assertTrue(!uploader.isAlive(), "the uploader stops once the server is gone; " + context);

@@ -3,6 +3,7 @@ package io.statecast.specserver;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.statecast.overlay.testkit.Await;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -179,14 +180,14 @@ class SpecServerLimitsTest {
             }
             assertTrue(server.metrics().snapshot().get("connectionsRefused") >= 1);
             held.remove(0).close();
-            Await.until("a freed connection slot", Duration.ofSeconds(10), () -> {
+            Await.until(() -> {
                 try (RawConnection again = connect()) {
                     again.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n");
                     return again.readResponse().status() == 200;
                 } catch (IOException e) {
                     return false;
                 }
-            });
+            }, Duration.ofSeconds(10), () -> "a freed connection slot");
         } finally {
             for (RawConnection c : held) {
                 c.close();
@@ -302,12 +303,14 @@ class SpecServerLimitsTest {
                         + "\r\nContent-Length: " + doc.length + "\r\n\r\n");
                 c.send(doc);
                 if (i == 0) {
-                    Await.until("the first upload occupies the only worker", Duration.ofSeconds(5), () -> entered.get() == 1);
+                    Await.until(() -> entered.get() == 1, Duration.ofSeconds(5),
+                            () -> "the first upload occupies the only worker");
                 }
             }
             // One running, one queued: of the two that arrived while the worker was busy (their
             // order across event loops is not fixed), exactly one cannot be taken.
-            Await.until("a refused upload", Duration.ofSeconds(5), () -> server.metrics().snapshot().get("overloaded") == 1);
+            Await.until(() -> server.metrics().snapshot().get("overloaded") == 1, Duration.ofSeconds(5),
+                    () -> "a refused upload");
             release.countDown();
             assertEquals(201, conns.get(0).readResponse().status());
             RawConnection.Response second = conns.get(1).readResponse();

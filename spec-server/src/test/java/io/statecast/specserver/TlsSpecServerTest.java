@@ -16,6 +16,7 @@ import io.statecast.messagestore.deploy.SpecSignatures;
 import io.statecast.messagestore.deploy.TlsTrust;
 import io.statecast.messagestore.deploy.TrustedKeys;
 import io.statecast.messagestore.spec.SpecLimits;
+import io.statecast.overlay.testkit.Await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -117,8 +118,9 @@ class TlsSpecServerTest {
                 store.onUnknownService(downloader);
                 downloader.serviceNeeded(81, null);
                 downloader.serviceNeeded(82, null);
-                Await.until("both downloads decided", Duration.ofSeconds(20),
-                        () -> downloader.metrics().downloadsUntrusted() == 1 && downloader.metrics().downloadsInstalled() == 1);
+                Await.until(() -> downloader.metrics().downloadsUntrusted() == 1 && downloader.metrics().downloadsInstalled() == 1,
+                        Duration.ofSeconds(20),
+                        () -> "both downloads decided");
                 assertNull(store.service(81), "the unsigned spec is not installed");
                 assertEquals("eighty-two", store.service(82).spec().service().name());
             }
@@ -128,7 +130,8 @@ class TlsSpecServerTest {
             try (SpecDownloader downloader = new SpecDownloader(store, fooled)) {
                 store.unloadService(82);
                 downloader.serviceNeeded(82, null);
-                Await.until("the download failed", Duration.ofSeconds(20), () -> downloader.metrics().downloadsFailed() == 1);
+                Await.until(() -> downloader.metrics().downloadsFailed() == 1, Duration.ofSeconds(20),
+                        () -> "the download failed");
                 assertNull(store.service(82), "nothing from a server whose certificate the node does not trust");
             }
         }

@@ -10,9 +10,9 @@ import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.metrics.DropReason;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.message.Origin;
 import io.statecast.overlay.message.OverlayMessage;
@@ -36,7 +36,7 @@ class InFlightCountTest {
     private static final ServiceSpec WINDOWED = windowed();
 
     private final VirtualTimerService clock = new VirtualTimerService();
-    private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)).tree(a(1), a(5)));
+    private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new FixedTopology(a(9)).tree(a(1), a(5)));
     private final List<MessageStore> stores = new ArrayList<>();
 
     private static ServiceSpec windowed() {

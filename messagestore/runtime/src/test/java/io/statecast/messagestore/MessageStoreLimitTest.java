@@ -13,11 +13,11 @@ import io.statecast.messagestore.metrics.DropReason;
 import io.statecast.messagestore.metrics.MessageStoreMetrics;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
-import io.statecast.messagestore.support.RecordingOverlay.Call;
-import io.statecast.messagestore.support.RecordingOverlay.ToApplication;
+import io.statecast.overlay.testkit.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay.Call;
+import io.statecast.overlay.testkit.RecordingOverlay.ToApplication;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.substrate.VirtualTimerService;
 import java.time.Duration;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 class MessageStoreLimitTest {
 
     private final VirtualTimerService clock = new VirtualTimerService();
-    private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)).tree(a(1), a(5)));
+    private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new FixedTopology(a(9)).tree(a(1), a(5)));
     private final List<MessageStore> stores = new ArrayList<>();
 
     /**

@@ -1,6 +1,5 @@
 package io.statecast.messagestore;
 
-import io.statecast.messagestore.support.Keys;
 import static io.statecast.messagestore.support.Messages.a;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -10,27 +9,20 @@ import io.statecast.messagestore.deploy.SpecResolver;
 import io.statecast.messagestore.metrics.DropReason;
 import io.statecast.messagestore.metrics.MessageStoreMetrics;
 import io.statecast.messagestore.spec.ServiceSpec;
-import io.statecast.messagestore.support.Await;
+import io.statecast.messagestore.support.Keys;
 import io.statecast.messagestore.support.Messages;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
-import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.Arrival;
-import io.statecast.overlay.forward.OverlayContext;
-import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.forward.ScratchStore;
-import io.statecast.overlay.message.OverlayMessage;
-import io.statecast.overlay.node.Topology;
-import io.statecast.overlay.substrate.TimerService;
 import io.statecast.overlay.substrate.VirtualTimerService;
+import io.statecast.overlay.testkit.Await;
+import io.statecast.overlay.testkit.FixedTopology;
+import io.statecast.overlay.testkit.RecordingOverlay;
 import java.net.URI;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -40,90 +32,9 @@ class MessageStoreThreadsTest {
 
     private static final ServiceSpec ACK = Specs.load("specs/ack-service.scxml");
 
-    /** Records which thread made each call, by MessageID. */
-    private static final class ThreadOverlay implements OverlayContext {
-        final Map<Long, Set<String>> threads = new ConcurrentHashMap<>();
-        final AtomicLong delivered = new AtomicLong();
-        final Map<Integer, AtomicLong> deliveredByService = new ConcurrentHashMap<>();
-        final VirtualTimerService clock = new VirtualTimerService();
-        final Topology topology = new StaticTopology(a(9)).tree(a(1), a(5));
-        /** Whether the application's receive queue is full (deliveries still succeed: the test watches the hold). */
-        volatile boolean full;
-        volatile long deliveryWaitNanos;
-
-        @Override
-        public boolean applicationHasRoom() {
-            return !full;
-        }
-
-        @Override
-        public long deliveryWaitNanos() {
-            return deliveryWaitNanos;
-        }
-
-        private void note(long id) {
-            threads.computeIfAbsent(id, k -> ConcurrentHashMap.newKeySet()).add(Thread.currentThread().getName());
-        }
-
-        @Override
-        public LogicalAddress localAddress() {
-            return a(9);
-        }
-
-        @Override
-        public Topology topology() {
-            return topology;
-        }
-
-        @Override
-        public TimerService timers() {
-            return clock;
-        }
-
-        @Override
-        public long newMessageId() {
-            return 0;
-        }
-
-        @Override
-        public int sendDataMessage(int serviceId, long messageId, byte[] payload, Route route) {
-            note(messageId);
-            return 1;
-        }
-
-        @Override
-        public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
-            note(messageId);
-            return 1;
-        }
-
-        @Override
-        public int sendDataMessage(int serviceId, long messageId, io.statecast.overlay.address.LogicalAddress origin,
-                io.statecast.overlay.message.MessageFields fields, byte[] payload, Route route) {
-            note(messageId);
-            return 1;
-        }
-
-        @Override
-        public int sendControlMessage(int serviceId, byte messageType, long messageId,
-                io.statecast.overlay.address.LogicalAddress origin, io.statecast.overlay.message.MessageFields fields,
-                byte[] body, Route route) {
-            note(messageId);
-            return 1;
-        }
-
-        @Override
-        public int forwardMessage(OverlayMessage message) {
-            return 1;
-        }
-
-        @Override
-        public boolean toApplication(OverlayMessage message) {
-            note(message.fsm().messageId());
-            delivered.incrementAndGet();
-            deliveredByService.computeIfAbsent(message.fsm().serviceId(), k -> new AtomicLong()).incrementAndGet();
-            return true;
-        }
+    /** A stand-in overlay of node 9 on a virtual clock: every call recorded with its thread. */
+    private static RecordingOverlay overlay() {
+        return new RecordingOverlay(a(9), new VirtualTimerService(), new FixedTopology(a(9)).tree(a(1), a(5)));
     }
 
     private MessageStore store;
@@ -137,8 +48,8 @@ class MessageStoreThreadsTest {
 
     @Test
     void shouldHoldDataBackWhileTheApplicationIsFullAndGoOnWithControlMessages() throws Exception {
-        ThreadOverlay overlay = new ThreadOverlay();
-        overlay.deliveryWaitNanos = TimeUnit.SECONDS.toNanos(60);
+        RecordingOverlay overlay = overlay();
+        overlay.deliveryWaitNanos(TimeUnit.SECONDS.toNanos(60));
         store = new MessageStore(MessageStoreConfig.defaults().withShards(1).withWarmStart(false), Specs.loader(),
                 SpecResolver.defaults());
         store.open(overlay);
@@ -147,7 +58,7 @@ class MessageStoreThreadsTest {
         store.receiveMessage(Messages.unicastPayload(42, 1, 9, 5, 9, "mine"), Arrival.DELIVERED);
         Await.until(() -> store.metrics().node().messages() == 1, 30, () -> store.metrics().format());
 
-        overlay.full = true;
+        overlay.applicationFull(true);
         store.receiveMessage(Messages.unicastPayload(42, 2, 1, 9, 1, "for the application"), Arrival.DELIVERED);
         store.receiveMessage(io.statecast.overlay.message.Origin.attach(Messages.control(42, 2, 1, 5, 9, 5), Messages.a(9)),
                 Arrival.DELIVERED); // message 1's ACK, naming this node as the origin
@@ -156,20 +67,20 @@ class MessageStoreThreadsTest {
         MessageStoreMetrics m = store.metrics();
         assertEquals(1, m.node().created(), "message 2 waits in the data queue: no instance yet\n" + m.format());
         assertEquals(1, m.node().dataHolds(), m.format());
-        assertEquals(0, overlay.delivered.get());
+        assertEquals(0, overlay.delivered(-1));
 
-        overlay.full = false; // the application drained its queue, without telling the store
-        Await.until(() -> overlay.delivered.get() == 1, 30, () -> "held data taken once there is room\n"
+        overlay.applicationFull(false); // the application drained its queue, without telling the store
+        Await.until(() -> overlay.delivered(-1) == 1, 30, () -> "held data taken once there is room\n"
                 + store.metrics().format());
         assertEquals(3, store.metrics().node().messages());
     }
 
     @Test
     void shouldTakeHeldDataOnceTheDeliveryWaitIsOver() throws Exception {
-        ThreadOverlay overlay = new ThreadOverlay();
+        RecordingOverlay overlay = overlay();
         long wait = TimeUnit.MILLISECONDS.toNanos(50);
-        overlay.deliveryWaitNanos = wait;
-        overlay.full = true;
+        overlay.deliveryWaitNanos(wait);
+        overlay.applicationFull(true);
         store = new MessageStore(MessageStoreConfig.defaults().withShards(1).withWarmStart(false), Specs.loader(),
                 SpecResolver.defaults());
         store.open(overlay);
@@ -178,17 +89,17 @@ class MessageStoreThreadsTest {
         store.receiveMessage(Messages.unicastPayload(42, 2, 1, 9, 1, "x"), Arrival.DELIVERED);
         Await.until(() -> store.metrics().node().messages() == 1, 30, () -> store.metrics().format());
         assertTrue(System.nanoTime() - start >= wait, "held for the delivery wait first");
-        assertEquals(1, overlay.delivered.get(), "then processed; the delivery itself may wait for room");
+        assertEquals(1, overlay.delivered(-1), "then processed; the delivery itself may wait for room");
     }
 
     @Test
     void shouldNameAScratchTwinsThreadsApartFromTheStores() throws Exception {
         store = new MessageStore(MessageStoreConfig.defaults().withShards(2).withWarmStart(false), Specs.loader(),
                 SpecResolver.defaults());
-        store.open(new ThreadOverlay());
+        store.open(overlay());
         store.install(ACK);
         try (ScratchStore twin = store.scratch()) {
-            twin.open(new ThreadOverlay());
+            twin.open(overlay());
             Set<String> names = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
                     .collect(Collectors.toSet());
             assertTrue(names.containsAll(List.of("statecast-ms-scratch-shard-0", "statecast-ms-scratch-shard-1",
@@ -200,7 +111,7 @@ class MessageStoreThreadsTest {
 
     @Test
     void shouldRunEveryInstanceOnTheOneShardItsKeyHashesTo() throws Exception {
-        ThreadOverlay overlay = new ThreadOverlay();
+        RecordingOverlay overlay = overlay();
         store = new MessageStore(MessageStoreConfig.defaults().withShards(4).withWarmStart(false), Specs.loader(),
                 SpecResolver.defaults());
         store.open(overlay);
@@ -227,10 +138,10 @@ class MessageStoreThreadsTest {
         }
         Await.until(() -> store.metrics().node().messages() == (long) ids * producers.length, 30,
                 () -> store.metrics().format());
-        assertEquals(ids, overlay.delivered.get(), "each message delivered once; its duplicates acknowledged only");
+        assertEquals(ids, overlay.delivered(-1), "each message delivered once; its duplicates acknowledged only");
         for (long id = 1; id <= ids; id++) {
             int shard = Math.floorMod(Keys.message(42, id).spread(), 4);
-            assertEquals(Set.of("statecast-ms-shard-" + shard), overlay.threads.get(id), "MessageID " + id);
+            assertEquals(Set.of("statecast-ms-shard-" + shard), overlay.threads(id), "MessageID " + id);
         }
         MessageStoreMetrics m = store.metrics();
         assertEquals(0, m.node().totalDrops(), m.format());
@@ -239,18 +150,18 @@ class MessageStoreThreadsTest {
 
     @Test
     void shouldQuarantineAnOverlongQueryAndMoveItsShardToANewThread() throws Exception {
-        ThreadOverlay overlay = new ThreadOverlay();
+        RecordingOverlay overlay = overlay();
         store = new MessageStore(MessageStoreConfig.defaults().withShards(1).withSpecLimits(MessageStoreTest.limitMs(50)),
                 Specs.loader(), SpecResolver.defaults());
         store.open(overlay);
         store.loadService(URI.create("classpath:specs/slow-query.scxml"));
         store.install(ACK);
         store.receiveMessage(Messages.payload(77, 1, 1, 5, "first use"), Arrival.DELIVERED);
-        Await.until(() -> overlay.delivered.get() == 1, 30, () -> store.metrics().format());
+        Await.until(() -> overlay.delivered(-1) == 1, 30, () -> store.metrics().format());
 
         store.receiveMessage(Messages.payload(77, 7, 1, 5, "takes a second"), Arrival.DELIVERED);
         store.receiveMessage(Messages.unicastPayload(42, 1, 1, 9, 5, "behind it on the same shard"), Arrival.DELIVERED);
-        Await.until(() -> overlay.deliveredByService.getOrDefault(42, new AtomicLong()).get() == 1, 30,
+        Await.until(() -> overlay.delivered(42) == 1, 30,
                 () -> store.metrics().format());
         // The watchdog counts the abandoned thread after the new thread may already have delivered.
         Await.until(() -> store.metrics().abandonedThreads() >= 1, 30, () -> store.metrics().format());
@@ -265,6 +176,6 @@ class MessageStoreThreadsTest {
                 .filter(t -> t.getName().equals("statecast-ms-shard-0")).count() == 1, 60,
                 () -> "the abandoned thread finishes its query and exits");
         store.receiveMessage(Messages.unicastPayload(42, 2, 1, 9, 5, "still served"), Arrival.DELIVERED);
-        Await.until(() -> overlay.deliveredByService.get(42).get() == 2, 30, () -> store.metrics().format());
+        Await.until(() -> overlay.delivered(42) == 2, 30, () -> store.metrics().format());
     }
 }

@@ -9,11 +9,11 @@ import io.statecast.messagestore.deploy.SpecResolver;
 import io.statecast.messagestore.instance.SendBudget;
 import io.statecast.messagestore.metrics.CountersSnapshot;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
-import io.statecast.messagestore.support.RecordingOverlay.Call;
-import io.statecast.messagestore.support.RecordingOverlay.SendControl;
+import io.statecast.overlay.testkit.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay.Call;
+import io.statecast.overlay.testkit.RecordingOverlay.SendControl;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.substrate.VirtualTimerService;
 import java.time.Duration;
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 class SendBudgetTest {
 
     private final VirtualTimerService clock = new VirtualTimerService();
-    private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)).tree(a(1), a(5)));
+    private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new FixedTopology(a(9)).tree(a(1), a(5)));
     private MessageStore store;
 
     @AfterEach

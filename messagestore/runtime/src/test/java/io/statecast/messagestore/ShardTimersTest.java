@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.statecast.messagestore.deploy.SpecResolver;
 import io.statecast.messagestore.metrics.MessageStoreMetrics;
 import io.statecast.messagestore.spec.ServiceSpec;
-import io.statecast.messagestore.support.Await;
+import io.statecast.overlay.testkit.Await;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.substrate.RealTimerService;
 import java.time.Duration;
@@ -32,7 +32,7 @@ class ShardTimersTest {
 
     private final RealTimerService timers = new RealTimerService("test-timer");
     private final RecordingOverlay overlay = new RecordingOverlay(Messages.a(9), timers,
-            new StaticTopology(Messages.a(9)).tree(Messages.a(1), Messages.a(5)));
+            new FixedTopology(Messages.a(9)).tree(Messages.a(1), Messages.a(5)));
     private MessageStore store;
     private ScheduledExecutorService loop;
 

@@ -9,9 +9,9 @@ import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.spec.Problem;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecLoader;
-import io.statecast.messagestore.support.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.message.DeliveryMode;
@@ -41,7 +41,7 @@ class StartOnDeployTest {
     private static final ServiceSpec TICKER = Specs.load(RESOURCE);
 
     private final VirtualTimerService clock = new VirtualTimerService();
-    private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)).tree(a(1), a(5)));
+    private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new FixedTopology(a(9)).tree(a(1), a(5)));
     private final List<MessageStore> stores = new ArrayList<>();
 
     private MessageStore store(InstanceLimits limits) {

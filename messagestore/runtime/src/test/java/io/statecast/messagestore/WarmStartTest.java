@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.statecast.messagestore.instance.ServiceRuntime;
-import io.statecast.messagestore.support.Await;
+import io.statecast.overlay.testkit.Await;
 import io.statecast.messagestore.support.Specs;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;

@@ -83,7 +83,7 @@ public final class DelaunayCheck {
         }
         int edges = degreeSum / 2;
         List<DtAddress> hull = strictHull(pts);
-        int h = hullBoundary(pts, hull);
+        int h = hullBoundaryCount(pts);
         if (hull.size() < 3) {
             return checkPath(pts, graph, edges, h);
         }
@@ -103,17 +103,14 @@ public final class DelaunayCheck {
                         continue;
                     }
                     triangles++;
-                    area = area.add(doubleArea(a, b, c));
+                    area = area.add(doubleArea(a, b, c).abs());
                     covered.add(key(a, b));
                     covered.add(key(b, c));
                     covered.add(key(a, c));
                 }
             }
         }
-        BigInteger hullArea = BigInteger.ZERO;
-        for (int i = 1; i + 1 < hull.size(); i++) {
-            hullArea = hullArea.add(doubleArea(hull.get(0), hull.get(i), hull.get(i + 1)));
-        }
+        BigInteger hullArea = hullDoubleArea(pts);
         if (!area.equals(hullArea)) {
             return new Result(false, "the graph's " + triangles + " empty-circle triangles cover twice-area " + area
                     + " of the hull's " + hullArea + ": Delaunay triangles are missing (an edge is missing)", edges, h);
@@ -146,7 +143,8 @@ public final class DelaunayCheck {
         return new Result(true, null, edges, h);
     }
 
-    private static boolean emptyCircle(List<DtAddress> pts, DtAddress a, DtAddress b, DtAddress c) {
+    /** Whether no point of {@code pts} but the corners lies inside the circle through {@code a}, {@code b}, {@code c}. */
+    public static boolean emptyCircle(Collection<DtAddress> pts, DtAddress a, DtAddress b, DtAddress c) {
         for (DtAddress p : pts) {
             if (p != a && p != b && p != c && Predicates.insideCircle(a, b, c, p)) {
                 return false;
@@ -163,16 +161,17 @@ public final class DelaunayCheck {
         return Predicates.compareLexicographic(p, q) < 0 ? new Edge(p, q) : new Edge(q, p);
     }
 
-    private static BigInteger doubleArea(DtAddress a, DtAddress b, DtAddress c) {
+    /** Twice the signed area of the triangle {@code a b c}: positive when counter-clockwise. */
+    public static BigInteger doubleArea(DtAddress a, DtAddress b, DtAddress c) {
         BigInteger abx = BigInteger.valueOf((long) b.x() - a.x());
         BigInteger aby = BigInteger.valueOf((long) b.y() - a.y());
         BigInteger acx = BigInteger.valueOf((long) c.x() - a.x());
         BigInteger acy = BigInteger.valueOf((long) c.y() - a.y());
-        return abx.multiply(acy).subtract(aby.multiply(acx)).abs();
+        return abx.multiply(acy).subtract(aby.multiply(acx));
     }
 
     /** Corners of the convex hull (no points inside hull edges), counter-clockwise; all points if fewer than 3 corners. */
-    static List<DtAddress> strictHull(Collection<DtAddress> points) {
+    public static List<DtAddress> strictHull(Collection<DtAddress> points) {
         List<DtAddress> sorted = new ArrayList<>(new LinkedHashSet<>(points));
         sorted.sort(Predicates.LEXICOGRAPHIC);
         if (sorted.size() < 3) {
@@ -194,7 +193,14 @@ public final class DelaunayCheck {
         return hull.size() < 3 ? List.of() : hull;
     }
 
-    private static int hullBoundary(List<DtAddress> pts, List<DtAddress> hull) {
+    /**
+     * The number of points on the hull boundary, corners and points inside hull edges alike (all
+     * points when they lie on one line). A triangulation of the points has exactly these boundary
+     * edges, so by Euler's formula it has E = 3N − 3 − h edges and T = 2N − 2 − h triangles.
+     */
+    public static int hullBoundaryCount(Collection<DtAddress> points) {
+        List<DtAddress> pts = new ArrayList<>(new LinkedHashSet<>(points));
+        List<DtAddress> hull = strictHull(pts);
         if (hull.size() < 3) {
             return pts.size();
         }
@@ -210,5 +216,15 @@ public final class DelaunayCheck {
             }
         }
         return count;
+    }
+
+    /** Twice the area of the convex hull of {@code points} (0 when they lie on one line). */
+    public static BigInteger hullDoubleArea(Collection<DtAddress> points) {
+        List<DtAddress> hull = strictHull(points);
+        BigInteger sum = BigInteger.ZERO;
+        for (int i = 1; i + 1 < hull.size(); i++) {
+            sum = sum.add(doubleArea(hull.get(0), hull.get(i), hull.get(i + 1)));
+        }
+        return sum;
     }
 }

@@ -20,6 +20,8 @@ import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
 import io.statecast.overlay.substrate.TimerService;
+import io.statecast.overlay.testkit.FixedTopology;
+import io.statecast.overlay.testkit.RecordingStore;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -41,7 +43,7 @@ class ForwardingEngineTest {
     private static final TreeAddress FAR = new TreeAddress(42);
     private static final byte[] DATA = {1, 2, 3};
 
-    private final FakeTopology topology = new FakeTopology(SELF)
+    private final FixedTopology topology = new FixedTopology(SELF)
             .neighbour(N2).neighbour(N3).neighbour(N7).neighbour(N9)
             .tree(N9, N9, N2, N3, N7)          // root 9: my parent is 9, children 2, 3, 7
             .tree(SELF, null, N2, N3, N7, N9)  // root me: everyone is a child
@@ -84,7 +86,7 @@ class ForwardingEngineTest {
     private static Set<SubstrateAddress> at(LogicalAddress... a) {
         Set<SubstrateAddress> s = new HashSet<>();
         for (LogicalAddress x : a) {
-            s.add(FakeTopology.addressOf(x));
+            s.add(FixedTopology.addressOf(x));
         }
         return s;
     }
@@ -144,7 +146,7 @@ class ForwardingEngineTest {
 
     @Test
     void shouldNotCountHopLimitForLeafThatHasNowhereToForward() {
-        FakeTopology leaf = new FakeTopology(SELF).neighbour(N9).tree(N9, N9);
+        FixedTopology leaf = new FixedTopology(SELF).neighbour(N9).tree(N9, N9);
         ForwardingEngine e = new ForwardingEngine(SELF, () -> leaf, (to, m) -> true, m -> true, new NoTimers(),
                 new MessageIds(new java.util.SplittableRandom(0)), new ForwardingEngine.Settings(255, 16));
         e.onReceive(message(DeliveryMode.MULTICAST, 0, N9, null, N9), null);
@@ -299,7 +301,7 @@ class ForwardingEngineTest {
 
     @Test
     void shouldCountNextHopWithoutSubstrateAddress() {
-        FakeTopology t = new FakeTopology(SELF).neighbourWithoutAddress(N9).tree(FAR, N9);
+        FixedTopology t = new FixedTopology(SELF).neighbourWithoutAddress(N9).tree(FAR, N9);
         ForwardingEngine e = new ForwardingEngine(SELF, () -> t, (to, m) -> true, m -> true, new NoTimers(),
                 new MessageIds(new java.util.SplittableRandom(0)), new ForwardingEngine.Settings(255, 16));
         assertEquals(0, e.send(message(DeliveryMode.UNICAST, 10, SELF, FAR, SELF)));
@@ -327,51 +329,9 @@ class ForwardingEngineTest {
     private static final int SERVICE = 7;
     private static final FsmExtension FSM = new FsmExtension(SERVICE, FsmExtension.PAYLOAD_TYPE, 99);
 
-    /** A store that records what it gets and answers the metaops as configured. */
-    static final class RecordingStore implements MessageStorePort {
-        final boolean forwards;
-        final boolean intermediate;
-        boolean ownUnicast;
-        boolean accepts = true;
-        final List<OverlayMessage> messages = new ArrayList<>();
-        final List<Arrival> arrivals = new ArrayList<>();
-        OverlayContext context;
-
-        RecordingStore(boolean forwards, boolean intermediate) {
-            this.forwards = forwards;
-            this.intermediate = intermediate;
-        }
-
-        @Override
-        public void open(OverlayContext c) {
-            context = c;
-        }
-
-        @Override
-        public boolean forwardsItself(int serviceId) {
-            return serviceId == SERVICE && forwards;
-        }
-
-        @Override
-        public boolean processIntermediateUnicast(int serviceId) {
-            return serviceId == SERVICE && intermediate;
-        }
-
-        @Override
-        public boolean receivesOwnUnicast(int serviceId) {
-            return serviceId == SERVICE && ownUnicast;
-        }
-
-        @Override
-        public boolean receiveMessage(OverlayMessage message, Arrival arrival) {
-            messages.add(message);
-            arrivals.add(arrival);
-            return accepts;
-        }
-
-        @Override
-        public void close() {
-        }
+    /** A store for {@link #SERVICE} that forwards its messages itself or not, and takes transit unicasts or not. */
+    private static RecordingStore store(boolean forwards, boolean intermediate) {
+        return new RecordingStore(SERVICE).forwardsItself(forwards).processesIntermediateUnicast(intermediate);
     }
 
     @Test
@@ -385,12 +345,12 @@ class ForwardingEngineTest {
 
     @Test
     void shouldHandServiceMessageToStoreAndForwardAtOnceWhenStoreDoesNotForward() {
-        RecordingStore store = new RecordingStore(false, false);
+        RecordingStore store = store(false, false);
         engine.installStore(store);
-        assertNotNull(store.context);
+        assertNotNull(store.context());
 
         engine.onReceive(message(DeliveryMode.MULTICAST, 10, N9, null, N9, FSM), null);
-        assertEquals(List.of(Arrival.DELIVERED), store.arrivals);
+        assertEquals(List.of(Arrival.DELIVERED), store.arrivals());
         assertTrue(delivered.isEmpty(), "with a store the application sees service messages only through it");
         assertEquals(at(N2, N3, N7), destinations());
         assertEquals(1, engine.statistics().toStore());
@@ -398,18 +358,18 @@ class ForwardingEngineTest {
 
     @Test
     void shouldNotForwardServiceMessageWhenStoreForwardsItself() {
-        RecordingStore store = new RecordingStore(true, false);
+        RecordingStore store = store(true, false);
         engine.installStore(store);
         engine.onReceive(message(DeliveryMode.MULTICAST, 10, N9, null, N9, FSM), null);
         engine.onReceive(FloodId.attach(message(DeliveryMode.FLOOD, 10, N9, null, N9, FSM), 3), null);
-        assertEquals(2, store.messages.size());
+        assertEquals(2, store.messages().size());
         assertTrue(sent.isEmpty());
         assertTrue(delivered.isEmpty());
     }
 
     @Test
     void shouldStillDeliverMessagesWithoutServiceDirectlyWhenStoreInstalled() {
-        engine.installStore(new RecordingStore(true, true));
+        engine.installStore(store(true, true));
         engine.onReceive(message(DeliveryMode.MULTICAST, 10, N9, null, N9), null);
         assertEquals(1, delivered.size());
         assertEquals(3, sent.size());
@@ -417,78 +377,78 @@ class ForwardingEngineTest {
 
     @Test
     void shouldHandTheStoresUnicastToItsOwnNodeBackOnlyWhenTheServiceAsks() {
-        RecordingStore store = new RecordingStore(true, false);
+        RecordingStore store = store(true, false);
         engine.installStore(store);
-        assertEquals(0, store.context.sendDataMessage(SERVICE, 5, DATA, Route.unicast(SELF)),
+        assertEquals(0, store.context().sendDataMessage(SERVICE, 5, DATA, Route.unicast(SELF)),
                 "by default a unicast to oneself goes nowhere");
-        assertTrue(store.messages.isEmpty());
-        store.ownUnicast = true;
-        assertEquals(1, store.context.sendDataMessage(SERVICE, 6, DATA, Route.unicast(SELF)));
-        assertEquals(1, store.context.sendDataMessage(SERVICE, 7, DATA, Route.unicast(N2)));
-        assertEquals(List.of(Arrival.DELIVERED), store.arrivals, "only the copy to itself comes back");
-        assertEquals(SELF, store.messages.get(0).source());
-        assertEquals(6, store.messages.get(0).fsm().messageId());
+        assertTrue(store.messages().isEmpty());
+        store.receivesOwnUnicast(true);
+        assertEquals(1, store.context().sendDataMessage(SERVICE, 6, DATA, Route.unicast(SELF)));
+        assertEquals(1, store.context().sendDataMessage(SERVICE, 7, DATA, Route.unicast(N2)));
+        assertEquals(List.of(Arrival.DELIVERED), store.arrivals(), "only the copy to itself comes back");
+        assertEquals(SELF, store.messages().get(0).source());
+        assertEquals(6, store.messages().get(0).fsm().messageId());
         assertEquals(at(N2), destinations(), "the other one went out");
         assertTrue(delivered.isEmpty(), "not to the application: the store decides");
     }
 
     @Test
     void shouldDeliverUnicastForMeThroughStore() {
-        RecordingStore store = new RecordingStore(false, false);
+        RecordingStore store = store(false, false);
         engine.installStore(store);
         engine.onReceive(message(DeliveryMode.UNICAST, 10, FAR, SELF, N9, FSM), null);
-        assertEquals(List.of(Arrival.DELIVERED), store.arrivals);
+        assertEquals(List.of(Arrival.DELIVERED), store.arrivals());
         assertTrue(delivered.isEmpty());
         assertTrue(sent.isEmpty());
     }
 
     @Test
     void shouldForwardIntermediateUnicastWithoutStoreWhenServiceSkipsIntermediates() {
-        RecordingStore store = new RecordingStore(true, false); // forwards itself, but never sees transit
+        RecordingStore store = store(true, false); // forwards itself, but never sees transit
         engine.installStore(store);
         engine.onReceive(message(DeliveryMode.UNICAST, 10, N2, FAR, N2, FSM), null);
-        assertTrue(store.messages.isEmpty());
+        assertTrue(store.messages().isEmpty());
         assertEquals(at(N9), destinations());
     }
 
     @Test
     void shouldHandIntermediateUnicastToStoreAndForwardWhenStoreDoesNotForward() {
-        RecordingStore store = new RecordingStore(false, true);
+        RecordingStore store = store(false, true);
         engine.installStore(store);
         engine.onReceive(message(DeliveryMode.UNICAST, 10, N2, FAR, N2, FSM), null);
-        assertEquals(List.of(Arrival.TRANSIT), store.arrivals);
+        assertEquals(List.of(Arrival.TRANSIT), store.arrivals());
         assertEquals(at(N9), destinations());
         assertTrue(delivered.isEmpty());
     }
 
     @Test
     void shouldLeaveIntermediateUnicastToStoreWhenItForwardsItself() {
-        RecordingStore store = new RecordingStore(true, true);
+        RecordingStore store = store(true, true);
         engine.installStore(store);
         engine.onReceive(message(DeliveryMode.UNICAST, 10, N2, FAR, N2, FSM), null);
-        assertEquals(List.of(Arrival.TRANSIT), store.arrivals);
+        assertEquals(List.of(Arrival.TRANSIT), store.arrivals());
         assertTrue(sent.isEmpty());
     }
 
     @Test
     void shouldHandApplicationSendsToStoreAndForwardUnlessStoreForwards() {
-        RecordingStore store = new RecordingStore(false, false);
+        RecordingStore store = store(false, false);
         engine.installStore(store);
         assertEquals(4, engine.send(message(DeliveryMode.MULTICAST, 10, SELF, null, SELF, FSM)));
-        assertEquals(List.of(Arrival.FROM_APPLICATION), store.arrivals);
+        assertEquals(List.of(Arrival.FROM_APPLICATION), store.arrivals());
 
         ForwardingEngine other = new ForwardingEngine(SELF, () -> topology, (to, m) -> true, m -> true, new NoTimers(),
                 new MessageIds(new java.util.SplittableRandom(0)), new ForwardingEngine.Settings(255, 16));
-        RecordingStore forwarding = new RecordingStore(true, false);
+        RecordingStore forwarding = store(true, false);
         other.installStore(forwarding);
         assertEquals(0, other.send(message(DeliveryMode.MULTICAST, 10, SELF, null, SELF, FSM)));
-        assertEquals(List.of(Arrival.FROM_APPLICATION), forwarding.arrivals);
+        assertEquals(List.of(Arrival.FROM_APPLICATION), forwarding.arrivals());
     }
 
     @Test
     void shouldCountMessagesTheStoreRefusesAndNotDeliverThem() {
-        RecordingStore store = new RecordingStore(false, false);
-        store.accepts = false;
+        RecordingStore store = store(false, false);
+        store.accepts(false);
         engine.installStore(store);
         engine.onReceive(message(DeliveryMode.MULTICAST, 10, N9, null, N9, FSM), null);
         assertEquals(1, drops(DropCause.STORE_REJECTED));
@@ -498,17 +458,17 @@ class ForwardingEngineTest {
 
     @Test
     void shouldRefuseSecondStore() {
-        engine.installStore(new RecordingStore(false, false));
-        assertThrows(IllegalStateException.class, () -> engine.installStore(new RecordingStore(false, false)));
+        engine.installStore(store(false, false));
+        assertThrows(IllegalStateException.class, () -> engine.installStore(store(false, false)));
     }
 
     // -------------------------------------------------------------------------------- the context
 
     @Test
     void shouldSendDataMessageFromThisNodeWithoutHandingItBackToStore() {
-        RecordingStore store = new RecordingStore(false, false);
+        RecordingStore store = store(false, false);
         engine.installStore(store);
-        OverlayContext c = store.context;
+        OverlayContext c = store.context();
         long id = c.newMessageId();
         assertEquals(1, c.sendDataMessage(SERVICE, id, DATA, Route.unicast(N9)));
         OverlayMessage out = sent.get(0).message();
@@ -517,18 +477,18 @@ class ForwardingEngineTest {
         assertEquals(254, out.hopLimit());
         assertEquals(new FsmExtension(SERVICE, FsmExtension.PAYLOAD_TYPE, id), out.fsm());
         assertArrayEquals(DATA, out.payload());
-        assertTrue(store.messages.isEmpty());
+        assertTrue(store.messages().isEmpty());
     }
 
     @Test
     void shouldSendTheStoresFieldsInAFieldsExtensionAndNoneWhenEmpty() {
-        RecordingStore store = new RecordingStore(false, false);
+        RecordingStore store = store(false, false);
         engine.installStore(store);
         MessageFields fields = MessageFields.of(java.util.Map.of("seq", new MessageField.Int(7),
                 "sack", MessageField.Ranges.parse("1-3 5")));
-        assertEquals(1, store.context.sendDataMessage(SERVICE, 1, fields, DATA, Route.unicast(N9)));
-        assertEquals(1, store.context.sendControlMessage(SERVICE, (byte) 2, 1, fields, null, Route.unicast(N9)));
-        assertEquals(1, store.context.sendControlMessage(SERVICE, (byte) 2, 1, MessageFields.EMPTY, null, Route.unicast(N9)));
+        assertEquals(1, store.context().sendDataMessage(SERVICE, 1, fields, DATA, Route.unicast(N9)));
+        assertEquals(1, store.context().sendControlMessage(SERVICE, (byte) 2, 1, fields, null, Route.unicast(N9)));
+        assertEquals(1, store.context().sendControlMessage(SERVICE, (byte) 2, 1, MessageFields.EMPTY, null, Route.unicast(N9)));
         assertEquals(fields, sent.get(0).message().fields());
         assertArrayEquals(DATA, sent.get(0).message().payload());
         assertEquals(fields, sent.get(1).message().fields());
@@ -538,10 +498,10 @@ class ForwardingEngineTest {
 
     @Test
     void shouldSendControlMessageOnExplicitRootWithHopLimit() {
-        RecordingStore store = new RecordingStore(false, false);
+        RecordingStore store = store(false, false);
         engine.installStore(store);
         // to my children in the tree rooted at 9 only: root 9, one hop
-        int n = store.context.sendControlMessage(SERVICE, (byte) 3, 99, null, Route.multicast().withRoot(N9).withHopLimit(1));
+        int n = store.context().sendControlMessage(SERVICE, (byte) 3, 99, null, Route.multicast().withRoot(N9).withHopLimit(1));
         assertEquals(3, n);
         assertEquals(at(N2, N3, N7), destinations());
         OverlayMessage out = sent.get(0).message();
@@ -553,14 +513,14 @@ class ForwardingEngineTest {
 
     @Test
     void shouldForwardStoredMessageWithRewrittenPreviousHopAndDeliverToApplication() {
-        RecordingStore store = new RecordingStore(true, false);
+        RecordingStore store = store(true, false);
         engine.installStore(store);
         OverlayMessage m = message(DeliveryMode.MULTICAST, 10, N9, null, N9, FSM);
         engine.onReceive(m, null);
         assertTrue(sent.isEmpty());
-        assertEquals(3, store.context.forwardMessage(store.messages.get(0)));
+        assertEquals(3, store.context().forwardMessage(store.messages().get(0)));
         assertEquals(SELF, sent.get(0).message().previousHop());
-        assertTrue(store.context.toApplication(store.messages.get(0)));
+        assertTrue(store.context().toApplication(store.messages().get(0)));
         assertEquals(1, delivered.size());
     }
 

@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.statecast.overlay.socket.NodeType;
 import io.statecast.overlay.socket.OverlayConfig;
 import io.statecast.overlay.socket.OverlaySocket;
+import io.statecast.overlay.testkit.Await;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -22,9 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterEach;
@@ -49,14 +47,6 @@ class SocketMetricsTest {
         OverlaySocket s = OverlaySocket.create(c.withMetrics(OverlayConfig.Metrics.http("127.0.0.1:0")));
         sockets.add(s);
         return s;
-    }
-
-    private static void awaitUntil(BooleanSupplier condition, long seconds, Supplier<String> message) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, message);
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-        }
     }
 
     private PrometheusText.Exposition scrape(OverlaySocket s) throws Exception {
@@ -93,7 +83,7 @@ class SocketMetricsTest {
         OverlaySocket b = open(OverlayConfig.defaults("metrics-test", NodeType.TREE).withAddress("1")
                 .withBuddies(a.substrateAddresses()));
         b.join();
-        awaitUntil(() -> b.neighbours().contains(a.localAddress()) && a.neighbours().contains(b.localAddress()), 10,
+        Await.until(() -> b.neighbours().contains(a.localAddress()) && a.neighbours().contains(b.localAddress()), 10,
                 () -> "no tree edge within 10 s: " + a.topology() + " / " + b.topology());
 
         PrometheusText.Exposition before = scrape(a);
@@ -115,7 +105,7 @@ class SocketMetricsTest {
         for (int i = 0; i < n; i++) {
             b.sendToAll(("m" + i).getBytes(UTF_8));
         }
-        awaitUntil(() -> {
+        Await.until(() -> {
             try {
                 return value(scrape(a), "statecast_socket_messages_received_total") >= received + n;
             } catch (Exception e) {

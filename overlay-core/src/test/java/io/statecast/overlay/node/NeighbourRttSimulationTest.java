@@ -5,10 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
-import io.statecast.overlay.forward.Arrival;
-import io.statecast.overlay.forward.MessageStorePort;
-import io.statecast.overlay.forward.OverlayContext;
-import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.sim.DtSimulation;
 import io.statecast.overlay.socket.NodeType;
 import io.statecast.overlay.socket.OverlayConfig;
@@ -17,6 +13,7 @@ import io.statecast.overlay.substrate.FaultConfig;
 import io.statecast.overlay.substrate.FaultModel;
 import io.statecast.overlay.substrate.MemNetwork;
 import io.statecast.overlay.substrate.VirtualTimerService;
+import io.statecast.overlay.testkit.RecordingStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
@@ -31,35 +28,6 @@ import org.junit.jupiter.api.Test;
 class NeighbourRttSimulationTest {
 
     private static final long SEED = Long.getLong("statecast.seed", System.nanoTime());
-
-    /** Captures the context a store would act through. */
-    private static final class ContextProbe implements MessageStorePort {
-        volatile OverlayContext context;
-
-        @Override
-        public void open(OverlayContext c) {
-            context = c;
-        }
-
-        @Override
-        public boolean forwardsItself(int serviceId) {
-            return false;
-        }
-
-        @Override
-        public boolean processIntermediateUnicast(int serviceId) {
-            return false;
-        }
-
-        @Override
-        public boolean receiveMessage(OverlayMessage message, Arrival arrival) {
-            return false;
-        }
-
-        @Override
-        public void close() {
-        }
-    }
 
     private static void delay(FaultModel faults, OverlaySocket from, OverlaySocket to, long fixedMs, long jitterMs) {
         faults.configureLink(from.substrateAddresses().get(0), to.substrateAddresses().get(0),
@@ -88,7 +56,7 @@ class NeighbourRttSimulationTest {
         try (DtSimulation sim = new DtSimulation(SEED)) {
             OverlaySocket a = sim.add("10,10", List.of());
             OverlaySocket b = sim.add("20,20", List.of(a.substrateAddresses().get(0)));
-            ContextProbe probe = new ContextProbe();
+            RecordingStore probe = new RecordingStore(-1);
             a.installMessageStore(probe);
             FaultModel faults = sim.network().faults();
             delay(faults, a, b, 20, 4);
@@ -102,7 +70,7 @@ class NeighbourRttSimulationTest {
             assertTrue(near(a, b, 50, 58).getAsBoolean(), "stays there; " + describe(a, b));
             RttEstimate e = a.node().rtt(b.localAddress()).orElseThrow();
             assertTrue(e.rttvarMillis() < 8, "variation within the jitter; " + describe(a, b));
-            assertEquals(a.node().rtt(b.localAddress()), probe.context.neighbourRtt(b.localAddress()),
+            assertEquals(a.node().rtt(b.localAddress()), probe.context().neighbourRtt(b.localAddress()),
                     "the store reads the node's estimate through its context");
             assertTrue(a.node().counters().getOrDefault("rttSamples", 0L) > 10, describe(a, b));
 
@@ -115,7 +83,7 @@ class NeighbourRttSimulationTest {
             sim.leave(b);
             assertTrue(sim.runUntil(() -> a.node().rtt(gone).isEmpty(), Duration.ofSeconds(5), Duration.ofMillis(100)),
                     "forgotten with the neighbour; " + describe(a, b));
-            assertTrue(probe.context.neighbourRtt(gone).isEmpty());
+            assertTrue(probe.context().neighbourRtt(gone).isEmpty());
         }
     }
 

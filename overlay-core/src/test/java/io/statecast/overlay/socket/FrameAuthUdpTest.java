@@ -21,6 +21,7 @@ import io.statecast.overlay.message.PayloadExtension;
 import io.statecast.overlay.security.FrameAuthenticator;
 import io.statecast.overlay.security.KeyFileException;
 import io.statecast.overlay.substrate.AdapterMetrics;
+import io.statecast.overlay.testkit.Await;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -33,8 +34,6 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,21 +73,13 @@ class FrameAuthUdpTest {
         return s;
     }
 
-    private static void awaitUntil(BooleanSupplier condition, long seconds, Supplier<String> message) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, message);
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
-    }
-
     /** a founds the overlay, b joins through it; both hold the same key. */
     private OverlaySocket[] pair(Path keyFile, long reloadMs) throws Exception {
         OverlaySocket a = socket("2", keyFile, reloadMs, List.of());
         a.join();
         OverlaySocket b = socket("1", keyFile, reloadMs, a.substrateAddresses());
         b.join();
-        awaitUntil(() -> b.neighbours().contains(a.localAddress()) && a.neighbours().contains(b.localAddress()),
+        Await.until(() -> b.neighbours().contains(a.localAddress()) && a.neighbours().contains(b.localAddress()),
                 10, () -> "no tree edge within 10 s: " + a.topology() + " / " + b.topology());
         return new OverlaySocket[] {a, b};
     }
@@ -134,7 +125,7 @@ class FrameAuthUdpTest {
                 forger.send(new DatagramPacket(bytes, bytes.length, InetAddress.getLoopbackAddress(), target.port()));
             }
         }
-        awaitUntil(() -> authDrops(a) >= before + 2, 10, () -> "forged frames not counted: " + a.adapter().metrics());
+        Await.until(() -> authDrops(a) >= before + 2, 10, () -> "forged frames not counted: " + a.adapter().metrics());
         assertEquals(badMacBefore + 1, a.adapter().metrics().dropped(AdapterMetrics.ReceiveDrop.AUTH_BAD_MAC));
         assertNull(a.receive(0, TimeUnit.MILLISECONDS), "a forged frame was delivered");
         assertDelivered(b, a, "still sealed");
@@ -155,7 +146,7 @@ class FrameAuthUdpTest {
                 .withSecurity(new OverlayConfig.Security(keyFile, OverlayConfig.Security.Mode.AEAD, 0)));
         sockets.add(b);
         b.join();
-        awaitUntil(() -> b.neighbours().contains(a.localAddress()) && a.neighbours().contains(b.localAddress()),
+        Await.until(() -> b.neighbours().contains(a.localAddress()) && a.neighbours().contains(b.localAddress()),
                 10, () -> "no tree edge within 10 s: " + a.topology() + " / " + b.topology());
         assertTrue(a.adapter().authenticator().encrypts());
         assertDelivered(b, a, "secret ".repeat(100));
@@ -165,7 +156,7 @@ class FrameAuthUdpTest {
         long before = a.adapter().metrics().dropped(AdapterMetrics.ReceiveDrop.AUTH_BAD_MAC);
         OverlaySocket macOnly = socket("3", keyFile, 0, a.substrateAddresses());
         macOnly.joinAsync();
-        awaitUntil(() -> a.adapter().metrics().dropped(AdapterMetrics.ReceiveDrop.AUTH_BAD_MAC) >= before + 3, 10,
+        Await.until(() -> a.adapter().metrics().dropped(AdapterMetrics.ReceiveDrop.AUTH_BAD_MAC) >= before + 3, 10,
                 () -> "the mac-only node's frames were not refused: " + a.adapter().metrics());
         assertFalse(a.neighbours().contains(macOnly.localAddress()));
     }
@@ -181,7 +172,7 @@ class FrameAuthUdpTest {
         long before = a.adapter().metrics().dropped(AdapterMetrics.ReceiveDrop.AUTH_BAD_MAC);
         OverlaySocket c = socket("3", otherKey, 0, a.substrateAddresses());
         c.joinAsync();
-        awaitUntil(() -> a.adapter().metrics().dropped(AdapterMetrics.ReceiveDrop.AUTH_BAD_MAC) >= before + 3, 10,
+        Await.until(() -> a.adapter().metrics().dropped(AdapterMetrics.ReceiveDrop.AUTH_BAD_MAC) >= before + 3, 10,
                 () -> "the outsider's frames did not reach a: " + a.adapter().metrics());
         assertFalse(a.neighbours().contains(c.localAddress()), "a node with another key became a's neighbour");
         assertTrue(c.neighbours().isEmpty(), () -> "the outsider has neighbours: " + c.topology());
@@ -197,7 +188,7 @@ class FrameAuthUdpTest {
         open.join();
         OverlaySocket keyed = socket("8", keyFile, 0, open.substrateAddresses());
         keyed.joinAsync();
-        awaitUntil(() -> open.adapter().metrics().dropped(DecodeException.Reason.TRAILING_BYTES) >= 3, 10,
+        Await.until(() -> open.adapter().metrics().dropped(DecodeException.Reason.TRAILING_BYTES) >= 3, 10,
                 () -> "the keyless node did not refuse the keyed node's frames: " + open.adapter().metrics());
         assertTrue(open.neighbours().isEmpty() && keyed.neighbours().isEmpty(), () -> open.topology() + " / " + keyed.topology());
         assertEquals(0, open.adapter().metrics().received(), "nothing keyed was decoded by the keyless node");
@@ -206,7 +197,7 @@ class FrameAuthUdpTest {
                 .withBuddies(keyed.substrateAddresses()));
         sockets.add(intruder);
         intruder.joinAsync();
-        awaitUntil(() -> authDrops(keyed) >= 3, 10, () -> "the keyed node did not refuse unsealed frames: " + keyed.adapter().metrics());
+        Await.until(() -> authDrops(keyed) >= 3, 10, () -> "the keyed node did not refuse unsealed frames: " + keyed.adapter().metrics());
         assertEquals(0, keyed.adapter().metrics().received(), "nothing unsealed was decoded by the keyed node");
         assertFalse(keyed.neighbours().contains(intruder.localAddress()));
     }
@@ -233,7 +224,7 @@ class FrameAuthUdpTest {
 
         // a half-written or broken file keeps the keys in use
         writeKeys(keyFile, "3 tooshort\n");
-        awaitUntil(() -> reloadFailures(a) > 0 && reloadFailures(b) > 0, 10, () -> "broken file not noticed");
+        Await.until(() -> reloadFailures(a) > 0 && reloadFailures(b) > 0, 10, () -> "broken file not noticed");
         assertEquals(2, a.adapter().authenticator().keys().sending().id());
         assertDelivered(a, b, "still key 2");
 
@@ -250,7 +241,7 @@ class FrameAuthUdpTest {
     }
 
     private static void awaitKeys(OverlaySocket a, OverlaySocket b, int sending, int count) {
-        awaitUntil(() -> hasKeys(a, sending, count) && hasKeys(b, sending, count), 10,
+        Await.until(() -> hasKeys(a, sending, count) && hasKeys(b, sending, count), 10,
                 () -> "keys not reloaded: " + a.adapter().authenticator() + " / " + b.adapter().authenticator());
     }
 

@@ -15,8 +15,6 @@ import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.DropCause;
-import io.statecast.overlay.forward.MessageStorePort;
-import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.node.NodeState;
@@ -24,12 +22,13 @@ import io.statecast.overlay.node.tree.TreeTopology;
 import io.statecast.overlay.substrate.FaultConfig;
 import io.statecast.overlay.substrate.MemNetwork;
 import io.statecast.overlay.substrate.VirtualTimerService;
+import io.statecast.overlay.testkit.Await;
+import io.statecast.overlay.testkit.RecordingStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -95,16 +94,6 @@ class OverlaySocketTest {
         StringBuilder b = new StringBuilder("seed=" + SEED + "\n");
         sockets.forEach(s -> b.append("  ").append(s.topology()).append('\n'));
         return b.toString();
-    }
-
-    /** Polls {@code condition} every millisecond until it holds; fails after {@code seconds}. */
-    private static void awaitUntil(java.util.function.BooleanSupplier condition, long seconds,
-                                   java.util.function.Supplier<String> message) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, message);
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
     }
 
     private static String text(OverlayMessage m) {
@@ -227,36 +216,7 @@ class OverlaySocketTest {
 
     @Test
     void serviceMessagesReachTheApplicationOnlyThroughAnInstalledStore() throws Exception {
-        List<OverlayMessage> stored = new CopyOnWriteArrayList<>();
-        AtomicReference<OverlayContext> ctx = new AtomicReference<>();
-        MessageStorePort store = new MessageStorePort() {
-            @Override
-            public void open(OverlayContext context) {
-                ctx.set(context);
-            }
-
-            @Override
-            public boolean forwardsItself(int serviceId) {
-                return false;
-            }
-
-            @Override
-            public boolean processIntermediateUnicast(int serviceId) {
-                return false;
-            }
-
-            @Override
-            public boolean receiveMessage(OverlayMessage message, Arrival arrival) {
-                if (arrival == Arrival.DELIVERED) {
-                    stored.add(message);
-                }
-                return true;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        RecordingStore store = new RecordingStore(7);
         OverlaySocket a = socket(builder(config("svc", 1)));
         OverlaySocket b = socket(builder(config("svc", 2, "n1")).messageStore(store));
         OverlaySocket c = socket(builder(config("svc", 3, "n1")));
@@ -267,14 +227,15 @@ class OverlaySocketTest {
         OverlayMessage sent = a.createMessage(DeliveryMode.MULTICAST, null, "svc".getBytes(UTF_8), 7);
         a.send(sent);
         clock.advanceBy(Duration.ofMillis(100));
-        assertEquals(1, stored.size());
-        assertEquals(sent.fsm(), stored.get(0).fsm());
+        assertEquals(List.of(Arrival.DELIVERED), store.arrivals());
+        OverlayMessage stored = store.messages().get(0);
+        assertEquals(sent.fsm(), stored.fsm());
         assertNull(b.receive(0, TimeUnit.MILLISECONDS), "with a store, only the store delivers service messages");
         OverlayMessage plain = c.receive(0, TimeUnit.MILLISECONDS);
         assertNotNull(plain, "without a store a service message is delivered best-effort");
         assertEquals(7, plain.fsm().serviceId());
 
-        assertTrue(ctx.get().toApplication(stored.get(0)));
+        assertTrue(store.context().toApplication(stored));
         assertEquals("svc", text(b.receive(0, TimeUnit.MILLISECONDS)));
         assertEquals(1, b.statistics().forwarding().toStore());
     }
@@ -333,7 +294,7 @@ class OverlaySocketTest {
             got.countDown();
         });
         b.join();
-        awaitUntil(() -> b.neighbours().contains(a.localAddress()) && a.neighbours().contains(b.localAddress()),
+        Await.until(() -> b.neighbours().contains(a.localAddress()) && a.neighbours().contains(b.localAddress()),
                 10, () -> "no tree edge within 10 s: " + a.topology() + " / " + b.topology());
         assertEquals(List.of(SubstrateAddress.udp("127.0.0.1", a.substrateAddresses().get(0).port())),
                 b.adapter().addressRepository().bindings(a.localAddress()), "neighbours are mirrored into the address repository");

@@ -7,12 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.DropCause;
-import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.testkit.RecordingStore;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,36 +27,7 @@ class StoreDeliveryWaitTest {
 
     private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(20);
 
-    /** Captures the store's context; takes nothing. */
-    private static final class ContextStore implements MessageStorePort {
-        final AtomicReference<OverlayContext> context = new AtomicReference<>();
-
-        @Override
-        public void open(OverlayContext c) {
-            context.set(c);
-        }
-
-        @Override
-        public boolean forwardsItself(int serviceId) {
-            return false;
-        }
-
-        @Override
-        public boolean processIntermediateUnicast(int serviceId) {
-            return false;
-        }
-
-        @Override
-        public boolean receiveMessage(OverlayMessage message, Arrival arrival) {
-            return true;
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    private static OverlaySocket socket(ContextStore store, long waitMs) throws Exception {
+    private static OverlaySocket socket(RecordingStore store, long waitMs) throws Exception {
         OverlayConfig config = OverlayConfig.parse("""
                 overlay:
                   id: wait
@@ -80,9 +50,9 @@ class StoreDeliveryWaitTest {
 
     @Test
     void shouldHoldTheStoreBackUntilTheApplicationMakesRoom() throws Exception {
-        ContextStore store = new ContextStore();
+        RecordingStore store = new RecordingStore(-1);
         try (OverlaySocket s = socket(store, 60_000)) {
-            OverlayContext ctx = store.context.get();
+            OverlayContext ctx = store.context();
             assertTrue(ctx.toApplication(message(s, "one")));
             assertTrue(ctx.toApplication(message(s, "two")));
             AtomicReference<Thread> deliverer = new AtomicReference<>();
@@ -109,9 +79,9 @@ class StoreDeliveryWaitTest {
 
     @Test
     void shouldTellTheStoreWhetherTheApplicationHasRoomAndHowLongADeliveryMayWait() throws Exception {
-        ContextStore store = new ContextStore();
+        RecordingStore store = new RecordingStore(-1);
         try (OverlaySocket s = socket(store, 750)) {
-            OverlayContext ctx = store.context.get();
+            OverlayContext ctx = store.context();
             assertTrue(ctx.applicationHasRoom());
             assertEquals(TimeUnit.MILLISECONDS.toNanos(750), ctx.deliveryWaitNanos());
             assertTrue(ctx.toApplication(message(s, "one")));
@@ -128,9 +98,9 @@ class StoreDeliveryWaitTest {
 
     @Test
     void shouldNeverHoldTheTimerThread() throws Exception {
-        ContextStore store = new ContextStore();
+        RecordingStore store = new RecordingStore(-1);
         try (OverlaySocket s = socket(store, 60_000)) {
-            OverlayContext ctx = store.context.get();
+            OverlayContext ctx = store.context();
             assertTrue(ctx.toApplication(message(s, "one")));
             assertTrue(ctx.toApplication(message(s, "two")));
             // a store on clock threading delivers on the timer thread, which also runs heartbeats
@@ -143,9 +113,9 @@ class StoreDeliveryWaitTest {
 
     @Test
     void shouldNameTheUdpReceiveThreadAndNeverHoldIt() throws Exception {
-        ContextStore store = new ContextStore();
+        RecordingStore store = new RecordingStore(-1);
         try (OverlaySocket s = socket(store, 60_000)) {
-            OverlayContext ctx = store.context.get();
+            OverlayContext ctx = store.context();
             ScheduledExecutorService rx = ctx.receiveExecutor();
             assertNotNull(rx, "one UDP interface: one receive thread");
             assertTrue(ctx.toApplication(message(s, "one")));
@@ -162,9 +132,9 @@ class StoreDeliveryWaitTest {
 
     @Test
     void shouldDropAtOnceWithoutAWait() throws Exception {
-        ContextStore store = new ContextStore();
+        RecordingStore store = new RecordingStore(-1);
         try (OverlaySocket s = socket(store, 0)) {
-            OverlayContext ctx = store.context.get();
+            OverlayContext ctx = store.context();
             assertTrue(ctx.toApplication(message(s, "one")));
             assertTrue(ctx.toApplication(message(s, "two")));
             assertFalse(ctx.toApplication(message(s, "three")), "a full queue refuses at once");
@@ -177,9 +147,9 @@ class StoreDeliveryWaitTest {
 
     @Test
     void shouldGiveUpAfterTheWaitAndCountTheDrop() throws Exception {
-        ContextStore store = new ContextStore();
+        RecordingStore store = new RecordingStore(-1);
         try (OverlaySocket s = socket(store, 1)) {
-            OverlayContext ctx = store.context.get();
+            OverlayContext ctx = store.context();
             assertTrue(ctx.toApplication(message(s, "one")));
             assertTrue(ctx.toApplication(message(s, "two")));
             assertFalse(ctx.toApplication(message(s, "three")), "nobody takes: refused after 1 ms");

@@ -11,6 +11,7 @@ import io.statecast.overlay.message.MessageCodec;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
 import io.statecast.overlay.message.ProtocolMessage;
+import io.statecast.overlay.testkit.Await;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;

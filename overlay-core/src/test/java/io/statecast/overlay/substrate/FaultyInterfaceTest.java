@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.testkit.Await;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

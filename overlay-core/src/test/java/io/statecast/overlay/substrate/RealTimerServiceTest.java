@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.statecast.overlay.testkit.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;

@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.testkit.Await;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

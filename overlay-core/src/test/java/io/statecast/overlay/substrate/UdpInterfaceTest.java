@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.Unpooled;
 import io.statecast.overlay.address.SubstrateAddress;
+import io.statecast.overlay.testkit.Await;
 import java.io.IOException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;

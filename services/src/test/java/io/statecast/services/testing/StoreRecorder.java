@@ -8,13 +8,14 @@ import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
-import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.socket.OverlaySocket;
 import io.statecast.overlay.substrate.TimerService;
+import io.statecast.overlay.testkit.RecordingOverlay;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Sits between a socket's forwarding engine and its MessageStore and writes down, in order, what
@@ -52,7 +53,7 @@ final class StoreRecorder implements MessageStorePort {
         return payloads;
     }
 
-    /** The socket whose application queue {@link Context#toApplication} drains after each delivery. */
+    /** The socket whose application queue is drained after each delivery. */
     void attach(OverlaySocket s) {
         this.socket = s;
     }
@@ -68,7 +69,8 @@ final class StoreRecorder implements MessageStorePort {
     @Override
     public void open(OverlayContext context) {
         this.timers = context.timers();
-        store.open(new Context(context));
+        LogicalAddress self = context.localAddress();
+        store.open(RecordingOverlay.around(context, call -> seen(call, self)));
     }
 
     @Override
@@ -107,6 +109,19 @@ final class StoreRecorder implements MessageStorePort {
         store.close();
     }
 
+    /** Writes down what the store does through its overlay: sends, forwards, deliveries. */
+    private void seen(RecordingOverlay.Call call, LogicalAddress self) {
+        if (call instanceof RecordingOverlay.SendData d) {
+            out(FsmExtension.PAYLOAD_TYPE, d.messageId(), d.route(), self);
+        } else if (call instanceof RecordingOverlay.SendControl c) {
+            out(c.messageType(), c.messageId(), c.route(), self);
+        } else if (call instanceof RecordingOverlay.Forward f) {
+            forwarded(f.message());
+        } else {
+            drainApplication();
+        }
+    }
+
     private void out(byte type, long messageId, Route route, LogicalAddress self) {
         if (trace) {
             LogicalAddress to = route.mode() == DeliveryMode.UNICAST ? route.destination() : route.root();
@@ -115,109 +130,31 @@ final class StoreRecorder implements MessageStorePort {
         }
     }
 
-    /** The overlay as the store sees it, with every send and delivery written down. */
-    private final class Context implements OverlayContext {
-        private final OverlayContext overlay;
-
-        Context(OverlayContext overlay) {
-            this.overlay = overlay;
+    private void forwarded(OverlayMessage message) {
+        if (trace && message.fsm() != null) {
+            traced.add(new SimCluster.Traced(timers.nanoTime(), SimCluster.Direction.FORWARD,
+                    message.fsm().messageType(), message.fsm().messageId(), message.mode(),
+                    message.mode() == DeliveryMode.UNICAST ? message.destination() : message.treeRoot(),
+                    message.source()));
         }
+    }
 
-        @Override
-        public LogicalAddress localAddress() {
-            return overlay.localAddress();
+    /** Takes what the store just delivered out of the socket's application queue, as an application would. */
+    private void drainApplication() {
+        OverlaySocket s = socket;
+        if (s == null) {
+            return;
         }
-
-        @Override
-        public Topology topology() {
-            return overlay.topology();
-        }
-
-        @Override
-        public TimerService timers() {
-            return overlay.timers();
-        }
-
-        @Override
-        public java.util.Optional<io.statecast.overlay.node.RttEstimate> neighbourRtt(LogicalAddress neighbour) {
-            return overlay.neighbourRtt(neighbour);
-        }
-
-        @Override
-        public long newMessageId() {
-            return overlay.newMessageId();
-        }
-
-        @Override
-        public int sendDataMessage(int serviceId, long messageId, byte[] payload, Route route) {
-            out(FsmExtension.PAYLOAD_TYPE, messageId, route, overlay.localAddress());
-            return overlay.sendDataMessage(serviceId, messageId, payload, route);
-        }
-
-        @Override
-        public int sendControlMessage(int serviceId, byte messageType, long messageId, byte[] body, Route route) {
-            out(messageType, messageId, route, overlay.localAddress());
-            return overlay.sendControlMessage(serviceId, messageType, messageId, body, route);
-        }
-
-        @Override
-        public int sendDataMessage(int serviceId, long messageId, io.statecast.overlay.message.MessageFields fields,
-                byte[] payload, Route route) {
-            // a service's message fields (sequence numbers, ACKs) pass through like the rest
-            out(FsmExtension.PAYLOAD_TYPE, messageId, route, overlay.localAddress());
-            return overlay.sendDataMessage(serviceId, messageId, fields, payload, route);
-        }
-
-        @Override
-        public int sendControlMessage(int serviceId, byte messageType, long messageId,
-                io.statecast.overlay.message.MessageFields fields, byte[] body, Route route) {
-            out(messageType, messageId, route, overlay.localAddress());
-            return overlay.sendControlMessage(serviceId, messageType, messageId, fields, body, route);
-        }
-
-        @Override
-        public int sendDataMessage(int serviceId, long messageId, LogicalAddress origin,
-                io.statecast.overlay.message.MessageFields fields, byte[] payload, Route route) {
-            out(FsmExtension.PAYLOAD_TYPE, messageId, route, overlay.localAddress());
-            return overlay.sendDataMessage(serviceId, messageId, origin, fields, payload, route);
-        }
-
-        @Override
-        public int sendControlMessage(int serviceId, byte messageType, long messageId, LogicalAddress origin,
-                io.statecast.overlay.message.MessageFields fields, byte[] body, Route route) {
-            out(messageType, messageId, route, overlay.localAddress());
-            return overlay.sendControlMessage(serviceId, messageType, messageId, origin, fields, body, route);
-        }
-
-        @Override
-        public int forwardMessage(OverlayMessage message) {
-            if (trace && message.fsm() != null) {
-                traced.add(new SimCluster.Traced(timers.nanoTime(), SimCluster.Direction.FORWARD,
-                        message.fsm().messageType(), message.fsm().messageId(), message.mode(),
-                        message.mode() == DeliveryMode.UNICAST ? message.destination() : message.treeRoot(),
-                        message.source()));
-            }
-            return overlay.forwardMessage(message);
-        }
-
-        @Override
-        public boolean toApplication(OverlayMessage message) {
-            boolean ok = overlay.toApplication(message);
-            OverlaySocket s = socket;
-            if (s != null) {
-                OverlayMessage m;
-                try {
-                    while ((m = s.receive(0, java.util.concurrent.TimeUnit.MILLISECONDS)) != null) {
-                        deliveries.add(SimCluster.Delivery.of(timers.nanoTime(), m));
-                        if (keepPayloads) {
-                            payloads.add(m.payload());
-                        }
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+        OverlayMessage m;
+        try {
+            while ((m = s.receive(0, TimeUnit.MILLISECONDS)) != null) {
+                deliveries.add(SimCluster.Delivery.of(timers.nanoTime(), m));
+                if (keepPayloads) {
+                    payloads.add(m.payload());
                 }
             }
-            return ok;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -11,10 +11,10 @@ import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
-import io.statecast.messagestore.support.RecordingOverlay.SendControl;
+import io.statecast.overlay.testkit.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay.SendControl;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.message.MessageField;
 import io.statecast.overlay.message.OverlayMessage;
@@ -65,7 +65,7 @@ class FlowSequenceTest {
 
     private final long seed = Long.getLong("statecast.seed", System.nanoTime());
     private final VirtualTimerService clock = new VirtualTimerService();
-    private final RecordingOverlay overlay = new RecordingOverlay(a(1), clock, new StaticTopology(a(1)).tree(a(9), a(9)));
+    private final RecordingOverlay overlay = new RecordingOverlay(a(1), clock, new FixedTopology(a(1)).tree(a(9), a(9)));
 
     @Test
     void shouldNumberEachFlowsInstancesFromZeroAndKeepAnInstancesNumberForRetransmissions() throws Exception {

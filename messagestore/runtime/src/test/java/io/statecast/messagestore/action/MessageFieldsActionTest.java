@@ -11,10 +11,10 @@ import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
-import io.statecast.messagestore.support.RecordingOverlay;
-import io.statecast.messagestore.support.RecordingOverlay.SendControl;
+import io.statecast.overlay.testkit.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay.SendControl;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FieldsExtension;
@@ -87,7 +87,7 @@ class MessageFieldsActionTest {
 
     private final long seed = Long.getLong("statecast.seed", System.nanoTime());
     private final VirtualTimerService clock = new VirtualTimerService();
-    private final RecordingOverlay overlay = new RecordingOverlay(a(1), clock, new StaticTopology(a(1)).tree(a(9), a(9)));
+    private final RecordingOverlay overlay = new RecordingOverlay(a(1), clock, new FixedTopology(a(1)).tree(a(9), a(9)));
 
     private static OverlayMessage data(long seq, byte[] blob) {
         MessageFields fields = MessageFields.of(Map.of("seq", new MessageField.Int(seq), "blob",

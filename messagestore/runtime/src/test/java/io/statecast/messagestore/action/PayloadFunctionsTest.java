@@ -11,11 +11,11 @@ import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.spec.ServiceSpec;
-import io.statecast.messagestore.support.RecordingOverlay;
-import io.statecast.messagestore.support.RecordingOverlay.SendControl;
-import io.statecast.messagestore.support.RecordingOverlay.SendData;
+import io.statecast.overlay.testkit.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay.SendControl;
+import io.statecast.overlay.testkit.RecordingOverlay.SendData;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FieldsExtension;
@@ -74,7 +74,7 @@ class PayloadFunctionsTest {
 
     private final long seed = Long.getLong("statecast.seed", System.nanoTime());
     private final RecordingOverlay overlay = new RecordingOverlay(a(1), new VirtualTimerService(),
-            new StaticTopology(a(1)).tree(a(9), a(9)));
+            new FixedTopology(a(1)).tree(a(9), a(9)));
 
     @Test
     void shouldComputeParityLengthAndDigestInActionsAndQueries() throws Exception {

@@ -10,10 +10,10 @@ import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
-import io.statecast.messagestore.support.RecordingOverlay.SendControl;
+import io.statecast.overlay.testkit.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay.SendControl;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;
@@ -83,7 +83,7 @@ class PrimitiveExecutorTest {
     void shouldFailEachInvalidCallAndGoOnWithTheNext() throws Exception {
         ServiceSpec spec = Specs.parse(SPEC);
         VirtualTimerService clock = new VirtualTimerService();
-        RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)));
+        RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new FixedTopology(a(9)));
         InstanceLimits limits = new InstanceLimits(10, 16, 32, 1, 100, 100, 60_000, 10, 1_000);
         ServiceInstance i = new ServiceInstance(Keys.message(5, 1), new ServiceRuntime(spec),
                 new TestEnvironment(overlay, limits));
@@ -132,7 +132,7 @@ class PrimitiveExecutorTest {
     void toApplicationWithAMessageTypeShouldDeliverAControlCopyOfThatType() throws Exception {
         ServiceSpec spec = Specs.parse(REPORT_SPEC);
         VirtualTimerService clock = new VirtualTimerService();
-        RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)));
+        RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new FixedTopology(a(9)));
         ServiceInstance i = new ServiceInstance(Keys.message(5, 1), new ServiceRuntime(spec),
                 new TestEnvironment(overlay, InstanceLimits.DEFAULTS));
         i.start();

@@ -12,12 +12,12 @@ import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
-import io.statecast.messagestore.support.RecordingOverlay.Call;
-import io.statecast.messagestore.support.RecordingOverlay.SendData;
-import io.statecast.messagestore.support.RecordingOverlay.ToApplication;
+import io.statecast.overlay.testkit.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay.Call;
+import io.statecast.overlay.testkit.RecordingOverlay.SendData;
+import io.statecast.overlay.testkit.RecordingOverlay.ToApplication;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.VirtualTimerService;
@@ -70,7 +70,7 @@ class SelectionAndForgetTest {
     void shouldDeliverEverySelectedMessageInSelectionOrderConcatenatePayloadsAndForget() throws Exception {
         ServiceSpec spec = Specs.parse(SPEC);
         VirtualTimerService clock = new VirtualTimerService();
-        RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)));
+        RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new FixedTopology(a(9)));
         InstanceLimits limits = InstanceLimits.DEFAULTS;
         ServiceInstance i = new ServiceInstance(InstanceKey.ofFlow(5, a(3)), new ServiceRuntime(spec),
                 new TestEnvironment(overlay, limits));

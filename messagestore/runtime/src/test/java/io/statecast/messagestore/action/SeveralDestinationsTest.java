@@ -10,12 +10,12 @@ import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
-import io.statecast.messagestore.support.RecordingOverlay.Call;
-import io.statecast.messagestore.support.RecordingOverlay.SendControl;
-import io.statecast.messagestore.support.RecordingOverlay.SendData;
+import io.statecast.overlay.testkit.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay.Call;
+import io.statecast.overlay.testkit.RecordingOverlay.SendControl;
+import io.statecast.overlay.testkit.RecordingOverlay.SendData;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;
@@ -84,7 +84,7 @@ class SeveralDestinationsTest {
 
     private final VirtualTimerService clock = new VirtualTimerService();
     private final RecordingOverlay overlay = new RecordingOverlay(a(1), clock,
-            new StaticTopology(a(1)).tree(a(9), a(8), a(2), a(3), a(4), a(5)));
+            new FixedTopology(a(1)).tree(a(9), a(8), a(2), a(3), a(4), a(5)));
 
     private ServiceInstance run(String spec, long... acked) throws Exception {
         ServiceSpec s = Specs.parse(spec);

@@ -10,11 +10,11 @@ import io.statecast.messagestore.MessageStore;
 import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.metrics.DeploymentMetrics;
 import io.statecast.messagestore.metrics.DropReason;
-import io.statecast.messagestore.support.Await;
+import io.statecast.overlay.testkit.Await;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
@@ -42,7 +42,7 @@ class ServiceRequestAnswerTest {
     private static final String TOKEN = "test-token-0123456789abcdef";
 
     private final VirtualTimerService clock = new VirtualTimerService();
-    private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)).tree(a(1), a(5)));
+    private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new FixedTopology(a(9)).tree(a(1), a(5)));
     private FakeSpecServer server;
     private MessageStore store;
     private SpecDownloader deployment;

@@ -11,13 +11,13 @@ import io.statecast.messagestore.MessageStore;
 import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.metrics.DeploymentMetrics;
 import io.statecast.messagestore.metrics.DropReason;
-import io.statecast.messagestore.support.Await;
+import io.statecast.overlay.testkit.Await;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
-import io.statecast.messagestore.support.RecordingOverlay.SendControl;
-import io.statecast.messagestore.support.RecordingOverlay.ToApplication;
+import io.statecast.overlay.testkit.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay.SendControl;
+import io.statecast.overlay.testkit.RecordingOverlay.ToApplication;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.FsmExtension;
@@ -45,7 +45,7 @@ import org.junit.jupiter.api.Test;
 class SpecDownloaderTest {
 
     private final VirtualTimerService clock = new VirtualTimerService();
-    private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new StaticTopology(a(9)).tree(a(1), a(5)));
+    private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new FixedTopology(a(9)).tree(a(1), a(5)));
     private final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
     private final CountDownLatch gate = new CountDownLatch(1);
     private final Map<Integer, byte[]> documents = new ConcurrentHashMap<>();

@@ -15,13 +15,13 @@ import io.statecast.messagestore.event.HistoryEntry;
 import io.statecast.messagestore.spec.Primitive;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
-import io.statecast.messagestore.support.RecordingOverlay.Call;
-import io.statecast.messagestore.support.RecordingOverlay.SendControl;
-import io.statecast.messagestore.support.RecordingOverlay.SendData;
-import io.statecast.messagestore.support.RecordingOverlay.ToApplication;
+import io.statecast.overlay.testkit.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay.Call;
+import io.statecast.overlay.testkit.RecordingOverlay.SendControl;
+import io.statecast.overlay.testkit.RecordingOverlay.SendData;
+import io.statecast.overlay.testkit.RecordingOverlay.ToApplication;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;
@@ -46,7 +46,7 @@ class BlueprintHopToHopTest {
 
     private final VirtualTimerService clock = new VirtualTimerService();
     private final RecordingOverlay overlay = new RecordingOverlay(a(9), clock,
-            new StaticTopology(a(9)).tree(a(100), a(5), a(2), a(3)));
+            new FixedTopology(a(9)).tree(a(100), a(5), a(2), a(3)));
     private final TestEnvironment env = new TestEnvironment(overlay, InstanceLimits.DEFAULTS);
     private final ServiceRuntime runtime = new ServiceRuntime(H2H);
     private final OverlayMessage payload = Messages.payload(1, MID, 100, 5, "Hello World");

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.statecast.messagestore.action.ActionRecord;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
-import io.statecast.messagestore.support.RecordingOverlay.Call;
-import io.statecast.messagestore.support.RecordingOverlay.SendControl;
-import io.statecast.messagestore.support.RecordingOverlay.SendData;
+import io.statecast.overlay.testkit.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay.Call;
+import io.statecast.overlay.testkit.RecordingOverlay.SendControl;
+import io.statecast.overlay.testkit.RecordingOverlay.SendData;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;
@@ -148,7 +148,7 @@ class BlueprintListingsBehaviourTest {
     private static final class Driver {
         final VirtualTimerService clock = new VirtualTimerService();
         final RecordingOverlay overlay = new RecordingOverlay(a(9), clock,
-                new StaticTopology(a(9)).tree(a(100), a(5), a(2), a(3)));
+                new FixedTopology(a(9)).tree(a(100), a(5), a(2), a(3)));
         final ServiceSpec spec;
         final int sid;
         final ServiceInstance instance;

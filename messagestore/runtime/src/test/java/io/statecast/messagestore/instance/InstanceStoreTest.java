@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.statecast.messagestore.support.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.substrate.VirtualTimerService;
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ class InstanceStoreTest {
 
     private final VirtualTimerService clock = new VirtualTimerService();
     private final TestEnvironment env = new TestEnvironment(
-            new RecordingOverlay(a(9), clock, new StaticTopology(a(9))), InstanceLimits.DEFAULTS);
+            new RecordingOverlay(a(9), clock, new FixedTopology(a(9))), InstanceLimits.DEFAULTS);
     private final ServiceRuntime runtime = new ServiceRuntime(Specs.load("specs/blueprint-h2h.scxml"));
 
     private ServiceInstance instance(InstanceKey key) {

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
-import io.statecast.messagestore.support.RecordingOverlay.ToApplication;
+import io.statecast.overlay.testkit.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay.ToApplication;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.message.OverlayMessage;
@@ -62,7 +62,7 @@ class NeighbourRttDatamodelTest {
 
     private final VirtualTimerService clock = new VirtualTimerService();
     private final RecordingOverlay overlay = new RecordingOverlay(a(1), clock,
-            new StaticTopology(a(1)).tree(a(9), a(9), a(2), a(3)));
+            new FixedTopology(a(1)).tree(a(9), a(9), a(2), a(3)));
 
     /**
      * The compiled subset reads {@code $_x} through the instance without building the map: on
@@ -168,7 +168,7 @@ class NeighbourRttDatamodelTest {
         DtAddress self = new DtAddress(0, 0);
         DtAddress near = new DtAddress(10, -3);
         DtAddress far = new DtAddress(-7, 4);
-        RecordingOverlay dt = new RecordingOverlay(self, clock, new StaticTopology(self).tree(self, null, near, far));
+        RecordingOverlay dt = new RecordingOverlay(self, clock, new FixedTopology(self).tree(self, null, near, far));
         dt.rtt(near, new RttEstimate(1_250, 500, 2));
         XdmMap x = (XdmMap) PlatformVariables.of(null, dt, 0);
         assertEquals("0,0", x.get("address").toString());

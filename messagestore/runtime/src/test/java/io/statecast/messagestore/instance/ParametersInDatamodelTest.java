@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
-import io.statecast.messagestore.support.RecordingOverlay.ToApplication;
+import io.statecast.overlay.testkit.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay.ToApplication;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.VirtualTimerService;
@@ -64,7 +64,7 @@ class ParametersInDatamodelTest {
 
     private final VirtualTimerService clock = new VirtualTimerService();
     private final RecordingOverlay overlay = new RecordingOverlay(a(1), clock,
-            new StaticTopology(a(1)).tree(a(9), a(9), a(2)));
+            new FixedTopology(a(1)).tree(a(9), a(9), a(2)));
 
     private List<String> delivered(ServiceSpec s, String... texts) throws Exception {
         ServiceInstance i = new ServiceInstance(Keys.message(46, 7), new ServiceRuntime(s),

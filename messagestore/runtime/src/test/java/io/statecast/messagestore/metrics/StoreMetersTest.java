@@ -10,7 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.statecast.messagestore.MessageStore;
 import io.statecast.messagestore.MessageStoreConfig;
 import io.statecast.messagestore.deploy.SpecResolver;
-import io.statecast.messagestore.support.Await;
+import io.statecast.overlay.testkit.Await;
 import io.statecast.messagestore.support.Specs;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.metrics.PrometheusText;

@@ -1,40 +1,21 @@
 package io.statecast.messagestore.cli;
 
+import static io.statecast.messagestore.cli.CommandRun.resource;
+import static io.statecast.messagestore.cli.CommandRun.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.net.URL;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** {@code spec check}: text with traces, exit status by severity, options, and the JSON document. */
 class SpecCheckCommandTest {
 
-    private record Run(int exit, String out) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        CommandLine cl = new CommandLine(new SpecCommand());
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(out));
-        return new Run(cl.execute(args), out.toString());
-    }
-
-    private static String resource(String name) throws Exception {
-        URL url = SpecCheckCommandTest.class.getClassLoader().getResource(name);
-        return Path.of(url.toURI()).toString();
-    }
-
     @Test
     void shouldPrintTheFindingWithItsTraceAndExitOneOnAnError() throws Exception {
         String f = resource("specs/loop-sender.scxml");
-        Run r = run("check", f);
+        CommandRun r = spec("check", f);
         assertEquals(1, r.exit(), r.out());
         assertTrue(r.out().contains(f + ":32:7: error: send storm: in loop the expiry of timer 1 alone repeats for "
                 + "ever"), r.out());
@@ -49,18 +30,18 @@ class SpecCheckCommandTest {
     @Test
     void shouldPassWarningsUnlessAskedNotTo() throws Exception {
         String f = resource("check/never-handled.scxml");
-        assertEquals(0, run("check", f).exit());
-        Run strict = run("check", "-W", f);
+        assertEquals(0, spec("check", f).exit());
+        CommandRun strict = spec("check", "-W", f);
         assertEquals(1, strict.exit(), strict.out());
         assertTrue(strict.out().contains("0 errors, 2 warnings"), strict.out());
     }
 
     @Test
     void shouldFailASpecThatDoesNotLoadAndRefuseUnreadableFilesAndBadBounds() throws Exception {
-        assertEquals(1, run("check", resource("invalid/cond-attribute.scxml")).exit());
-        assertEquals(2, run("check", "/nonexistent/spec.scxml").exit());
-        assertEquals(2, run("check", "--time-limit", "0", resource("specs/loop-sender.scxml")).exit());
-        Run bad = run("check", "--depth", "0", resource("specs/loop-sender.scxml"));
+        assertEquals(1, spec("check", resource("invalid/cond-attribute.scxml")).exit());
+        assertEquals(2, spec("check", "/nonexistent/spec.scxml").exit());
+        assertEquals(2, spec("check", "--time-limit", "0", resource("specs/loop-sender.scxml")).exit());
+        CommandRun bad = spec("check", "--depth", "0", resource("specs/loop-sender.scxml"));
         assertEquals(2, bad.exit(), bad.out());
         assertTrue(bad.out().contains("depth must be 1..64"), bad.out());
     }
@@ -68,7 +49,7 @@ class SpecCheckCommandTest {
     @Test
     void shouldPrintOneJsonDocumentForTools() throws Exception {
         String f = resource("specs/loop-sender.scxml");
-        Run r = run("check", "--json", "--peers", "2", f);
+        CommandRun r = spec("check", "--json", "--peers", "2", f);
         assertEquals(1, r.exit(), r.out());
         JsonNode doc = new ObjectMapper().readTree(r.out());
         assertEquals(1, doc.get("exitStatus").asInt());

@@ -1,11 +1,10 @@
 package io.statecast.messagestore.cli;
 
+import static io.statecast.messagestore.cli.CommandRun.resource;
+import static io.statecast.messagestore.cli.CommandRun.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -14,26 +13,9 @@ import picocli.CommandLine;
 
 class SpecCommandTest {
 
-    private record Run(int exit, String out) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        CommandLine cl = new CommandLine(new SpecCommand());
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(out));
-        int exit = cl.execute(args);
-        return new Run(exit, out.toString());
-    }
-
-    private static String resource(String name) throws Exception {
-        URL url = SpecCommandTest.class.getClassLoader().getResource(name);
-        return Path.of(url.toURI()).toString();
-    }
-
     @Test
     void shouldPassTheBlueprintSpec() throws Exception {
-        Run r = run("validate", resource("specs/blueprint-h2h.scxml"));
+        CommandRun r = spec("validate", resource("specs/blueprint-h2h.scxml"));
         assertEquals(0, r.exit(), r.out());
         assertTrue(r.out().contains("1 file checked: 0 errors, 0 warnings"), r.out());
     }
@@ -41,7 +23,7 @@ class SpecCommandTest {
     @Test
     void shouldPrintEachProblemWithFileLineAndColumnAndFail() throws Exception {
         String bad = resource("invalid/undeclared-event.scxml");
-        Run r = run("validate", resource("specs/minimal.scxml"), bad);
+        CommandRun r = spec("validate", resource("specs/minimal.scxml"), bad);
         assertEquals(1, r.exit(), r.out());
         assertTrue(r.out().contains(bad + ":38:5: error: transition on undeclared event 'tock'"), r.out());
         assertTrue(r.out().contains("2 files checked: 1 error"), r.out());
@@ -50,10 +32,10 @@ class SpecCommandTest {
     @Test
     void shouldRefuseAFileItCannotReadAsBadInputNamingTheCause(@TempDir Path dir) {
         for (String command : new String[] {"validate", "info", "lint", "check", "render"}) {
-            Run r = run(command, "/nonexistent/spec.scxml");
+            CommandRun r = spec(command, "/nonexistent/spec.scxml");
             assertEquals(2, r.exit(), command + ": " + r.out());
             assertTrue(r.out().contains("/nonexistent/spec.scxml: error: no such file"), command + ": " + r.out());
-            Run d = run(command, dir.toString());
+            CommandRun d = spec(command, dir.toString());
             assertEquals(2, d.exit(), command + ": " + d.out());
             assertTrue(d.out().contains(dir + ": error: is a directory"), command + ": " + d.out());
         }
@@ -63,7 +45,7 @@ class SpecCommandTest {
     void shouldFailASpecThatIsNotXmlInEveryCommand(@TempDir Path dir) throws Exception {
         Path notXml = Files.writeString(dir.resolve("notes.scxml"), "not xml at all\n");
         for (String command : new String[] {"validate", "info", "lint", "check", "render"}) {
-            Run r = run(command, notXml.toString());
+            CommandRun r = spec(command, notXml.toString());
             assertEquals(1, r.exit(), command + ": " + r.out());
             assertTrue(r.out().contains(notXml + ":1:1: error: "), command + ": " + r.out());
         }
@@ -73,9 +55,9 @@ class SpecCommandTest {
     void shouldPrintTheVersionAndHelpOfEverySubcommand() {
         CommandLine root = new CommandLine(new SpecCommand());
         for (String sub : root.getSubcommands().keySet()) {
-            Run v = run(sub, "-V");
+            CommandRun v = spec(sub, "-V");
             assertEquals(0, v.exit(), sub);
-            Run h = run(sub, "--help");
+            CommandRun h = spec(sub, "--help");
             assertEquals(0, h.exit(), sub);
             assertTrue(h.out().contains("-V, --version"), sub + ": " + h.out());
         }
@@ -85,17 +67,17 @@ class SpecCommandTest {
     void shouldDescribeSeveralSpecsAndFailWhenOneDoesNotLoad() throws Exception {
         String good = resource("specs/blueprint-h2h.scxml");
         String bad = resource("invalid/undeclared-event.scxml");
-        Run r = run("info", good, bad);
+        CommandRun r = spec("info", good, bad);
         assertEquals(1, r.exit(), r.out());
         assertTrue(r.out().contains("file:        " + good + "\nservice:     h2hack"), r.out());
         String badPart = r.out().substring(r.out().indexOf("file:        " + bad));
         assertTrue(badPart.contains(bad + ":38:5: error: transition on undeclared"), r.out());
-        assertEquals(0, run("info", good, good).exit());
+        assertEquals(0, spec("info", good, good).exit());
     }
 
     @Test
     void shouldDescribeASpec() throws Exception {
-        Run r = run("info", resource("specs/blueprint-h2h.scxml"));
+        CommandRun r = spec("info", resource("specs/blueprint-h2h.scxml"));
         assertEquals(0, r.exit(), r.out());
         for (String expected : new String[] {
             "service:     h2hack", "ServiceID:   1", "delivery:    unicast, multicast", "scope:       message",
@@ -111,15 +93,15 @@ class SpecCommandTest {
 
     @Test
     void shouldNameTheStartEvent() throws Exception {
-        Run r = run("info", resource("specs/deploy-ticker.scxml"));
+        CommandRun r = spec("info", resource("specs/deploy-ticker.scxml"));
         assertEquals(0, r.exit(), r.out());
         assertTrue(r.out().contains("start:       deployed (fired in the node's own instance when deployed)"), r.out());
-        assertTrue(!run("info", resource("specs/blueprint-h2h.scxml")).out().contains("start:"), "only with <Start>");
+        assertTrue(!spec("info", resource("specs/blueprint-h2h.scxml")).out().contains("start:"), "only with <Start>");
     }
 
     @Test
     void shouldFailInfoOnARefusedSpec() throws Exception {
-        Run r = run("info", resource("hostile/xxe-file.scxml"));
+        CommandRun r = spec("info", resource("hostile/xxe-file.scxml"));
         assertEquals(1, r.exit(), r.out());
         assertTrue(r.out().contains("DOCTYPE declarations are not allowed"), r.out());
     }

@@ -1,15 +1,13 @@
 package io.statecast.messagestore.cli;
 
+import static io.statecast.messagestore.cli.CommandRun.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class SpecConformanceCommandTest {
 
@@ -23,13 +21,9 @@ class SpecConformanceCommandTest {
                 + "<final id='pass'/><final id='fail'/></scxml>");
         Files.writeString(dir.resolve("test3.scxml"), HEAD + "<state id='s'><invoke src='x'/></state></scxml>");
         Path json = dir.resolve("out.json");
-        StringWriter out = new StringWriter();
-        CommandLine cl = new CommandLine(new SpecCommand());
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(out));
-        int exit = cl.execute("conformance", dir.toString(), "--json", json.toString());
-        String[] lines = out.toString().strip().split("\n");
-        assertEquals(1, exit, out.toString());
+        CommandRun r = spec("conformance", dir.toString(), "--json", json.toString());
+        String[] lines = r.out().strip().split("\n");
+        assertEquals(1, r.exit(), r.out());
         assertEquals("test1 passed", lines[0]);
         assertTrue(lines[1].startsWith("test2 failed (ended in 'fail'"), lines[1]);
         assertEquals("test3 excluded (needs <invoke>)", lines[2]);
@@ -40,11 +34,8 @@ class SpecConformanceCommandTest {
 
     @Test
     void shouldRefuseADirectoryThatDoesNotExistAsBadInput(@TempDir Path dir) {
-        StringWriter out = new StringWriter();
-        CommandLine cl = new CommandLine(new SpecCommand());
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(out));
-        assertEquals(2, cl.execute("conformance", dir.resolve("missing").toString()));
-        assertTrue(out.toString().contains("missing: not a directory"), out.toString());
+        CommandRun r = spec("conformance", dir.resolve("missing").toString());
+        assertEquals(2, r.exit());
+        assertTrue(r.out().contains("missing: not a directory"), r.out());
     }
 }

@@ -1,41 +1,22 @@
 package io.statecast.messagestore.cli;
 
+import static io.statecast.messagestore.cli.CommandRun.resource;
+import static io.statecast.messagestore.cli.CommandRun.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.net.URL;
-import java.nio.file.Path;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** {@code spec lint}: output lines, exit status by severity, and the JSON document. */
 class SpecLintCommandTest {
 
-    private record Run(int exit, String out) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        CommandLine cl = new CommandLine(new SpecCommand());
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(out));
-        return new Run(cl.execute(args), out.toString());
-    }
-
-    private static String resource(String name) throws Exception {
-        URL url = SpecLintCommandTest.class.getClassLoader().getResource(name);
-        return Path.of(url.toURI()).toString();
-    }
-
     @Test
     void shouldExitZeroOnACleanSpec() throws Exception {
-        Run r = run("lint", resource("specs/blueprint-h2h.scxml"));
+        CommandRun r = spec("lint", resource("specs/blueprint-h2h.scxml"));
         assertEquals(0, r.exit(), r.out());
         assertEquals("1 file linted: 0 errors, 0 warnings", r.out().strip());
     }
@@ -43,9 +24,9 @@ class SpecLintCommandTest {
     @Test
     void shouldExitZeroOnWarningsOnlyUnlessTheyCountAsErrors() throws Exception {
         String f = resource("lint/unused-event.scxml");
-        Run r = run("lint", f, resource("specs/blueprint-h2h.scxml"));
+        CommandRun r = spec("lint", f, resource("specs/blueprint-h2h.scxml"));
         assertEquals(0, r.exit(), r.out());
-        assertEquals(1, run("lint", "-W", f).exit());
+        assertEquals(1, spec("lint", "-W", f).exit());
         assertTrue(r.out().contains(f + ":14:9: warning: message event pong is declared but no transition, composite "
                 + "event, XPath or XQuery uses it [unused-event]"), r.out());
         assertTrue(r.out().contains("2 files linted: 0 errors, 1 warning"), r.out());
@@ -54,11 +35,11 @@ class SpecLintCommandTest {
     @Test
     void shouldExitOneOnAnyErrorAndTwoOnAFileItCannotRead() throws Exception {
         String leak = resource("lint/leaking-state.scxml");
-        Run r = run("lint", resource("lint/unused-event.scxml"), leak);
+        CommandRun r = spec("lint", resource("lint/unused-event.scxml"), leak);
         assertEquals(1, r.exit(), r.out());
         assertTrue(r.out().contains(leak + ":26:3: error: state stuck leaks"), r.out());
-        assertEquals(1, run("lint", resource("invalid/cond-attribute.scxml")).exit());
-        Run missing = run("lint", "/nonexistent/spec.scxml");
+        assertEquals(1, spec("lint", resource("invalid/cond-attribute.scxml")).exit());
+        CommandRun missing = spec("lint", "/nonexistent/spec.scxml");
         assertEquals(2, missing.exit());
         assertTrue(missing.out().contains("/nonexistent/spec.scxml: error: no such file"), missing.out());
     }
@@ -67,7 +48,7 @@ class SpecLintCommandTest {
     void shouldPrintOneJsonDocumentForTools() throws Exception {
         String leak = resource("lint/leaking-state.scxml");
         String unused = resource("lint/unused-event.scxml");
-        Run r = run("lint", "--json", unused, leak);
+        CommandRun r = spec("lint", "--json", unused, leak);
         assertEquals(1, r.exit(), r.out());
         JsonNode doc = new ObjectMapper().readTree(r.out());
         assertEquals(Set.of("findings", "summary"), fields(doc));
@@ -89,7 +70,7 @@ class SpecLintCommandTest {
 
     @Test
     void shouldPrintAnEmptyJsonFindingListForACleanSpec() throws Exception {
-        Run r = run("lint", "--json", resource("specs/blueprint-h2h.scxml"));
+        CommandRun r = spec("lint", "--json", resource("specs/blueprint-h2h.scxml"));
         assertEquals(0, r.exit());
         JsonNode doc = new ObjectMapper().readTree(r.out());
         assertEquals(0, doc.get("findings").size());

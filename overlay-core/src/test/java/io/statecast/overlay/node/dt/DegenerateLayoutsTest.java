@@ -3,12 +3,12 @@ package io.statecast.overlay.node.dt;
 import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.node.dt.DelaunayOracle.Edge;
 import io.statecast.overlay.node.dt.DelaunayOracle.Triangulation;
-import org.junit.jupiter.api.Test;
-
+import io.statecast.overlay.sim.DelaunayCheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -66,7 +66,7 @@ class DegenerateLayoutsTest {
         List<DtAddress> points = Layouts.lattice(10, 10, 0, 0, 1);
         Triangulation t = check(points, "10x10 lattice");
         // h = 36 boundary points (corners and collinear edge points): E = 300 − 3 − 36.
-        assertEquals(36, DelaunayOracle.hullBoundaryCount(points));
+        assertEquals(36, DelaunayCheck.hullBoundaryCount(points));
         assertEquals(261, t.edges().size());
         for (int x = 0; x < 9; x++) {
             for (int y = 0; y < 9; y++) {

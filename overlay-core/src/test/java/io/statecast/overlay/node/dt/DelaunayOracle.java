@@ -1,15 +1,10 @@
 package io.statecast.overlay.node.dt;
 
 import io.statecast.overlay.address.DtAddress;
-import org.locationtech.jts.geom.Coordinate;
-import org.locationtech.jts.geom.Geometry;
-import org.locationtech.jts.geom.GeometryFactory;
-import org.locationtech.jts.triangulate.DelaunayTriangulationBuilder;
-
+import io.statecast.overlay.sim.DelaunayCheck;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -18,6 +13,10 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import org.locationtech.jts.geom.Coordinate;
+import org.locationtech.jts.geom.Geometry;
+import org.locationtech.jts.geom.GeometryFactory;
+import org.locationtech.jts.triangulate.DelaunayTriangulationBuilder;
 
 /**
  * Global Delaunay triangulations computed without the local neighbour test, to check it against.
@@ -29,8 +28,8 @@ import java.util.TreeMap;
  *   <li>{@link #jts}: JTS's incremental Delaunay triangulator, for sets in general position, where
  *       the triangulation is unique and no cocircularity rule is involved.</li>
  * </ul>
- * Plus the checks that make "a valid triangulation" concrete: hull boundary count, planarity,
- * area.
+ * Plus planarity, which makes "a valid triangulation" concrete with the hull boundary count and
+ * area of {@link DelaunayCheck}.
  */
 final class DelaunayOracle {
 
@@ -55,11 +54,7 @@ final class DelaunayOracle {
         }
 
         BigInteger doubleArea() {
-            BigInteger abx = BigInteger.valueOf((long) b.x() - a.x());
-            BigInteger aby = BigInteger.valueOf((long) b.y() - a.y());
-            BigInteger acx = BigInteger.valueOf((long) c.x() - a.x());
-            BigInteger acy = BigInteger.valueOf((long) c.y() - a.y());
-            return abx.multiply(acy).subtract(aby.multiply(acx));
+            return DelaunayCheck.doubleArea(a, b, c);
         }
     }
 
@@ -91,7 +86,7 @@ final class DelaunayOracle {
                     DtAddress a = points.get(i);
                     DtAddress b = points.get(j);
                     DtAddress c = points.get(l);
-                    if (Predicates.orientation(a, b, c) != 0 && emptyCircle(points, a, b, c)) {
+                    if (Predicates.orientation(a, b, c) != 0 && DelaunayCheck.emptyCircle(points, a, b, c)) {
                         triangles.add(Triangle.ccw(a, b, c));
                     }
                 }
@@ -111,15 +106,6 @@ final class DelaunayOracle {
             }
         }
         return new Triangulation(points, edges, triangles);
-    }
-
-    private static boolean emptyCircle(List<DtAddress> points, DtAddress a, DtAddress b, DtAddress c) {
-        for (DtAddress p : points) {
-            if (p != a && p != b && p != c && Predicates.insideCircle(a, b, c, p)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** JTS's Delaunay triangulation (points must be in general position to be comparable). */
@@ -179,64 +165,6 @@ final class DelaunayOracle {
             }
         }
         return true;
-    }
-
-    /** Corners of the convex hull without collinear boundary points, counter-clockwise. */
-    static List<DtAddress> strictHull(Collection<DtAddress> input) {
-        List<DtAddress> sorted = new ArrayList<>(new LinkedHashSet<>(input));
-        sorted.sort(Predicates.LEXICOGRAPHIC);
-        if (sorted.size() < 3) {
-            return sorted;
-        }
-        List<DtAddress> hull = new ArrayList<>();
-        for (int pass = 0; pass < 2; pass++) {
-            int start = hull.size();
-            for (DtAddress p : sorted) {
-                while (hull.size() >= start + 2
-                        && Predicates.orientation(hull.get(hull.size() - 2), hull.get(hull.size() - 1), p) <= 0) {
-                    hull.remove(hull.size() - 1);
-                }
-                hull.add(p);
-            }
-            hull.remove(hull.size() - 1);
-            Collections.reverse(sorted);
-        }
-        return hull;
-    }
-
-    /**
-     * h: the number of points on the hull boundary, corners and points inside hull edges alike.
-     * A triangulation using every point has exactly these boundary edges, so by Euler's formula
-     * (with 3T + h = 2E) it has E = 3N − 3 − h edges and T = 2N − 2 − h triangles, unless all
-     * points are collinear (then E = N − 1).
-     */
-    static int hullBoundaryCount(Collection<DtAddress> points) {
-        List<DtAddress> hull = strictHull(points);
-        if (hull.size() < 3) {
-            return new LinkedHashSet<>(points).size();
-        }
-        int count = 0;
-        for (DtAddress p : new LinkedHashSet<>(points)) {
-            for (int i = 0; i < hull.size(); i++) {
-                DtAddress a = hull.get(i);
-                DtAddress b = hull.get((i + 1) % hull.size());
-                if (p.equals(a) || Predicates.strictlyBetween(a, b, p)) {
-                    count++;
-                    break;
-                }
-            }
-        }
-        return count;
-    }
-
-    /** Twice the hull's area. */
-    static BigInteger hullDoubleArea(Collection<DtAddress> points) {
-        List<DtAddress> hull = strictHull(points);
-        BigInteger sum = BigInteger.ZERO;
-        for (int i = 1; i + 1 < hull.size(); i++) {
-            sum = sum.add(Triangle.ccw(hull.get(0), hull.get(i), hull.get(i + 1)).doubleArea());
-        }
-        return sum;
     }
 
     /**

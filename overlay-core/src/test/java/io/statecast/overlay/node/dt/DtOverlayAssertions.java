@@ -70,7 +70,7 @@ final class DtOverlayAssertions {
         if (t.triangles().isEmpty()) {
             assertEquals(Math.max(0, n - 1), actual.size(), "collinear: a path; " + where);
         } else {
-            int h = DelaunayOracle.hullBoundaryCount(points);
+            int h = DelaunayCheck.hullBoundaryCount(points);
             assertEquals(3 * n - 3 - h, actual.size(), "E = 3N-3-h, h=" + h + "; " + where);
         }
         DtAddress max = points.stream().max(Predicates.LEXICOGRAPHIC).orElseThrow();

@@ -4,7 +4,7 @@ import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.node.dt.DelaunayOracle.Edge;
 import io.statecast.overlay.node.dt.DelaunayOracle.Triangle;
 import io.statecast.overlay.node.dt.DelaunayOracle.Triangulation;
-
+import io.statecast.overlay.sim.DelaunayCheck;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -41,7 +41,7 @@ final class TriangulationChecks {
             }
             return;
         }
-        int h = DelaunayOracle.hullBoundaryCount(t.points());
+        int h = DelaunayCheck.hullBoundaryCount(t.points());
         assertEquals(3 * n - 3 - h, t.edges().size(), "E = 3N-3-h with h=" + h + "; " + ctx);
         assertEquals(2 * n - 2 - h, t.triangles().size(), "T = 2N-2-h with h=" + h + "; " + ctx);
         BigInteger area = BigInteger.ZERO;
@@ -49,7 +49,7 @@ final class TriangulationChecks {
             assertTrue(tri.doubleArea().signum() > 0, "non-degenerate triangle " + tri + "; " + ctx);
             area = area.add(tri.doubleArea());
         }
-        assertEquals(DelaunayOracle.hullDoubleArea(t.points()), area, "triangles tile the hull; " + ctx);
+        assertEquals(DelaunayCheck.hullDoubleArea(t.points()), area, "triangles tile the hull; " + ctx);
         assertTrue(2.0 * t.edges().size() / n < 6.0, "average degree < 6; " + ctx);
     }
 

@@ -14,7 +14,7 @@ import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.metrics.Counters;
 import io.statecast.messagestore.spec.ServiceSpec;
-import io.statecast.messagestore.support.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.messagestore.support.Specs;
 import io.statecast.messagestore.tools.SpecGraph;
 import io.statecast.overlay.forward.OverlayContext;
