@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.statecast.messagestore.deploy.SpecResolver;
-import io.statecast.messagestore.support.Await;
+import io.statecast.overlay.testkit.Await;
 import io.statecast.messagestore.support.Messages;
-import io.statecast.messagestore.support.RecordingOverlay;
+import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.messagestore.support.StaticTopology;
+import io.statecast.overlay.testkit.FixedTopology;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.Origin;
@@ -55,7 +55,7 @@ class ShardRunnerEquivalenceTest {
     private static List<String> run(long seed, MessageStoreConfig.Threading threading) throws Exception {
         VirtualTimerService clock = new VirtualTimerService();
         RecordingOverlay overlay = new RecordingOverlay(Messages.a(9), clock,
-                new StaticTopology(Messages.a(9)).tree(Messages.a(1), Messages.a(5)));
+                new FixedTopology(Messages.a(9)).tree(Messages.a(1), Messages.a(5)));
         MessageStore store = new MessageStore(MessageStoreConfig.defaults().withShards(1).withWarmStart(false)
                 .withThreading(threading), Specs.loader(), SpecResolver.defaults());
         List<String> calls = new ArrayList<>();
