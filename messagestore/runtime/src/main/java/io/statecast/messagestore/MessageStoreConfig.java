@@ -44,8 +44,9 @@ import java.util.Objects;
  *                                compile limit (5 s): a cold JVM loads classes
  * @param warmStart               run a throw-away instance through every event of a spec when it
  *                                loads (blueprint §5.1.7.2). Default true
- * @param warmStartTimeout        how long a warm start may take before the spec is refused.
- *                                Default 5 s
+ * @param warmStartTimeout        CPU time a warm start may use before the spec is refused (60
+ *                                times as long in wall-clock time ends one that never gets the
+ *                                CPU). Default 5 s
  * @param timerTick               tick of the timer wheel a dedicated or io shard on the system
  *                                clock keeps its instances' timers on, set, cancelled and fired on
  *                                the shard's own thread: a timer fires up to one tick late, never

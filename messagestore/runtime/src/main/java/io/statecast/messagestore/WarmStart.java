@@ -3,6 +3,7 @@ package io.statecast.messagestore;
 import io.statecast.messagestore.deploy.ServiceLoadException;
 import io.statecast.messagestore.event.AttributeTest;
 import io.statecast.messagestore.event.BoundedWorker;
+import io.statecast.messagestore.event.QueryLimits;
 import io.statecast.messagestore.event.EvaluationGuard;
 import io.statecast.messagestore.event.FilterPins;
 import io.statecast.messagestore.event.MessageEventDefinition;
@@ -116,12 +117,15 @@ public final class WarmStart implements AutoCloseable {
         long t0 = System.nanoTime();
         Outcome outcome;
         try {
-            outcome = worker.call(() -> exercise(spec), config.warmStartTimeout(), "the warm start of " + spec.source());
+            // CPU time, not wall-clock time: on a starved machine the checking rounds alone waited
+            // longer than the timeout for the CPU, and a good spec was refused
+            outcome = worker.callCpuBounded(() -> exercise(spec), config.warmStartTimeout(),
+                    config.warmStartTimeout().multipliedBy(QueryLimits.WALL_BACKSTOP_FACTOR), "the warm start of " + spec.source());
         } catch (QueryTimeoutException e) {
             // the worker thread was interrupted: it stops at its next round, input or evaluation
             counters.warmStartOverrun();
-            LOG.warn("{}: refused: its warm start overran {} ms (a query or the state machine does not finish); the "
-                    + "warm start was stopped", spec.source(), config.warmStartTimeout().toMillis());
+            LOG.warn("{}: refused: {} (a query or the state machine does not finish); the warm start was stopped",
+                    spec.source(), e.getMessage());
             throw new ServiceLoadException(spec.source() + ": " + e.getMessage()
                     + " (a query or the state machine does not finish)", e);
         } catch (ExecutionException e) {
