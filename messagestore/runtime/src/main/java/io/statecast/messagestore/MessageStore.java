@@ -11,7 +11,6 @@ import io.statecast.messagestore.deploy.SpecSignatures;
 import io.statecast.messagestore.deploy.TrustedKeys;
 import io.statecast.messagestore.deploy.UnknownServiceHandler;
 import io.statecast.messagestore.deploy.WarmStart;
-import io.statecast.messagestore.flow.InFlightCounter;
 import io.statecast.messagestore.flow.SendWindow;
 import io.statecast.messagestore.instance.EndCause;
 import io.statecast.messagestore.instance.InstanceKey;
@@ -727,11 +726,6 @@ public final class MessageStore implements MessageStorePort {
     void dispatch(Inbound in) {
         (in.data() ? dataBacklog : controlBacklog).incrementAndGet();
         shardOf(in.key()).offer(in);
-    }
-
-    /** The in-flight count of {@code serviceId}, created on first use. */
-    InFlightCounter inFlightCounter(int serviceId) {
-        return sendWindow.counter(serviceId);
     }
 
     private Shard shardOf(InstanceKey key) {

@@ -395,7 +395,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
         }
         // the store counted this message as in flight on arrival: an instance adopts the count,
         // and whatever else happens to the message (dropped, refused, failed) gives it back
-        InFlightCounter count = store.inFlightCounter(in.service().serviceId());
+        InFlightCounter count = store.sendWindow().counter(in.service().serviceId());
         if (processMessage(in) == Outcome.NOT_ADOPTED) {
             count.giveBack();
         }
@@ -473,7 +473,7 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 // nothing was added or removed since find: the slot still holds it
                 instances.touch(slot, store.context().timers().nanoTime());
             }
-            if (in.own() && instance.adoptOwnMessage(store.inFlightCounter(service.serviceId()))) {
+            if (in.own() && instance.adoptOwnMessage(store.sendWindow().counter(service.serviceId()))) {
                 outcome = Outcome.KEPT;
             }
             instance.onMessage(m, matched);
