@@ -130,7 +130,7 @@ class SendWindowTest {
         assertTrue(e.waitedMs() >= 300, e.getMessage());
         assertTrue(e.getMessage().contains("ServiceID 1") && e.getMessage().contains("8 own messages in flight")
                 && e.getMessage().contains("window 8"), e.getMessage());
-        assertEquals(8, store.inFlight(H2H), "the refused message was not sent");
+        assertEquals(8, store.sendWindow().inFlight(H2H), "the refused message was not sent");
         assertEquals(1, a.sendWindowStatistics().failures());
         // a message without a ServiceID is not windowed
         a.sendTo(p[1].localAddress(), payload(9, 64));
@@ -172,7 +172,7 @@ class SendWindowTest {
         }
         assertEquals(threads * each, sent.get() + refused.get(), "every send returned or was refused");
         assertEquals(8, sent.get(), "nothing is acknowledged: exactly the window's 8 went out");
-        assertEquals(8, store.inFlight(H2H));
+        assertEquals(8, store.sendWindow().inFlight(H2H));
     }
 
     @Test
@@ -212,12 +212,12 @@ class SendWindowTest {
         int most = 0;
         for (int i = 0; i < n; i++) {
             a.sendTo(b.localAddress(), payload(i, 256), H2H);
-            most = Math.max(most, store.inFlight(H2H));
+            most = Math.max(most, store.sendWindow().inFlight(H2H));
         }
         assertTrue(most <= 8, "in flight never above the window: " + most);
         await(() -> count(got) == n, 60, () -> count(got) + " of " + n + " delivered\n" + store.metrics().format());
         assertEquals(0, duplicates(got), "exactly once");
-        await(() -> store.inFlight(H2H) == 0, 30, () -> "still in flight: " + store.inFlight(H2H));
+        await(() -> store.sendWindow().inFlight(H2H) == 0, 30, () -> "still in flight: " + store.sendWindow().inFlight(H2H));
     }
 
     /** With io threading each store runs on its socket's UDP event loop; the outcome is the same. */
@@ -245,7 +245,7 @@ class SendWindowTest {
                 + sa.metrics().format() + "\nreceiver " + sb.metrics().format());
         assertEquals(n, count(got), "every message arrived");
         assertEquals(0, duplicates(got), "none twice");
-        await(() -> sa.inFlight(H2H) == 0, 30, () -> "still in flight: " + sa.inFlight(H2H));
+        await(() -> sa.sendWindow().inFlight(H2H) == 0, 30, () -> "still in flight: " + sa.sendWindow().inFlight(H2H));
         MessageStoreMetrics m = sa.metrics();
         assertEquals(0, m.service(H2H).counters().terminated(), "no message given up\n" + m.format());
     }

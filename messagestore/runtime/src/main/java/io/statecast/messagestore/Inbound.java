@@ -17,7 +17,7 @@ import io.statecast.overlay.message.OverlayMessage;
  *                until a shard computes it (then the message goes on to the key's shard with it)
  * @param data    whether it counts against the data queue (else control)
  * @param own     whether it is a data message of the local application for a service that declares
- *                in-flight states, already counted in {@link MessageStore#inFlight(int)}: the
+ *                in-flight states, already counted in the store's {@code SendWindow}: the
  *                instance that takes it adopts that count, and if none does the shard gives it back
  * @param queuedNanos when the store queued it, on the clock of the shards' timers: a shard fires
  *                the timers due before this first, then takes the message

@@ -11,8 +11,9 @@ import io.statecast.messagestore.deploy.SpecSignatures;
 import io.statecast.messagestore.deploy.TrustedKeys;
 import io.statecast.messagestore.deploy.UnknownServiceHandler;
 import io.statecast.messagestore.deploy.UnknownServices;
+import io.statecast.messagestore.flow.InFlightCounter;
+import io.statecast.messagestore.flow.SendWindow;
 import io.statecast.messagestore.instance.EndCause;
-import io.statecast.messagestore.instance.InFlightCounter;
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.metrics.Counters;
@@ -28,6 +29,7 @@ import io.statecast.messagestore.spec.SpecLimits;
 import io.statecast.messagestore.spec.SpecLoader;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.Arrival;
+import io.statecast.overlay.forward.FlowControl;
 import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
@@ -35,6 +37,7 @@ import io.statecast.overlay.forward.ScratchStore;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.metrics.Meters;
+import io.statecast.overlay.socket.OverlayConfig;
 import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.TimerService;
 import java.io.IOException;
@@ -49,7 +52,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -109,8 +111,6 @@ import org.slf4j.LoggerFactory;
 public final class MessageStore implements MessageStorePort, ServiceHost {
 
     private static final Logger LOG = LoggerFactory.getLogger(MessageStore.class);
-    /** What a service none of whose messages was ever counted reads as (never written). */
-    private static final InFlightCounter NO_MESSAGES = new InFlightCounter();
 
     private final MessageStoreConfig config;
     private final SpecLoader loader;
@@ -121,8 +121,8 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
     private final AtomicInteger dataBacklog = new AtomicInteger();
     private final AtomicInteger controlBacklog = new AtomicInteger();
     private final AtomicInteger live = new AtomicInteger();
-    /** Own messages in flight per ServiceID (see {@link #inFlight(int)}); entries are never removed. */
-    private final ConcurrentHashMap<Integer, InFlightCounter> inFlight = new ConcurrentHashMap<>();
+    /** The flow control: own messages in flight per ServiceID, the send window, room for instances. */
+    private final SendWindow sendWindow;
     private final LongAdder quarantines = new LongAdder();
     private final LongAdder abandonedThreads = new LongAdder();
     /** Messages of services not loaded, held or refused (quarantine); the deployment handler. */
@@ -188,6 +188,8 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
                     }
                 });
         this.warmStart = new WarmStart(config, node);
+        this.sendWindow = new SendWindow(this::declaresInFlight, this::instancesClaimed,
+                config.instances().maxLiveInstances());
     }
 
     /** The configuration. */
@@ -637,11 +639,11 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
             return false;
         }
         InstanceKey key = arrivalKey(rt, message);
-        // counted before the shard sees it, so a sender reading inFlight() never misses its
-        // messages still queued; the instance adopts the count (Shard.process)
+        // counted before the shard sees it, so the send window never misses a sender's messages
+        // still queued; the instance adopts the count (Shard.process)
         boolean own = data && arrival == Arrival.FROM_APPLICATION && rt.spec().declaresInFlight();
         if (own) {
-            inFlightCounter(rt.serviceId()).add();
+            sendWindow.counter(rt.serviceId()).add();
         }
         (key != null ? shardOf(key) : keyingShard(rt, message)).offer(new Inbound(message, arrival, rt, key, data, own,
                 context.timers().nanoTime()));
@@ -656,12 +658,6 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
     /** Where a message without a key yet is keyed: by source, so one sender's messages stay in order. */
     private Shard keyingShard(ServiceRuntime rt, OverlayMessage message) {
         return shardOf(InstanceKey.ofFlow(rt.serviceId(), message.source()));
-    }
-
-    /** The in-flight count of {@code serviceId}, created on first use. */
-    InFlightCounter inFlightCounter(int serviceId) {
-        InFlightCounter c = inFlight.get(serviceId);
-        return c != null ? c : inFlight.computeIfAbsent(serviceId, k -> new InFlightCounter());
     }
 
     private Shard shardOf(InstanceKey key) {
@@ -761,7 +757,7 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
 
         @Override
         public InFlightCounter inFlightCounter(int serviceId) {
-            return MessageStore.this.inFlightCounter(serviceId);
+            return sendWindow.counter(serviceId);
         }
     }
 
@@ -785,31 +781,26 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
     }
 
     /**
-     * Messages of service {@code serviceId} that the local application sent and that are still in
-     * flight: accepted by the store and not yet processed, or held by a live instance whose
-     * current state is one of the spec's {@code <InFlight>} states. Kept up to date as instances
-     * change state and end (one atomic counter per service, no scan), so cheap enough for a sender
-     * to read before every message. Always 0 for a service that declares no in-flight states.
+     * The store's flow control: its counts of the application's own messages in flight, the send
+     * window over them, and room for instances ({@link SendWindow}).
      */
-    @Override
-    public int inFlight(int serviceId) {
-        return inFlight.getOrDefault(serviceId, NO_MESSAGES).count();
+    public SendWindow sendWindow() {
+        return sendWindow;
     }
 
     /**
-     * Own messages of {@code serviceId} in flight that reached one of their service's timers
-     * (their acknowledgement was late), once per message; monotonic. The socket's AIMD window
-     * halves on these.
+     * The store's {@link #sendWindow()}, turned on with the socket's {@code overlay.sendWindow}
+     * and waiting on the clock of the context the store was opened with.
+     *
+     * @throws IllegalStateException if the store was not opened
      */
     @Override
-    public long ownTimeouts(int serviceId) {
-        return inFlight.getOrDefault(serviceId, NO_MESSAGES).timeouts();
-    }
-
-    /** Own messages of {@code serviceId} that left the in-flight states so far; monotonic. */
-    @Override
-    public long ownCompletions(int serviceId) {
-        return inFlight.getOrDefault(serviceId, NO_MESSAGES).completions();
+    public FlowControl flowControl(OverlayConfig.SendWindow settings) {
+        OverlayContext c = context;
+        if (c == null) {
+            throw new IllegalStateException("the MessageStore was not opened: open it before asking for its flow control");
+        }
+        return sendWindow.configure(settings, c.timers());
     }
 
     /**
@@ -825,23 +816,19 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
     }
 
     /** Whether the loaded service {@code serviceId} declares in-flight states ({@code <InFlight>}). */
-    @Override
-    public boolean declaresInFlight(int serviceId) {
+    private boolean declaresInFlight(int serviceId) {
         ServiceRuntime rt = registry.get(serviceId);
         return rt != null && rt.spec().declaresInFlight();
     }
 
     /**
-     * Whether one more message from the application would find room for its instance: live
-     * instances, every message waiting for a shard (a control message may start an instance too)
-     * and one message per shard (taken off its queue, its instance not yet created) stay below
-     * {@code instances.maxLiveInstances}. Otherwise the store would refuse it
-     * ({@code INSTANCE_LIMIT}) while finished instances linger.
+     * Instances live or possibly about to be created: live ones, every message waiting for a
+     * shard (a control message may start an instance too) and one message per shard (taken off
+     * its queue, its instance not yet created) — what must stay below
+     * {@code instances.maxLiveInstances} for one more message from the application to find room.
      */
-    @Override
-    public boolean hasInstanceRoom() {
-        long used = (long) live.get() + dataBacklog.get() + controlBacklog.get() + config.shards();
-        return used < config.instances().maxLiveInstances();
+    private long instancesClaimed() {
+        return (long) live.get() + dataBacklog.get() + controlBacklog.get() + config.shards();
     }
 
     /**

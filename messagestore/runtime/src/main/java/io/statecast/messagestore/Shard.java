@@ -7,7 +7,7 @@ import io.statecast.messagestore.event.QueryEvaluator;
 import io.statecast.messagestore.instance.ActionQueue;
 import io.statecast.messagestore.instance.ArmedTimer;
 import io.statecast.messagestore.instance.EndCause;
-import io.statecast.messagestore.instance.InFlightCounter;
+import io.statecast.messagestore.flow.InFlightCounter;
 import io.statecast.messagestore.instance.InstanceEnvironment;
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;

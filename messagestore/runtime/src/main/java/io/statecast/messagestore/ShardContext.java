@@ -1,6 +1,6 @@
 package io.statecast.messagestore;
 
-import io.statecast.messagestore.instance.InFlightCounter;
+import io.statecast.messagestore.flow.InFlightCounter;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.metrics.Counters;
 import io.statecast.messagestore.metrics.DropReason;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.statecast.messagestore.deploy.SpecResolver;
+import io.statecast.messagestore.flow.SendWindow;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.metrics.DropReason;
 import io.statecast.messagestore.spec.ServiceSpec;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The store's count of own messages in flight ({@link MessageStore#inFlight(int)}), on clock
+ * The store's count of own messages in flight ({@link SendWindow#inFlight(int)}), on clock
  * threading and a virtual clock: deterministic. The service is the test ACK service with
  * {@code <InFlight>idle waiting</InFlight>}: a message this node (9) sent is in flight until
  * node 1 acknowledges it ({@code done} is not in flight). Node 1 is this node's parent.
@@ -82,23 +83,23 @@ class InFlightCountTest {
     void shouldCountOwnMessagesFromAcceptUntilAcknowledged() throws Exception {
         MessageStore s = store(InstanceLimits.DEFAULTS);
         s.install(WINDOWED);
-        assertTrue(s.declaresInFlight(42));
+        assertTrue(s.sendWindow().counts(42));
         assertTrue(s.receiveMessage(own(1), Arrival.FROM_APPLICATION));
         assertTrue(s.receiveMessage(own(2), Arrival.FROM_APPLICATION));
-        assertEquals(2, s.inFlight(42), "counted on accept, before a shard has seen them");
+        assertEquals(2, s.sendWindow().inFlight(42), "counted on accept, before a shard has seen them");
         settle();
-        assertEquals(2, s.inFlight(42), "both instances wait in 'waiting'");
+        assertEquals(2, s.sendWindow().inFlight(42), "both instances wait in 'waiting'");
         s.receiveMessage(ack(1), Arrival.DELIVERED);
         settle();
-        assertEquals(1, s.inFlight(42), "message 1 reached 'done', which is not in flight");
+        assertEquals(1, s.sendWindow().inFlight(42), "message 1 reached 'done', which is not in flight");
         clock.advanceBy(Duration.ofMillis(700));
-        assertEquals(1, s.inFlight(42), "retransmissions stay in 'waiting': still one");
+        assertEquals(1, s.sendWindow().inFlight(42), "retransmissions stay in 'waiting': still one");
         s.receiveMessage(ack(2), Arrival.DELIVERED);
         settle();
-        assertEquals(0, s.inFlight(42));
+        assertEquals(0, s.sendWindow().inFlight(42));
         clock.advanceBy(Duration.ofMillis(1500));
         assertEquals(0, s.metrics().service(42).counters().liveInstances(), "both lingered and finished");
-        assertEquals(0, s.inFlight(42));
+        assertEquals(0, s.sendWindow().inFlight(42));
     }
 
     @Test
@@ -108,18 +109,18 @@ class InFlightCountTest {
         s.receiveMessage(own(1), Arrival.FROM_APPLICATION);
         s.receiveMessage(own(2), Arrival.FROM_APPLICATION);
         settle();
-        assertEquals(0, s.ownTimeouts(42));
+        assertEquals(0, s.sendWindow().ownTimeouts(42));
         s.receiveMessage(ack(1), Arrival.DELIVERED);
         settle();
-        assertEquals(1, s.ownCompletions(42), "message 1 left the in-flight states");
+        assertEquals(1, s.sendWindow().ownCompletions(42), "message 1 left the in-flight states");
         clock.advanceBy(Duration.ofMillis(700)); // Retry (200 ms) fires three times for message 2
-        assertEquals(1, s.ownTimeouts(42), "one congestion signal per message, however often it retries");
+        assertEquals(1, s.sendWindow().ownTimeouts(42), "one congestion signal per message, however often it retries");
         s.receiveMessage(ack(2), Arrival.DELIVERED);
         settle();
-        assertEquals(2, s.ownCompletions(42));
+        assertEquals(2, s.sendWindow().ownCompletions(42));
         clock.advanceBy(Duration.ofMillis(1500)); // both linger in done and finish: timers out of flight
-        assertEquals(1, s.ownTimeouts(42), "Linger expiring in 'done' is no signal");
-        assertEquals(2, s.ownCompletions(42), "ending after leaving the states is not a second completion");
+        assertEquals(1, s.sendWindow().ownTimeouts(42), "Linger expiring in 'done' is no signal");
+        assertEquals(2, s.sendWindow().ownCompletions(42), "ending after leaving the states is not a second completion");
     }
 
     @Test
@@ -128,9 +129,9 @@ class InFlightCountTest {
         s.install(WINDOWED);
         // a payload from node 1 for this node: the instance goes idle -> done, never own
         s.receiveMessage(Messages.unicastPayload(42, 5, 1, 9, 1, "x"), Arrival.DELIVERED);
-        assertEquals(0, s.inFlight(42));
+        assertEquals(0, s.sendWindow().inFlight(42));
         settle();
-        assertEquals(0, s.inFlight(42));
+        assertEquals(0, s.sendWindow().inFlight(42));
         assertEquals(1, s.metrics().service(42).counters().liveInstances());
     }
 
@@ -142,10 +143,10 @@ class InFlightCountTest {
             s.receiveMessage(own(id), Arrival.FROM_APPLICATION);
         }
         settle();
-        assertEquals(3, s.inFlight(42));
+        assertEquals(3, s.sendWindow().inFlight(42));
         assertTrue(s.unloadService(42));
         settle();
-        assertEquals(0, s.inFlight(42), "unloading disposed the waiting instances");
+        assertEquals(0, s.sendWindow().inFlight(42), "unloading disposed the waiting instances");
     }
 
     @Test
@@ -154,34 +155,34 @@ class InFlightCountTest {
         s.install(WINDOWED);
         s.receiveMessage(own(1), Arrival.FROM_APPLICATION);
         s.receiveMessage(own(2), Arrival.FROM_APPLICATION);
-        assertEquals(2, s.inFlight(42));
+        assertEquals(2, s.sendWindow().inFlight(42));
         settle();
         assertEquals(1, s.metrics().service(42).counters().drops(DropReason.INSTANCE_LIMIT));
-        assertEquals(1, s.inFlight(42), "the refused message is no longer counted");
+        assertEquals(1, s.sendWindow().inFlight(42), "the refused message is no longer counted");
         s.receiveMessage(own(1), Arrival.FROM_APPLICATION); // a duplicate of a live own message
         settle();
-        assertEquals(1, s.inFlight(42), "the instance holds one own message; the duplicate adds nothing");
+        assertEquals(1, s.sendWindow().inFlight(42), "the instance holds one own message; the duplicate adds nothing");
     }
 
     @Test
     void shouldReportInstanceRoomCountingQueuedMessagesAndOnePerShard() throws Exception {
         MessageStore s = store(InstanceLimits.DEFAULTS.withMaxLiveInstances(4)); // 2 shards
         s.install(WINDOWED);
-        assertTrue(s.hasInstanceRoom(), "2 (one per shard) < 4");
+        assertTrue(s.sendWindow().hasInstanceRoom(), "2 (one per shard) < 4");
         s.receiveMessage(own(1), Arrival.FROM_APPLICATION);
-        assertTrue(s.hasInstanceRoom(), "1 queued + 2 < 4");
+        assertTrue(s.sendWindow().hasInstanceRoom(), "1 queued + 2 < 4");
         s.receiveMessage(ack(7), Arrival.DELIVERED);
-        assertFalse(s.hasInstanceRoom(), "a queued control message may start an instance too");
+        assertFalse(s.sendWindow().hasInstanceRoom(), "a queued control message may start an instance too");
         settle();
         assertEquals(1, s.metrics().node().liveInstances(), "the ACK of an unknown message creates no instance");
         assertEquals(1, s.metrics().node().drops(DropReason.NO_INSTANCE));
-        assertTrue(s.hasInstanceRoom(), "1 live + 2 < 4");
+        assertTrue(s.sendWindow().hasInstanceRoom(), "1 live + 2 < 4");
         s.receiveMessage(own(2), Arrival.FROM_APPLICATION);
         settle();
-        assertFalse(s.hasInstanceRoom(), "2 live + 2");
+        assertFalse(s.sendWindow().hasInstanceRoom(), "2 live + 2");
         assertTrue(s.unloadService(42));
         settle();
-        assertTrue(s.hasInstanceRoom(), "0 live + 2 < 4");
+        assertTrue(s.sendWindow().hasInstanceRoom(), "0 live + 2 < 4");
     }
 
     @Test
@@ -201,20 +202,20 @@ class InFlightCountTest {
         s.install(spec);
         s.receiveMessage(own(1), Arrival.FROM_APPLICATION);
         settle();
-        assertEquals(1, s.inFlight(42));
+        assertEquals(1, s.sendWindow().inFlight(42));
         clock.advanceBy(Duration.ofMillis(250));
         assertEquals(1, s.metrics().service(42).counters().terminated(), "the retry timer terminated it");
-        assertEquals(0, s.inFlight(42));
+        assertEquals(0, s.sendWindow().inFlight(42));
     }
 
     @Test
     void shouldNotCountServicesWithoutTheDeclaration() throws Exception {
         MessageStore s = store(InstanceLimits.DEFAULTS);
         s.install(PLAIN);
-        assertFalse(s.declaresInFlight(42));
+        assertFalse(s.sendWindow().counts(42));
         s.receiveMessage(own(1), Arrival.FROM_APPLICATION);
         settle();
-        assertEquals(0, s.inFlight(42));
-        assertFalse(s.declaresInFlight(43), "an unknown service is not windowed");
+        assertEquals(0, s.sendWindow().inFlight(42));
+        assertFalse(s.sendWindow().counts(43), "an unknown service is not windowed");
     }
 }

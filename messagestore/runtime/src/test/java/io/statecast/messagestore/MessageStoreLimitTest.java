@@ -189,13 +189,13 @@ class MessageStoreLimitTest {
     void shouldGiveBackTheInFlightCountOfAnOwnMessageWhoseInstanceALimitEnded() throws Exception {
         MessageStore s = store();
         s.install(spec(63, "message", "\n<InFlight>idle next</InFlight>", FLOOD));
-        assertTrue(s.declaresInFlight(63));
+        assertTrue(s.sendWindow().counts(63));
         s.receiveMessage(Messages.payload(63, 1, 9, 9, "own"), Arrival.FROM_APPLICATION);
-        assertEquals(1, s.inFlight(63), "counted on accept");
+        assertEquals(1, s.sendWindow().inFlight(63), "counted on accept");
         settle();
         assertEquals(1, s.metrics().service(63).counters().limitEnds(ChartLimit.QUEUED_EVENTS),
                 () -> s.metrics().format());
-        assertEquals(0, s.inFlight(63), "released when the instance ended");
+        assertEquals(0, s.sendWindow().inFlight(63), "released when the instance ended");
     }
 
     /**

@@ -2,6 +2,7 @@ package io.statecast.overlay.forward;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.socket.OverlayConfig;
 
 /**
  * The only way overlay-core knows a MessageStore. A socket works without one (plain best-effort
@@ -76,49 +77,15 @@ public interface MessageStorePort extends AutoCloseable {
     }
 
     /**
-     * Whether service {@code serviceId} declares which of its states mean "a message is still in
-     * flight" (awaiting acknowledgement): only then does the socket's send window
-     * ({@code overlay.sendWindow}) apply to its messages. Called once per message sent; must be a
-     * lookup. Default: false (no service is windowed).
+     * The flow control of the application's sends through the socket this store is installed in
+     * (see {@link FlowControl}): the send window with {@code settings}, its congestion response,
+     * and waiting for room in the store. Called once by that socket, right after {@link #open};
+     * the socket asks nothing else before a send. Default: nothing waits.
+     *
+     * @param settings the socket's {@code overlay.sendWindow}
      */
-    default boolean declaresInFlight(int serviceId) {
-        return false;
-    }
-
-    /**
-     * How many messages of service {@code serviceId} that this node's application sent are still
-     * in flight (handed to the store and not yet acknowledged, as the service's spec defines it).
-     * Called before every windowed send and while a send waits: must be cheap (a counter read).
-     * Default: 0.
-     */
-    default int inFlight(int serviceId) {
-        return 0;
-    }
-
-    /**
-     * Congestion signals so far for service {@code serviceId}: own messages in flight that one of
-     * their service's timers reached (the acknowledgement did not come in time; counted once per
-     * message). A monotonic count; the socket's AIMD window halves when it grows. Default: 0.
-     */
-    default long ownTimeouts(int serviceId) {
-        return 0;
-    }
-
-    /**
-     * Own messages of service {@code serviceId} that left the in-flight states so far (for
-     * whatever reason); a monotonic count; the socket's AIMD window grows by one per window of
-     * them. Default: 0.
-     */
-    default long ownCompletions(int serviceId) {
-        return 0;
-    }
-
-    /**
-     * Whether the store has room for the instance of one more message from the application; a
-     * windowed send waits while it has not, instead of having its message refused. Default: true.
-     */
-    default boolean hasInstanceRoom() {
-        return true;
+    default FlowControl flowControl(OverlayConfig.SendWindow settings) {
+        return FlowControl.none(settings.window());
     }
 
     /**

@@ -6,6 +6,7 @@ import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.forward.ApplicationSink;
 import io.statecast.overlay.forward.DropCause;
+import io.statecast.overlay.forward.FlowControl;
 import io.statecast.overlay.forward.ForwardingEngine;
 import io.statecast.overlay.forward.MessageIds;
 import io.statecast.overlay.forward.MessageStorePort;
@@ -93,7 +94,11 @@ public final class OverlaySocket implements AutoCloseable {
     private final MessageCodec codec;
     private final OverlayNode node;
     private final ForwardingEngine engine;
-    private final SendWindowGate window;
+    /**
+     * What a send of a service's data message asks first ({@link MessageStorePort#flowControl}):
+     * the installed store's, or one that never waits.
+     */
+    private volatile FlowControl flow;
     /** The address the node was created with; the node's current one is {@link #localAddress()}. */
     private final LogicalAddress self;
     private final Inbox inbox;
@@ -147,7 +152,7 @@ public final class OverlaySocket implements AutoCloseable {
             this.adapter = new Adapter(codec, timers, interfaces, new AddressRepository(), AdapterConfig.defaults(), auth);
             this.keyReloader = auth == null ? null
                     : new KeyFileReloader(config.security().keyFile(), auth, timers, config.security().reloadMs());
-            this.window = new SendWindowGate(config.sendWindow(), timers);
+            this.flow = FlowControl.none(config.sendWindow().window());
             Dispatcher dispatcher = new Dispatcher();
             adapter.start(dispatcher);
             this.self = config.resolveAddress(random);
@@ -172,6 +177,7 @@ public final class OverlaySocket implements AutoCloseable {
             }
             if (port != null) {
                 engine.installStore(port, adapter.receiveExecutor());
+                this.flow = port.flowControl(config.sendWindow());
             }
             if (b.exportMetrics) {
                 meters = new NodeMetrics(config.id(), meterNodeTag(adapter, self), metricsAddress(config));
@@ -456,13 +462,12 @@ public final class OverlaySocket implements AutoCloseable {
                             : " (" + config.buffers().maxMessageBytes() + " less the authentication trailer)"));
         }
         FsmExtension fsm = message.fsm();
-        MessageStorePort store;
-        if (fsm != null && fsm.messageType() == FsmExtension.PAYLOAD_TYPE && (store = engine.store()) != null
-                && window.await(store, fsm.serviceId())) {
+        FlowControl f = flow;
+        if (fsm != null && fsm.messageType() == FsmExtension.PAYLOAD_TYPE && f.acquire(fsm.serviceId())) {
             try {
                 return engine.send(message);
             } finally {
-                window.release(fsm.serviceId()); // the store counted the message, or refused it
+                f.release(fsm.serviceId()); // the store counted the message, or refused it
             }
         }
         return engine.send(message);
@@ -470,7 +475,15 @@ public final class OverlaySocket implements AutoCloseable {
 
     /** What the send window did so far (waits, time waited, sends that gave up). */
     public SendWindowStatistics sendWindowStatistics() {
-        return window.statistics();
+        return flow.statistics();
+    }
+
+    /**
+     * What a send of a service's data message waits for: the installed MessageStore's flow
+     * control ({@code overlay.sendWindow}), or one that never waits.
+     */
+    public FlowControl flowControl() {
+        return flow;
     }
 
     /** Multicasts {@code data} to every node of the overlay, down the tree rooted here. */
@@ -670,6 +683,7 @@ public final class OverlaySocket implements AutoCloseable {
     public void installMessageStore(MessageStorePort port) {
         requireOpen();
         engine.installStore(port, adapter.receiveExecutor());
+        flow = port.flowControl(config.sendWindow());
         if (metrics.exporting()) {
             port.bindMeters(metrics.registry());
         }

@@ -21,11 +21,11 @@ import java.util.concurrent.locks.LockSupport;
  * messages the service never had a chance to deliver. The children and their substrate addresses are re-read
  * only when the topology changes. One sending thread uses it.
  *
- * <p>For a service the socket's send window covers (its spec declares in-flight states and
- * {@code overlay.sendWindow.window} is not 0) the two store conditions are the socket's business:
- * the window bounds the sender's unprocessed and unacknowledged messages far below half a data
- * queue, and a windowed send already waits for room in the live-instance limit. Only the
- * substrate condition, which the window cannot see, stays.
+ * <p>For a service the socket's flow control governs ({@link OverlaySocket#flowControl()}: its
+ * spec declares in-flight states and {@code overlay.sendWindow.window} is not 0) the two store
+ * conditions are the flow control's business: its window bounds the sender's unprocessed and
+ * unacknowledged messages far below half a data queue, and a governed send already waits for room
+ * in the live-instance limit. Only the substrate condition, which it cannot see, stays.
  */
 final class BackpressureGate {
 
@@ -34,7 +34,7 @@ final class BackpressureGate {
     private static final long POLL_NANOS = 20_000;
 
     private final OverlaySocket socket;
-    /** The socket's store, or null (none, not one whose backlog can be read, or the window covers the service). */
+    /** The socket's store, or null (none, not one whose backlog can be read, or its flow control governs the service). */
     private final MessageStore store;
     private final int backlogLimit;
     private final int liveLimit;
@@ -45,9 +45,8 @@ final class BackpressureGate {
     BackpressureGate(OverlaySocket socket, Integer serviceId) {
         this.socket = socket;
         MessageStore ms = socket.messageStore() instanceof MessageStore m ? m : null;
-        boolean windowed = ms != null && serviceId != null && socket.config().sendWindow().enabled()
-                && ms.declaresInFlight(serviceId);
-        this.store = windowed ? null : ms;
+        boolean governed = serviceId != null && socket.flowControl().governs(serviceId);
+        this.store = governed ? null : ms;
         this.backlogLimit = store == null ? Integer.MAX_VALUE : Math.max(1, store.config().dataQueueCapacity() / 2);
         this.liveLimit = store == null ? Integer.MAX_VALUE
                 : Math.max(1, store.config().instances().maxLiveInstances() / 20 * 19);

@@ -16,6 +16,7 @@ import io.statecast.messagestore.event.MessageEventDefinition;
 import io.statecast.messagestore.event.NodeSnapshot;
 import io.statecast.messagestore.event.PathResult;
 import io.statecast.messagestore.event.TimerEventDefinition;
+import io.statecast.messagestore.flow.InFlightCounter;
 import io.statecast.messagestore.spec.ActionSink;
 import io.statecast.messagestore.spec.ActionTemplate;
 import io.statecast.messagestore.spec.MachineState;

@@ -1,8 +1,9 @@
-package io.statecast.overlay.socket;
+package io.statecast.messagestore.flow;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.statecast.overlay.socket.OverlayConfig;
 import org.junit.jupiter.api.Test;
 
 /** The AIMD window's arithmetic, fed counters by hand (the seeded path simulation: {@link AimdWindowSimulationTest}). */

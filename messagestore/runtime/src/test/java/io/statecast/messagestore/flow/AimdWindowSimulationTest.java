@@ -1,4 +1,4 @@
-package io.statecast.overlay.socket;
+package io.statecast.messagestore.flow;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,12 +1,13 @@
-package io.statecast.messagestore.instance;
+package io.statecast.messagestore.flow;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One service's count of its node's own messages in flight (see {@code MessageStore.inFlight}),
- * with the two monotonic counts the socket's AIMD window feeds on. Written by the store on accept
- * and by the shards' instances; read by senders. Thread-safe.
+ * One service's count of its node's own messages in flight ({@link SendWindow#inFlight}), with
+ * the two monotonic counts its AIMD window feeds on. Written by the store on accept and by the
+ * shards' instances (the store's reports into its {@link SendWindow}); read by senders.
+ * Thread-safe.
  */
 public final class InFlightCounter {
 

@@ -1,4 +1,6 @@
-package io.statecast.overlay.socket;
+package io.statecast.messagestore.flow;
+
+import io.statecast.overlay.socket.OverlayConfig;
 
 /**
  * The effective send window of one service under AIMD ({@link OverlayConfig.SendWindow#aimd()}):
