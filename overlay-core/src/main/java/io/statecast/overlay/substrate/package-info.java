@@ -10,9 +10,10 @@
  *       {@link io.statecast.overlay.substrate.AdapterListener}, and counts every drop by cause
  *       ({@link io.statecast.overlay.substrate.AdapterMetrics}).</li>
  *   <li>{@link io.statecast.overlay.substrate.SubstrateInterface}: moves opaque frames.
- *       {@link io.statecast.overlay.substrate.UdpInterface} (a datagram per frame),
- *       {@link io.statecast.overlay.substrate.TcpInterface} (length-prefixed frames over one
- *       connection per peer) and {@link io.statecast.overlay.substrate.MemInterface} on a
+ *       {@link io.statecast.overlay.substrate.UdpInterface} (a datagram per frame, small frames
+ *       for one destination packed together), {@link io.statecast.overlay.substrate.TcpInterface}
+ *       (length-prefixed frames over one connection per peer), both Netty channel pipelines of a
+ *       codec and handlers, and {@link io.statecast.overlay.substrate.MemInterface} on a
  *       {@link io.statecast.overlay.substrate.MemNetwork} (in-process, deterministic on a
  *       {@link io.statecast.overlay.substrate.VirtualTimerService}).</li>
  *   <li>{@link io.statecast.overlay.substrate.FaultModel}: seeded loss, duplication, reordering,
