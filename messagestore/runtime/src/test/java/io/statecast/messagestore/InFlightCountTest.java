@@ -13,7 +13,7 @@ import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.support.Messages;
 import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.overlay.testkit.FixedTopology;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.message.Origin;
 import io.statecast.overlay.message.OverlayMessage;

@@ -17,7 +17,7 @@ import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.overlay.testkit.RecordingOverlay.Call;
 import io.statecast.overlay.testkit.RecordingOverlay.ToApplication;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.overlay.testkit.FixedTopology;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.substrate.VirtualTimerService;
 import java.time.Duration;

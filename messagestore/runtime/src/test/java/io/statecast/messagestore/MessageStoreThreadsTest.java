@@ -16,7 +16,7 @@ import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.ScratchStore;
 import io.statecast.overlay.substrate.VirtualTimerService;
 import io.statecast.overlay.testkit.Await;
-import io.statecast.overlay.testkit.FixedTopology;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.overlay.testkit.RecordingOverlay;
 import java.net.URI;
 import java.util.List;

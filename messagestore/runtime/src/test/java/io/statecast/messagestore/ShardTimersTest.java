@@ -10,7 +10,7 @@ import io.statecast.overlay.testkit.Await;
 import io.statecast.messagestore.support.Messages;
 import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.overlay.testkit.FixedTopology;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.substrate.RealTimerService;
 import java.time.Duration;

@@ -11,7 +11,7 @@ import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecLoader;
 import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.overlay.testkit.FixedTopology;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.message.DeliveryMode;

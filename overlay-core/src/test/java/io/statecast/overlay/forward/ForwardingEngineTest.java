@@ -20,7 +20,7 @@ import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
 import io.statecast.overlay.substrate.TimerService;
-import io.statecast.overlay.testkit.FixedTopology;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.overlay.testkit.RecordingStore;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -301,7 +301,7 @@ class ForwardingEngineTest {
 
     @Test
     void shouldCountNextHopWithoutSubstrateAddress() {
-        FixedTopology t = new FixedTopology(SELF).neighbourWithoutAddress(N9).tree(FAR, N9);
+        FixedTopology t = new FixedTopology(SELF).neighbour(N9, null).tree(FAR, N9);
         ForwardingEngine e = new ForwardingEngine(SELF, () -> t, (to, m) -> true, m -> true, new NoTimers(),
                 new MessageIds(new java.util.SplittableRandom(0)), new ForwardingEngine.Settings(255, 16));
         assertEquals(0, e.send(message(DeliveryMode.UNICAST, 10, SELF, FAR, SELF)));

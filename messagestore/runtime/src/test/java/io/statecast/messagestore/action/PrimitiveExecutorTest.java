@@ -13,7 +13,7 @@ import io.statecast.messagestore.support.Messages;
 import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.overlay.testkit.RecordingOverlay.SendControl;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.overlay.testkit.FixedTopology;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;

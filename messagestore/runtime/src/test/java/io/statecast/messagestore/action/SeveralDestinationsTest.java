@@ -15,7 +15,7 @@ import io.statecast.overlay.testkit.RecordingOverlay.Call;
 import io.statecast.overlay.testkit.RecordingOverlay.SendControl;
 import io.statecast.overlay.testkit.RecordingOverlay.SendData;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.overlay.testkit.FixedTopology;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;

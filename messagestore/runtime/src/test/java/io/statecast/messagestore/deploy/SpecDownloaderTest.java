@@ -17,7 +17,7 @@ import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.overlay.testkit.RecordingOverlay.SendControl;
 import io.statecast.overlay.testkit.RecordingOverlay.ToApplication;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.overlay.testkit.FixedTopology;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.FsmExtension;

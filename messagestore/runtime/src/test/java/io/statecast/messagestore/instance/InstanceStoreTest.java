@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.overlay.testkit.FixedTopology;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.substrate.VirtualTimerService;
 import java.util.ArrayList;

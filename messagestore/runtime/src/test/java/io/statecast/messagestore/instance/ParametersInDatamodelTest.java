@@ -12,7 +12,7 @@ import io.statecast.messagestore.support.Messages;
 import io.statecast.overlay.testkit.RecordingOverlay;
 import io.statecast.overlay.testkit.RecordingOverlay.ToApplication;
 import io.statecast.messagestore.support.Specs;
-import io.statecast.overlay.testkit.FixedTopology;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.messagestore.support.TestEnvironment;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.VirtualTimerService;
