@@ -19,14 +19,13 @@ import io.statecast.messagestore.instance.StandaloneEnvironment;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.address.LogicalAddress;
-import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
-import io.statecast.overlay.node.NodeState;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.TimerService;
 import io.statecast.overlay.substrate.VirtualTimerService;
@@ -34,7 +33,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -301,48 +299,7 @@ public final class WarmStart implements AutoCloseable {
 
         @Override
         public Topology topology() {
-            LogicalAddress self = localAddress;
-            return new Topology() {
-                @Override
-                public LogicalAddress self() {
-                    return self;
-                }
-
-                @Override
-                public NodeState state() {
-                    return NodeState.STABLE;
-                }
-
-                @Override
-                public boolean leader() {
-                    return true;
-                }
-
-                @Override
-                public Set<LogicalAddress> neighbours() {
-                    return Set.of();
-                }
-
-                @Override
-                public SubstrateAddress substrateAddress(LogicalAddress neighbour) {
-                    return null;
-                }
-
-                @Override
-                public LogicalAddress parent(LogicalAddress root) {
-                    return null;
-                }
-
-                @Override
-                public List<LogicalAddress> children(LogicalAddress root) {
-                    return List.of();
-                }
-
-                @Override
-                public long version() {
-                    return 0;
-                }
-            };
+            return new FixedTopology(localAddress).leader(true).version(0);
         }
 
         @Override

@@ -17,7 +17,7 @@ import io.statecast.overlay.message.MessageCodec;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
 import io.statecast.overlay.message.ProtocolMessage;
-import io.statecast.overlay.node.NodeState;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.Adapter;
 import io.statecast.overlay.substrate.AdapterListener;
@@ -29,7 +29,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -127,7 +126,7 @@ public final class ReceivePathWarmUp {
         long deadline = t0 + maxNanos;
         Line relay = Line.of(family, neighbours, false);
         Line leaf = Line.of(family, neighbours, true);
-        AtomicReference<Line> topology = new AtomicReference<>(relay);
+        AtomicReference<Topology> topology = new AtomicReference<>(relay.topology());
         DiscardingInterface iface = new DiscardingInterface(relay.substrate());
         LongAdder deliveries = new LongAdder();
         ScratchStore twin = null;
@@ -149,7 +148,7 @@ public final class ReceivePathWarmUp {
                 for (; done < rounds && clock.getAsLong() - deadline < 0; done++) {
                     // rounds alternate: the node forwards to a child, or it is a leaf (the usual receiver)
                     Line line = done % 2 == 0 ? relay : leaf;
-                    topology.set(line);
+                    topology.set(line.topology());
                     List<OverlayMessage> round = samples(line, twin, FIRST_MESSAGE_ID + done);
                     // payloads first, as on the wire: a shard takes control messages before data,
                     // and an ACK Request or Reset would otherwise reach the instance before its payload
@@ -253,58 +252,23 @@ public final class ReceivePathWarmUp {
      * (then {@code child} is no neighbour). Trees rooted at the parent or beyond come down through
      * self to the child; the one rooted at the child goes up.
      */
-    private record Line(LogicalAddress self, LogicalAddress parent, LogicalAddress child, boolean leaf,
-            SubstrateAddress substrate) implements Topology {
+    private record Line(LogicalAddress self, LogicalAddress parent, SubstrateAddress substrate, Topology topology) {
 
         static Line of(LogicalAddress.Family family, SubstrateAddress substrate, boolean leaf) {
             return family == LogicalAddress.Family.DT
-                    ? new Line(new DtAddress(1, 1), new DtAddress(2, 2), new DtAddress(3, 3), leaf, substrate)
-                    : new Line(new TreeAddress(1_000_001), new TreeAddress(1_000_002), new TreeAddress(1_000_003), leaf,
+                    ? of(new DtAddress(1, 1), new DtAddress(2, 2), new DtAddress(3, 3), leaf, substrate)
+                    : of(new TreeAddress(1_000_001), new TreeAddress(1_000_002), new TreeAddress(1_000_003), leaf,
                             substrate);
         }
 
-        @Override
-        public NodeState state() {
-            return NodeState.STABLE;
-        }
-
-        @Override
-        public boolean leader() {
-            return false;
-        }
-
-        @Override
-        public Set<LogicalAddress> neighbours() {
-            return leaf ? Set.of(parent) : Set.of(parent, child);
-        }
-
-        @Override
-        public SubstrateAddress substrateAddress(LogicalAddress neighbour) {
-            return parent.equals(neighbour) || (!leaf && child.equals(neighbour)) ? substrate : null;
-        }
-
-        @Override
-        public LogicalAddress parent(LogicalAddress root) {
-            if (self.equals(root)) {
-                return null;
-            }
-            return !leaf && child.equals(root) ? child : parent;
-        }
-
-        @Override
-        public List<LogicalAddress> children(LogicalAddress root) {
-            if (leaf) {
-                return self.equals(root) ? List.of(parent) : List.of();
-            }
-            if (self.equals(root)) {
-                return List.of(parent, child);
-            }
-            return List.of(child.equals(root) ? parent : child);
-        }
-
-        @Override
-        public long version() {
-            return 1;
+        private static Line of(LogicalAddress self, LogicalAddress parent, LogicalAddress child, boolean leaf,
+                SubstrateAddress substrate) {
+            FixedTopology t = new FixedTopology(self).neighbour(parent, substrate);
+            t = leaf
+                    ? t.tree(self, null, parent).otherTrees(parent)
+                    : t.neighbour(child, substrate).tree(self, null, parent, child).tree(child, child, parent)
+                            .otherTrees(parent, child);
+            return new Line(self, parent, substrate, t);
         }
     }
 

@@ -144,9 +144,9 @@ public final class InstanceFootprint {
             atSource = new MessageStore(config);
             atChild = new MessageStore(config);
             atSource.open(new MessageStoreBenchmark.BenchOverlay(SOURCE,
-                    new MessageStoreBenchmark.FixedTopology(SOURCE, null, List.of(CHILD)), clock, null));
+                    MessageStoreBenchmark.sourceTopology(SOURCE, CHILD), clock, null));
             atChild.open(new MessageStoreBenchmark.BenchOverlay(CHILD,
-                    new MessageStoreBenchmark.FixedTopology(CHILD, SOURCE, List.of()), clock, atSource));
+                    MessageStoreBenchmark.childTopology(CHILD, SOURCE), clock, atSource));
             atSource.install(spec);
             atChild.install(spec);
         }

@@ -16,7 +16,6 @@ import io.statecast.messagestore.spec.SpecException;
 import io.statecast.messagestore.spec.SpecLimits;
 import io.statecast.messagestore.spec.SpecLoader;
 import io.statecast.overlay.address.LogicalAddress;
-import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.OverlayContext;
@@ -26,7 +25,7 @@ import io.statecast.overlay.message.Extension;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.message.PayloadExtension;
-import io.statecast.overlay.node.NodeState;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.overlay.node.Topology;
 import io.statecast.overlay.substrate.TimerService;
 import io.statecast.overlay.substrate.VirtualTimerService;
@@ -37,7 +36,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -127,8 +125,8 @@ public class MessageStoreBenchmark {
                     this.spec);
         }
         runtime = new ServiceRuntime(spec);
-        sender = new Node(SOURCE, new FixedTopology(SOURCE, null, List.of(CHILD)));
-        receiver = new Node(CHILD, new FixedTopology(CHILD, SOURCE, List.of()));
+        sender = new Node(SOURCE, sourceTopology(SOURCE, CHILD));
+        receiver = new Node(CHILD, childTopology(CHILD, SOURCE));
         payload = new byte[1024];
         for (int i = 0; i < payload.length; i++) {
             payload[i] = (byte) (i * 31);
@@ -285,8 +283,8 @@ public class MessageStoreBenchmark {
                     .withSendBudget(SendBudget.UNBOUNDED);
             atSource = new MessageStore(config);
             atChild = new MessageStore(config);
-            BenchOverlay toSource = new BenchOverlay(SOURCE, new FixedTopology(SOURCE, null, List.of(CHILD)), clock, null);
-            BenchOverlay toChild = new BenchOverlay(CHILD, new FixedTopology(CHILD, SOURCE, List.of()), clock, atSource);
+            BenchOverlay toSource = new BenchOverlay(SOURCE, sourceTopology(SOURCE, CHILD), clock, null);
+            BenchOverlay toChild = new BenchOverlay(CHILD, childTopology(CHILD, SOURCE), clock, atSource);
             atSource.open(toSource);
             atChild.open(toChild);
             try {
@@ -395,43 +393,13 @@ public class MessageStoreBenchmark {
         }
     }
 
-    /** A topology fixed for the benchmark: the tree rooted at the source. */
-    record FixedTopology(LogicalAddress self, LogicalAddress parentInTree, List<LogicalAddress> kids)
-            implements Topology {
+    /** The source's view of a two-node overlay: the leader, with {@code child} below it in every tree. */
+    static Topology sourceTopology(LogicalAddress source, LogicalAddress child) {
+        return new FixedTopology(source).leader(true).neighbour(child, null).otherTrees(null, child);
+    }
 
-        @Override
-        public NodeState state() {
-            return NodeState.STABLE;
-        }
-
-        @Override
-        public boolean leader() {
-            return parentInTree == null;
-        }
-
-        @Override
-        public Set<LogicalAddress> neighbours() {
-            return parentInTree == null ? Set.copyOf(kids) : Set.of(parentInTree);
-        }
-
-        @Override
-        public SubstrateAddress substrateAddress(LogicalAddress neighbour) {
-            return null;
-        }
-
-        @Override
-        public LogicalAddress parent(LogicalAddress root) {
-            return parentInTree;
-        }
-
-        @Override
-        public List<LogicalAddress> children(LogicalAddress root) {
-            return kids;
-        }
-
-        @Override
-        public long version() {
-            return 1;
-        }
+    /** The child's view of a two-node overlay: a leaf, with {@code source} above it in every tree but its own. */
+    static Topology childTopology(LogicalAddress child, LogicalAddress source) {
+        return new FixedTopology(child).neighbour(source, null).otherTrees(source);
     }
 }

@@ -5,11 +5,10 @@ import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.address.TreeAddress;
+import io.statecast.overlay.node.FixedTopology;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.Topology;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -66,20 +65,37 @@ public final class AbstractNode implements Topology {
 
     private final LogicalAddress self;
     private final List<Peer> peers;
-    private final Set<LogicalAddress> neighbours;
+    private final FixedTopology topology;
     private final LogicalAddress remote;
     private final LogicalAddress far;
 
     private AbstractNode(LogicalAddress self, List<Peer> peers, LogicalAddress remote, LogicalAddress far) {
         this.self = self;
         this.peers = List.copyOf(peers);
-        Set<LogicalAddress> n = new LinkedHashSet<>();
-        for (Peer p : peers) {
-            n.add(p.address());
-        }
-        this.neighbours = Collections.unmodifiableSet(n);
+        this.topology = topology(self, this.peers);
         this.remote = remote;
         this.far = far;
+    }
+
+    /** The trees the class comment describes; every peer is a neighbour without a substrate address. */
+    private static FixedTopology topology(LogicalAddress self, List<Peer> peers) {
+        FixedTopology t = new FixedTopology(self);
+        List<LogicalAddress> inTree = new ArrayList<>();
+        for (Peer p : peers) {
+            t = t.neighbour(p.address(), null);
+            if (p.role() != Role.NEIGHBOUR) {
+                inTree.add(p.address());
+            }
+        }
+        t = t.tree(self, null, inTree.toArray(LogicalAddress[]::new));
+        for (LogicalAddress root : inTree) {
+            t = t.tree(root, root, othersThan(inTree, root));
+        }
+        return t.otherTrees(peers.get(0).address(), othersThan(inTree, peers.get(0).address()));
+    }
+
+    private static LogicalAddress[] othersThan(List<LogicalAddress> all, LogicalAddress left) {
+        return all.stream().filter(a -> !a.equals(left)).toArray(LogicalAddress[]::new);
     }
 
     /**
@@ -151,51 +167,36 @@ public final class AbstractNode implements Topology {
 
     @Override
     public NodeState state() {
-        return NodeState.STABLE;
+        return topology.state();
     }
 
     @Override
     public boolean leader() {
-        return false;
+        return topology.leader();
     }
 
     @Override
     public Set<LogicalAddress> neighbours() {
-        return neighbours;
+        return topology.neighbours();
     }
 
     @Override
     public SubstrateAddress substrateAddress(LogicalAddress neighbour) {
-        return null;
+        return topology.substrateAddress(neighbour);
     }
 
     @Override
     public LogicalAddress parent(LogicalAddress root) {
-        if (root == null || root.equals(self)) {
-            return null;
-        }
-        for (Peer p : peers) {
-            if (p.address().equals(root) && p.role() != Role.NEIGHBOUR) {
-                return root;
-            }
-        }
-        return peers.get(0).address();
+        return topology.parent(root);
     }
 
     @Override
     public List<LogicalAddress> children(LogicalAddress root) {
-        LogicalAddress parent = parent(root);
-        List<LogicalAddress> out = new ArrayList<>();
-        for (Peer p : peers) {
-            if (p.role() != Role.NEIGHBOUR && !p.address().equals(parent)) {
-                out.add(p.address());
-            }
-        }
-        return out;
+        return topology.children(root);
     }
 
     @Override
     public long version() {
-        return 1;
+        return topology.version();
     }
 }
