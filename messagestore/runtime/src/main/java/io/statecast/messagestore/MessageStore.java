@@ -22,7 +22,6 @@ import io.statecast.messagestore.metrics.MessageStoreMetrics;
 import io.statecast.messagestore.metrics.DeploymentMeters;
 import io.statecast.messagestore.metrics.ServiceMetrics;
 import io.statecast.messagestore.metrics.StoreMeters;
-import io.statecast.messagestore.spec.MetaOps;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
 import io.statecast.messagestore.spec.SpecLimits;
@@ -34,6 +33,7 @@ import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.forward.ScratchStore;
+import io.statecast.overlay.forward.ServiceMetaops;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.metrics.Meters;
@@ -79,7 +79,7 @@ import org.slf4j.LoggerFactory;
  * instance lives on exactly one shard, so its state needs no locks. Timers fire on the owning shard's thread: from its own timing wheel
  * (dedicated threading on the system clock) or posted into it by the overlay's timer service
  * (clock threading, virtual clocks; see {@link MessageStoreConfig#timerTick()}). Metaop queries
- * ({@link #forwardsItself}, {@link #processIntermediateUnicast}) read the immutable registry.
+ * ({@link #metaops}) read the immutable registry.
  *
  * <h2>Bounding query time</h2>
  * Queries run inline on the shard thread: a hand-off to another thread per evaluation would cost
@@ -527,24 +527,15 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
         }
     }
 
+    /**
+     * The loaded service's metaops, made when it loaded ({@link ServiceRuntime#metaops()}); for a
+     * service not loaded (or quarantined) {@link ServiceMetaops#DEFAULTS}, so that relayed messages
+     * of it still come here, to be held or to answer a Service Request.
+     */
     @Override
-    public boolean forwardsItself(int serviceId) {
+    public ServiceMetaops metaops(int serviceId) {
         ServiceRuntime rt = registry.get(serviceId);
-        return rt == null ? MetaOps.DEFAULTS.messageStoreWillForwardMessage()
-                : rt.spec().metaops().messageStoreWillForwardMessage();
-    }
-
-    @Override
-    public boolean processIntermediateUnicast(int serviceId) {
-        ServiceRuntime rt = registry.get(serviceId);
-        return rt == null ? MetaOps.DEFAULTS.processIntermediateUnicastMessage()
-                : rt.spec().metaops().processIntermediateUnicastMessage();
-    }
-
-    @Override
-    public boolean receivesOwnUnicast(int serviceId) {
-        ServiceRuntime rt = registry.get(serviceId);
-        return rt != null && rt.spec().metaops().receiveOwnUnicast();
+        return rt == null ? ServiceMetaops.DEFAULTS : rt.metaops();
     }
 
     @Override
@@ -572,7 +563,7 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
     private boolean serviceRequest(OverlayMessage message, Arrival arrival) {
         if (arrival == Arrival.TRANSIT) {
             // only the destination answers; relaying nodes pass it on like any unicast
-            if (forwardsItself(message.fsm().serviceId())) {
+            if (metaops(message.fsm().serviceId()).forwardsItself()) {
                 context.forwardMessage(message); // the engine leaves this service's messages to us
             }
             return true;
@@ -801,18 +792,6 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
             throw new IllegalStateException("the MessageStore was not opened: open it before asking for its flow control");
         }
         return sendWindow.configure(settings, c.timers());
-    }
-
-    /**
-     * Whether the application's messages of the loaded service {@code serviceId} take consecutive
-     * MessageIDs: when the service keeps state across a source's messages (a flow or expression
-     * scope; best-effort ordering orders them by MessageID). A message-scope service keys its
-     * instances and tombstones by the MessageID, so its IDs stay enciphered (unpredictable).
-     */
-    @Override
-    public boolean numbersConsecutively(int serviceId) {
-        ServiceRuntime rt = registry.get(serviceId);
-        return rt != null && !rt.scope().perMessage();
     }
 
     /** Whether the loaded service {@code serviceId} declares in-flight states ({@code <InFlight>}). */

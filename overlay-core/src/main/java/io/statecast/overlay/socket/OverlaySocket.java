@@ -416,7 +416,7 @@ public final class OverlaySocket implements AutoCloseable {
      * As {@link #createMessage(DeliveryMode, LogicalAddress, byte[])}, marked for MessageStore
      * service {@code serviceId} as a data message with a new MessageID unique to this node: an
      * enciphered one, or the next of the service's counter when its store asks for consecutive
-     * ones ({@link MessageStorePort#numbersConsecutively}).
+     * ones ({@link io.statecast.overlay.forward.ServiceMetaops#numbersConsecutively}).
      */
     public OverlayMessage createMessage(DeliveryMode mode, LogicalAddress destination, byte[] payload, int serviceId) {
         return message(mode, destination, payload, new FsmExtension(serviceId, FsmExtension.PAYLOAD_TYPE,
