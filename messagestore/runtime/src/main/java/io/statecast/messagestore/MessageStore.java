@@ -141,7 +141,7 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
     /** The threading the shards use, set by {@link #open} ({@link #threading()}). */
     private volatile MessageStoreConfig.Threading threading;
     private TimerService.Timer sweepTimer;
-    /** The socket's meters once {@link #bindMeters} was called, else {@code null}. */
+    /** The socket's meters once {@link #open} bound them ({@link #bindMeters}), else {@code null}. */
     private volatile StoreMeters meters;
     /** What the shards see of this store. */
     private final ShardContext shardContext = new ShardSide();
@@ -495,6 +495,7 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
                 });
                 watchdog.scheduleAtFixedRate(this::watch, period, period, TimeUnit.MILLISECONDS);
             }
+            overlay.meterRegistry().ifPresent(this::bindMeters);
         }
     }
 
@@ -813,10 +814,10 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
     /**
      * Binds the store's counters as meters ({@code statecast.store.node.*}), every loaded
      * service's ({@code statecast.store.*{service, service_id}}) and, as they load, those of
-     * services loaded later; see {@code docs/metrics.md}. Called by the socket once.
+     * services loaded later; see {@code docs/metrics.md}. Called by {@link #open} with the
+     * socket's registry ({@link OverlayContext#meterRegistry}), once.
      */
-    @Override
-    public void bindMeters(MeterRegistry meterRegistry) {
+    private void bindMeters(MeterRegistry meterRegistry) {
         MeterRegistry r = meterRegistry;
         StoreMeters m = new StoreMeters(r, node);
         Meters.gauge(r, "store.node.backlog", "messages waiting for a shard now, by queue", this,

@@ -1,5 +1,6 @@
 package io.statecast.overlay.forward;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.DeliveryMode;
@@ -89,6 +90,8 @@ public final class ForwardingEngine {
     private final SeenCache seen;
     private final Context context = new Context();
     private volatile ScheduledExecutorService receiveExecutor;
+    /** The socket's registry handed to the store ({@link OverlayContext#meterRegistry}), or null. */
+    private volatile MeterRegistry meterRegistry;
     private volatile MessageStorePort store;
 
     private final LongAdder received = new LongAdder();
@@ -158,11 +161,24 @@ public final class ForwardingEngine {
      * @throws IllegalStateException if a store is already installed
      */
     public synchronized void installStore(MessageStorePort port, ScheduledExecutorService receiveExecutor) {
+        installStore(port, receiveExecutor, null);
+    }
+
+    /**
+     * As {@link #installStore(MessageStorePort, ScheduledExecutorService)}, with the registry the
+     * store binds its meters to when it opens ({@link OverlayContext#meterRegistry}).
+     *
+     * @param meterRegistry the socket's registry, or {@code null} if it exports no metrics
+     * @throws IllegalStateException if a store is already installed
+     */
+    public synchronized void installStore(MessageStorePort port, ScheduledExecutorService receiveExecutor,
+            MeterRegistry meterRegistry) {
         Objects.requireNonNull(port, "port");
         if (store != null) {
             throw new IllegalStateException("a MessageStore is already installed");
         }
         this.receiveExecutor = receiveExecutor;
+        this.meterRegistry = meterRegistry;
         port.open(context);
         store = port;
     }
@@ -513,6 +529,11 @@ public final class ForwardingEngine {
         @Override
         public TimerService timers() {
             return timers;
+        }
+
+        @Override
+        public Optional<MeterRegistry> meterRegistry() {
+            return Optional.ofNullable(meterRegistry);
         }
 
         @Override

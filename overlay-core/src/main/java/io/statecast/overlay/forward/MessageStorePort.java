@@ -1,6 +1,5 @@
 package io.statecast.overlay.forward;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.socket.OverlayConfig;
 
@@ -31,7 +30,8 @@ public interface MessageStorePort extends AutoCloseable {
 
     /**
      * Called once when the port is installed in a socket, before any other method; the store
-     * acts on the overlay only through {@code context}.
+     * acts on the overlay only through {@code context}, and binds its meters, if any, to
+     * {@link OverlayContext#meterRegistry}.
      */
     void open(OverlayContext context);
 
@@ -74,16 +74,6 @@ public interface MessageStorePort extends AutoCloseable {
      */
     default ScratchStore scratch() {
         return null;
-    }
-
-    /**
-     * Binds the store's counters as meters in the socket's registry (called once, right after
-     * the port is installed; the registry is closed with the socket). Meters must read counters
-     * the store keeps anyway ({@code FunctionCounter}, {@code Gauge}), and services loaded later
-     * bind theirs when they load. Names start with {@code statecast.store.} (see
-     * {@code docs/metrics.md}). Default: nothing is bound.
-     */
-    default void bindMeters(MeterRegistry registry) {
     }
 
     /** Stops the store; called when the socket closes. Idempotent. */
