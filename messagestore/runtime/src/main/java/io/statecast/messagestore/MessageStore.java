@@ -22,7 +22,6 @@ import io.statecast.messagestore.metrics.MessageStoreMetrics;
 import io.statecast.messagestore.metrics.DeploymentMeters;
 import io.statecast.messagestore.metrics.ServiceMetrics;
 import io.statecast.messagestore.metrics.StoreMeters;
-import io.statecast.messagestore.spec.MetaOps;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.spec.SpecException;
 import io.statecast.messagestore.spec.SpecLimits;
@@ -34,6 +33,7 @@ import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.forward.ScratchStore;
+import io.statecast.overlay.forward.ServiceMetaops;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.metrics.Meters;
@@ -79,7 +79,7 @@ import org.slf4j.LoggerFactory;
  * instance lives on exactly one shard, so its state needs no locks. Timers fire on the owning shard's thread: from its own timing wheel
  * (dedicated threading on the system clock) or posted into it by the overlay's timer service
  * (clock threading, virtual clocks; see {@link MessageStoreConfig#timerTick()}). Metaop queries
- * ({@link #forwardsItself}, {@link #processIntermediateUnicast}) read the immutable registry.
+ * ({@link #metaops}) read the immutable registry.
  *
  * <h2>Bounding query time</h2>
  * Queries run inline on the shard thread: a hand-off to another thread per evaluation would cost
@@ -141,7 +141,7 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
     /** The threading the shards use, set by {@link #open} ({@link #threading()}). */
     private volatile MessageStoreConfig.Threading threading;
     private TimerService.Timer sweepTimer;
-    /** The socket's meters once {@link #bindMeters} was called, else {@code null}. */
+    /** The socket's meters once {@link #open} bound them ({@link #bindMeters}), else {@code null}. */
     private volatile StoreMeters meters;
     /** What the shards see of this store. */
     private final ShardContext shardContext = new ShardSide();
@@ -495,6 +495,7 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
                 });
                 watchdog.scheduleAtFixedRate(this::watch, period, period, TimeUnit.MILLISECONDS);
             }
+            overlay.meterRegistry().ifPresent(this::bindMeters);
         }
     }
 
@@ -527,24 +528,15 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
         }
     }
 
+    /**
+     * The loaded service's metaops, made when it loaded ({@link ServiceRuntime#metaops()}); for a
+     * service not loaded (or quarantined) {@link ServiceMetaops#DEFAULTS}, so that relayed messages
+     * of it still come here, to be held or to answer a Service Request.
+     */
     @Override
-    public boolean forwardsItself(int serviceId) {
+    public ServiceMetaops metaops(int serviceId) {
         ServiceRuntime rt = registry.get(serviceId);
-        return rt == null ? MetaOps.DEFAULTS.messageStoreWillForwardMessage()
-                : rt.spec().metaops().messageStoreWillForwardMessage();
-    }
-
-    @Override
-    public boolean processIntermediateUnicast(int serviceId) {
-        ServiceRuntime rt = registry.get(serviceId);
-        return rt == null ? MetaOps.DEFAULTS.processIntermediateUnicastMessage()
-                : rt.spec().metaops().processIntermediateUnicastMessage();
-    }
-
-    @Override
-    public boolean receivesOwnUnicast(int serviceId) {
-        ServiceRuntime rt = registry.get(serviceId);
-        return rt != null && rt.spec().metaops().receiveOwnUnicast();
+        return rt == null ? ServiceMetaops.DEFAULTS : rt.metaops();
     }
 
     @Override
@@ -572,7 +564,7 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
     private boolean serviceRequest(OverlayMessage message, Arrival arrival) {
         if (arrival == Arrival.TRANSIT) {
             // only the destination answers; relaying nodes pass it on like any unicast
-            if (forwardsItself(message.fsm().serviceId())) {
+            if (metaops(message.fsm().serviceId()).forwardsItself()) {
                 context.forwardMessage(message); // the engine leaves this service's messages to us
             }
             return true;
@@ -803,18 +795,6 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
         return sendWindow.configure(settings, c.timers());
     }
 
-    /**
-     * Whether the application's messages of the loaded service {@code serviceId} take consecutive
-     * MessageIDs: when the service keeps state across a source's messages (a flow or expression
-     * scope; best-effort ordering orders them by MessageID). A message-scope service keys its
-     * instances and tombstones by the MessageID, so its IDs stay enciphered (unpredictable).
-     */
-    @Override
-    public boolean numbersConsecutively(int serviceId) {
-        ServiceRuntime rt = registry.get(serviceId);
-        return rt != null && !rt.scope().perMessage();
-    }
-
     /** Whether the loaded service {@code serviceId} declares in-flight states ({@code <InFlight>}). */
     private boolean declaresInFlight(int serviceId) {
         ServiceRuntime rt = registry.get(serviceId);
@@ -834,10 +814,10 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
     /**
      * Binds the store's counters as meters ({@code statecast.store.node.*}), every loaded
      * service's ({@code statecast.store.*{service, service_id}}) and, as they load, those of
-     * services loaded later; see {@code docs/metrics.md}. Called by the socket once.
+     * services loaded later; see {@code docs/metrics.md}. Called by {@link #open} with the
+     * socket's registry ({@link OverlayContext#meterRegistry}), once.
      */
-    @Override
-    public void bindMeters(MeterRegistry meterRegistry) {
+    private void bindMeters(MeterRegistry meterRegistry) {
         MeterRegistry r = meterRegistry;
         StoreMeters m = new StoreMeters(r, node);
         Meters.gauge(r, "store.node.backlog", "messages waiting for a shard now, by queue", this,

@@ -6,6 +6,7 @@ import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.ScratchStore;
+import io.statecast.overlay.forward.ServiceMetaops;
 import io.statecast.overlay.message.OverlayMessage;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,13 +56,8 @@ final class ScratchTwin implements ScratchStore {
     }
 
     @Override
-    public boolean forwardsItself(int serviceId) {
-        return store.forwardsItself(serviceId);
-    }
-
-    @Override
-    public boolean processIntermediateUnicast(int serviceId) {
-        return store.processIntermediateUnicast(serviceId);
+    public ServiceMetaops metaops(int serviceId) {
+        return store.metaops(serviceId);
     }
 
     @Override

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +16,7 @@ import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.metrics.CountersSnapshot;
 import io.statecast.messagestore.metrics.DropReason;
 import io.statecast.messagestore.metrics.MessageStoreMetrics;
+import io.statecast.messagestore.spec.MetaOps;
 import io.statecast.messagestore.spec.Primitive;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.messagestore.support.Messages;
@@ -26,6 +28,7 @@ import io.statecast.messagestore.support.Specs;
 import io.statecast.overlay.node.FixedTopology;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.forward.ServiceMetaops;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.VirtualTimerService;
@@ -252,6 +255,35 @@ class MessageStoreTest {
         m = s.metrics();
         assertEquals(0, m.dataBacklog() + m.controlBacklog());
         assertEquals(3, count(overlay.drain(), ToApplication.class));
+    }
+
+    @Test
+    void shouldAnswerEachServicesMetaopsFromItsSpecAndScope() throws Exception {
+        MessageStore s = store();
+        ServiceSpec h2hForwarding = Specs.parse(new String(Specs.bytes("specs/blueprint-h2h.scxml"),
+                java.nio.charset.StandardCharsets.UTF_8).replace(
+                        "<messageStoreWillForwardMessage>false</messageStoreWillForwardMessage>",
+                        "<messageStoreWillForwardMessage>true</messageStoreWillForwardMessage>"));
+        assertTrue(h2hForwarding.metaops().messageStoreWillForwardMessage(), "the spec under test");
+        s.install(ACK);
+        s.install(FLOW);
+        s.install(h2hForwarding);
+
+        // no metaops section, message scope: the blueprint's defaults, enciphered MessageIDs
+        assertEquals(new ServiceMetaops(false, true, false, false), s.metaops(42));
+        // flow scope: consecutive MessageIDs
+        assertEquals(new ServiceMetaops(false, true, false, true), s.metaops(88));
+        assertEquals(new ServiceMetaops(true, true, false, false), s.metaops(1));
+        // a service not loaded: the defaults, so its relayed messages still reach the store
+        assertEquals(ServiceMetaops.DEFAULTS, s.metaops(4711));
+        assertEquals(MetaOps.DEFAULTS.messageStoreWillForwardMessage(), ServiceMetaops.DEFAULTS.forwardsItself());
+        assertEquals(MetaOps.DEFAULTS.processIntermediateUnicastMessage(),
+                ServiceMetaops.DEFAULTS.processIntermediateUnicast());
+        // made once when the service loaded: the per-message query allocates nothing
+        assertSame(s.metaops(88), s.metaops(88));
+
+        s.unloadService(88);
+        assertEquals(ServiceMetaops.DEFAULTS, s.metaops(88));
     }
 
     @Test

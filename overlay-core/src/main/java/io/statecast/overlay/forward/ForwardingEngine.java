@@ -1,5 +1,6 @@
 package io.statecast.overlay.forward;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.DeliveryMode;
@@ -89,6 +90,8 @@ public final class ForwardingEngine {
     private final SeenCache seen;
     private final Context context = new Context();
     private volatile ScheduledExecutorService receiveExecutor;
+    /** The socket's registry handed to the store ({@link OverlayContext#meterRegistry}), or null. */
+    private volatile MeterRegistry meterRegistry;
     private volatile MessageStorePort store;
 
     private final LongAdder received = new LongAdder();
@@ -158,11 +161,24 @@ public final class ForwardingEngine {
      * @throws IllegalStateException if a store is already installed
      */
     public synchronized void installStore(MessageStorePort port, ScheduledExecutorService receiveExecutor) {
+        installStore(port, receiveExecutor, null);
+    }
+
+    /**
+     * As {@link #installStore(MessageStorePort, ScheduledExecutorService)}, with the registry the
+     * store binds its meters to when it opens ({@link OverlayContext#meterRegistry}).
+     *
+     * @param meterRegistry the socket's registry, or {@code null} if it exports no metrics
+     * @throws IllegalStateException if a store is already installed
+     */
+    public synchronized void installStore(MessageStorePort port, ScheduledExecutorService receiveExecutor,
+            MeterRegistry meterRegistry) {
         Objects.requireNonNull(port, "port");
         if (store != null) {
             throw new IllegalStateException("a MessageStore is already installed");
         }
         this.receiveExecutor = receiveExecutor;
+        this.meterRegistry = meterRegistry;
         port.open(context);
         store = port;
     }
@@ -185,11 +201,11 @@ public final class ForwardingEngine {
     /**
      * A MessageID for the application's next message of {@code serviceId}: the next of that
      * service's counter when the installed store asks for consecutive ones
-     * ({@link MessageStorePort#numbersConsecutively}), else {@link #newMessageId()}.
+     * ({@link ServiceMetaops#numbersConsecutively}), else {@link #newMessageId()}.
      */
     public long newMessageId(int serviceId) {
         MessageStorePort s = store;
-        return s != null && s.numbersConsecutively(serviceId) ? ids.nextInSequence(serviceId) : ids.next();
+        return s != null && metaops(s, serviceId).numbersConsecutively() ? ids.nextInSequence(serviceId) : ids.next();
     }
 
     /** The hop limit of messages originated here by default. */
@@ -256,7 +272,7 @@ public final class ForwardingEngine {
         FsmExtension fsm = m.fsm();
         MessageStorePort port = store;
         if (fsm != null && port != null) {
-            boolean storeForwards = forwardsItself(port, fsm.serviceId());
+            boolean storeForwards = metaops(port, fsm.serviceId()).forwardsItself();
             offer(port, m, Arrival.DELIVERED);
             if (!storeForwards) {
                 transmit(m, next, t);
@@ -271,10 +287,10 @@ public final class ForwardingEngine {
     private void inTransit(OverlayMessage m, Topology t) {
         FsmExtension fsm = m.fsm();
         MessageStorePort port = store;
-        if (fsm != null && port != null && processIntermediate(port, fsm.serviceId())) {
-            boolean storeForwards = forwardsItself(port, fsm.serviceId());
+        ServiceMetaops ops = fsm != null && port != null ? metaops(port, fsm.serviceId()) : ServiceMetaops.NONE;
+        if (ops.processIntermediateUnicast()) {
             offer(port, m, Arrival.TRANSIT);
-            if (storeForwards) {
+            if (ops.forwardsItself()) {
                 return;
             }
         }
@@ -304,7 +320,7 @@ public final class ForwardingEngine {
         FsmExtension fsm = m.fsm();
         if (fsm != null && port != null) {
             OverlayMessage named = nameIfFlood(m);
-            boolean storeForwards = forwardsItself(port, fsm.serviceId());
+            boolean storeForwards = metaops(port, fsm.serviceId()).forwardsItself();
             originated.increment();
             offer(port, named, Arrival.FROM_APPLICATION);
             return storeForwards ? 0 : route(named, topology.get());
@@ -326,7 +342,7 @@ public final class ForwardingEngine {
         MessageStorePort port = store;
         FsmExtension fsm = m.fsm();
         if (m.mode() == DeliveryMode.UNICAST && port != null && fsm != null && m.destination().equals(self())
-                && port.receivesOwnUnicast(fsm.serviceId())) {
+                && metaops(port, fsm.serviceId()).receivesOwnUnicast()) {
             originated.increment();
             offer(port, m, Arrival.DELIVERED);
             return 1;
@@ -452,22 +468,16 @@ public final class ForwardingEngine {
         }
     }
 
-    private static boolean forwardsItself(MessageStorePort port, int serviceId) {
+    /** The store's metaops for the service; {@link ServiceMetaops#NONE} if it fails to answer. */
+    private static ServiceMetaops metaops(MessageStorePort port, int serviceId) {
+        ServiceMetaops ops;
         try {
-            return port.forwardsItself(serviceId);
+            ops = port.metaops(serviceId);
         } catch (RuntimeException e) {
             LOG.warn("MessageStore metaop failed for service {}: {}", serviceId, e.toString());
-            return false;
+            return ServiceMetaops.NONE;
         }
-    }
-
-    private static boolean processIntermediate(MessageStorePort port, int serviceId) {
-        try {
-            return port.processIntermediateUnicast(serviceId);
-        } catch (RuntimeException e) {
-            LOG.warn("MessageStore metaop failed for service {}: {}", serviceId, e.toString());
-            return false;
-        }
+        return ops != null ? ops : ServiceMetaops.NONE;
     }
 
     private void drop(DropCause cause, OverlayMessage m) {
@@ -519,6 +529,11 @@ public final class ForwardingEngine {
         @Override
         public TimerService timers() {
             return timers;
+        }
+
+        @Override
+        public Optional<MeterRegistry> meterRegistry() {
+            return Optional.ofNullable(meterRegistry);
         }
 
         @Override

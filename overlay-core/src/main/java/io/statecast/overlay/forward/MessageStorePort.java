@@ -1,6 +1,5 @@
 package io.statecast.overlay.forward;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.socket.OverlayConfig;
 
@@ -11,12 +10,12 @@ import io.statecast.overlay.socket.OverlayConfig;
  *
  * <ul>
  *   <li>the message is handed to the store ({@link #receiveMessage}) and, unless the store
- *       forwards that service's messages itself ({@link #forwardsItself}, the blueprint's
- *       <em>messageStoreWillForwardMessage</em>), also forwarded at once;</li>
+ *       forwards that service's messages itself ({@link ServiceMetaops#forwardsItself}, the
+ *       blueprint's <em>messageStoreWillForwardMessage</em>), also forwarded at once;</li>
  *   <li>the application sees such a message only through the store
  *       ({@link OverlayContext#toApplication}), never directly;</li>
  *   <li>a unicast message this node only relays is handed to the store only if
- *       {@link #processIntermediateUnicast} (the blueprint's
+ *       {@link ServiceMetaops#processIntermediateUnicast} (the blueprint's
  *       <em>processIntermediateUnicastMessage</em>) is true for its service; otherwise the
  *       engine forwards it as if no store were installed.</li>
  * </ul>
@@ -24,37 +23,27 @@ import io.statecast.overlay.socket.OverlayConfig;
  * <h2>Threads</h2>
  * Every method may be called from several threads at once (I/O threads, the application's
  * sending thread) and must not block: {@link #receiveMessage} enqueues into the store's own
- * bounded queues and returns. The two metaop queries are called once per message on the
+ * bounded queues and returns. {@link #metaops} is called once or twice per message on the
  * forwarding path and should be a lookup in an immutable table.
  */
 public interface MessageStorePort extends AutoCloseable {
 
     /**
      * Called once when the port is installed in a socket, before any other method; the store
-     * acts on the overlay only through {@code context}.
+     * acts on the overlay only through {@code context}, and binds its meters, if any, to
+     * {@link OverlayContext#meterRegistry}.
      */
     void open(OverlayContext context);
 
     /**
-     * The blueprint's <em>messageStoreWillForwardMessage</em> metaop: true if the store forwards
-     * messages of this service itself, so the engine must not.
+     * How the engine treats the messages of {@code serviceId} (see {@link ServiceMetaops}): the
+     * blueprint's two metaops, <em>messageStoreWillForwardMessage</em> and
+     * <em>processIntermediateUnicastMessage</em>, and the store's two additions. Called once or
+     * twice per message on the forwarding path: return a value computed when the service loaded
+     * (no allocation), never {@code null}; for a service not loaded, the store's choice (usually
+     * {@link ServiceMetaops#DEFAULTS}).
      */
-    boolean forwardsItself(int serviceId);
-
-    /**
-     * The blueprint's <em>processIntermediateUnicastMessage</em> metaop: true if a unicast message
-     * of this service that this node only relays is handed to the store.
-     */
-    boolean processIntermediateUnicast(int serviceId);
-
-    /**
-     * Whether a unicast message of this service that the store itself sends to this node's own
-     * address comes back to the store as {@link Arrival#DELIVERED} (a group protocol's member is
-     * one of its own destinations). Default false: such a message goes nowhere.
-     */
-    default boolean receivesOwnUnicast(int serviceId) {
-        return false;
-    }
+    ServiceMetaops metaops(int serviceId);
 
     /**
      * Takes a message carrying an FSM extension. Never blocks.
@@ -65,16 +54,6 @@ public interface MessageStorePort extends AutoCloseable {
      *         counts that and does not deliver the message by other means
      */
     boolean receiveMessage(OverlayMessage message, Arrival arrival);
-
-    /**
-     * Whether the application's messages of {@code serviceId} take consecutive MessageIDs (a
-     * counter per service) instead of the node's enciphered ones: a service that keeps state
-     * across a source's messages may order them by MessageID (best-effort ordering), while one
-     * that keys an instance by a message's MessageID needs them unpredictable. The default: none.
-     */
-    default boolean numbersConsecutively(int serviceId) {
-        return false;
-    }
 
     /**
      * The flow control of the application's sends through the socket this store is installed in
@@ -95,16 +74,6 @@ public interface MessageStorePort extends AutoCloseable {
      */
     default ScratchStore scratch() {
         return null;
-    }
-
-    /**
-     * Binds the store's counters as meters in the socket's registry (called once, right after
-     * the port is installed; the registry is closed with the socket). Meters must read counters
-     * the store keeps anyway ({@code FunctionCounter}, {@code Gauge}), and services loaded later
-     * bind theirs when they load. Names start with {@code statecast.store.} (see
-     * {@code docs/metrics.md}). Default: nothing is bound.
-     */
-    default void bindMeters(MeterRegistry registry) {
     }
 
     /** Stops the store; called when the socket closes. Idempotent. */

@@ -1,5 +1,6 @@
 package io.statecast.overlay.forward;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
@@ -38,6 +39,18 @@ public interface OverlayContext {
      * without a measuring node).
      */
     default Optional<RttEstimate> neighbourRtt(LogicalAddress neighbour) {
+        return Optional.empty();
+    }
+
+    /**
+     * The socket's meter registry, where a store binds its meters when it is opened — meters
+     * that read counters the store keeps anyway ({@code FunctionCounter}, {@code Gauge}), names
+     * starting with {@code statecast.store.} (see {@code docs/metrics.md}); services loaded later
+     * bind theirs when they load. The registry is closed with the socket. Empty when the socket
+     * exports no metrics, and for a store opened outside a socket (a test, the receive-path
+     * warm-up's scratch twin). Default: empty.
+     */
+    default Optional<MeterRegistry> meterRegistry() {
         return Optional.empty();
     }
 

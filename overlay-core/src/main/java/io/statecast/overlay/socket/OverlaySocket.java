@@ -175,16 +175,9 @@ public final class OverlaySocket implements AutoCloseable {
                                 "overlay.messageStore", "overlay.messageStore is configured but no MessageStore is on the class path"));
                 port = provider.create(config.messageStore());
             }
-            if (port != null) {
-                engine.installStore(port, adapter.receiveExecutor());
-                this.flow = port.flowControl(config.sendWindow());
-            }
             if (b.exportMetrics) {
                 meters = new NodeMetrics(config.id(), meterNodeTag(adapter, self), metricsAddress(config));
                 SocketMeters.bind(meters.registry(), engine, node, adapter, this, inbox);
-                if (port != null) {
-                    port.bindMeters(meters.registry());
-                }
             } else if (config.metrics().http() != null) {
                 throw new OverlayConfigException("overlay.metrics.http", "overlay.metrics.http="
                         + config.metrics().http() + ": this socket was built with its metrics turned off");
@@ -192,6 +185,11 @@ public final class OverlaySocket implements AutoCloseable {
                 meters = NodeMetrics.none();
             }
             this.metrics = meters;
+            if (port != null) {
+                // after the registry exists: the store binds its meters when it opens
+                engine.installStore(port, adapter.receiveExecutor(), meters.exporting() ? meters.registry() : null);
+                this.flow = port.flowControl(config.sendWindow());
+            }
             if (keyReloader != null) {
                 keyReloader.start(); // last: nothing after it can fail and leave it polling
             }
@@ -416,7 +414,7 @@ public final class OverlaySocket implements AutoCloseable {
      * As {@link #createMessage(DeliveryMode, LogicalAddress, byte[])}, marked for MessageStore
      * service {@code serviceId} as a data message with a new MessageID unique to this node: an
      * enciphered one, or the next of the service's counter when its store asks for consecutive
-     * ones ({@link MessageStorePort#numbersConsecutively}).
+     * ones ({@link io.statecast.overlay.forward.ServiceMetaops#numbersConsecutively}).
      */
     public OverlayMessage createMessage(DeliveryMode mode, LogicalAddress destination, byte[] payload, int serviceId) {
         return message(mode, destination, payload, new FsmExtension(serviceId, FsmExtension.PAYLOAD_TYPE,
@@ -682,11 +680,8 @@ public final class OverlaySocket implements AutoCloseable {
      */
     public void installMessageStore(MessageStorePort port) {
         requireOpen();
-        engine.installStore(port, adapter.receiveExecutor());
+        engine.installStore(port, adapter.receiveExecutor(), metrics.exporting() ? metrics.registry() : null);
         flow = port.flowControl(config.sendWindow());
-        if (metrics.exporting()) {
-            port.bindMeters(metrics.registry());
-        }
     }
 
     /**

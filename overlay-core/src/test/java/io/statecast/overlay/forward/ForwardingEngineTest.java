@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.statecast.overlay.address.DtAddress;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
@@ -25,6 +27,7 @@ import io.statecast.overlay.testkit.RecordingStore;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -463,6 +466,16 @@ class ForwardingEngineTest {
     }
 
     // -------------------------------------------------------------------------------- the context
+
+    @Test
+    void shouldOfferTheStoreTheRegistryItIsInstalledWith() {
+        assertEquals(Optional.empty(), engine.context().meterRegistry(), "no store, no registry");
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        RecordingStore store = store(false, false);
+        engine.installStore(store, null, registry);
+        assertSame(registry, store.context().meterRegistry().orElseThrow(),
+                "the store binds its meters in open, from its context");
+    }
 
     @Test
     void shouldSendDataMessageFromThisNodeWithoutHandingItBackToStore() {

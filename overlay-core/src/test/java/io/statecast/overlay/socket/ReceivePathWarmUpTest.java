@@ -15,6 +15,7 @@ import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.forward.ScratchStore;
+import io.statecast.overlay.forward.ServiceMetaops;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.MessageCodec;
@@ -42,6 +43,8 @@ import org.junit.jupiter.api.Test;
 class ReceivePathWarmUpTest {
 
     private static final int SERVICE = 7;
+    /** The store forwards every service itself and takes relayed unicasts too. */
+    private static final ServiceMetaops STORE_HANDLES_ALL = new ServiceMetaops(true, true, false, false);
     private static final String OVERLAY = "warm-up-test";
     private final MessageCodec codec = new MessageCodec(OverlayId.wireHash(OVERLAY), 64 * 1024);
 
@@ -165,13 +168,8 @@ class ReceivePathWarmUpTest {
         }
 
         @Override
-        public boolean forwardsItself(int serviceId) {
-            return true;
-        }
-
-        @Override
-        public boolean processIntermediateUnicast(int serviceId) {
-            return true;
+        public ServiceMetaops metaops(int serviceId) {
+            return STORE_HANDLES_ALL;
         }
 
         @Override
@@ -222,13 +220,8 @@ class ReceivePathWarmUpTest {
         }
 
         @Override
-        public boolean forwardsItself(int serviceId) {
-            return true;
-        }
-
-        @Override
-        public boolean processIntermediateUnicast(int serviceId) {
-            return true;
+        public ServiceMetaops metaops(int serviceId) {
+            return STORE_HANDLES_ALL;
         }
 
         @Override

@@ -10,6 +10,7 @@ import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.FlowControl;
 import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.forward.ServiceMetaops;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.Test;
 class SocketFlowControlTest {
 
     private static final int SERVICE = 5;
+    /** The store forwards every service itself and takes no relayed unicast. */
+    private static final ServiceMetaops FORWARDS_ITSELF = new ServiceMetaops(true, false, false, false);
     private static final SendWindowStatistics STATS = new SendWindowStatistics(3, 4, 1, 2, 77);
 
     /** A store whose flow control writes what it is asked into {@code calls}, as the store does what it receives. */
@@ -69,13 +72,8 @@ class SocketFlowControlTest {
         }
 
         @Override
-        public boolean forwardsItself(int serviceId) {
-            return true;
-        }
-
-        @Override
-        public boolean processIntermediateUnicast(int serviceId) {
-            return false;
+        public ServiceMetaops metaops(int serviceId) {
+            return FORWARDS_ITSELF;
         }
 
         @Override

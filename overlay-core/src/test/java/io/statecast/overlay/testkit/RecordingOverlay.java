@@ -1,5 +1,6 @@
 package io.statecast.overlay.testkit;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
@@ -213,6 +214,11 @@ public final class RecordingOverlay implements OverlayContext {
     @Override
     public TimerService timers() {
         return timers;
+    }
+
+    @Override
+    public Optional<MeterRegistry> meterRegistry() {
+        return inner != null ? inner.meterRegistry() : Optional.empty();
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.statecast.overlay.testkit;
 import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.forward.OverlayContext;
+import io.statecast.overlay.forward.ServiceMetaops;
 import io.statecast.overlay.message.OverlayMessage;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -10,7 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A {@link MessageStorePort} for tests of the overlay side: keeps the context it is opened with
  * and every message handed to it, and answers the metaops for one service as the test sets them
- * (for every other service: no). By default it forwards nothing itself, takes no intermediate
+ * (for every other service: {@link ServiceMetaops#NONE}). By default it forwards nothing itself, takes no intermediate
  * unicast and accepts every message. Thread-safe.
  */
 public final class RecordingStore implements MessageStorePort {
@@ -23,6 +24,8 @@ public final class RecordingStore implements MessageStorePort {
     private volatile boolean forwardsItself;
     private volatile boolean intermediate;
     private volatile boolean ownUnicast;
+    /** The metaops as last set, built once per change so that {@link #metaops} allocates nothing. */
+    private volatile ServiceMetaops metaops = ServiceMetaops.NONE;
     private volatile boolean accepts = true;
     private volatile OverlayContext context;
     private final List<Received> received = new CopyOnWriteArrayList<>();
@@ -35,18 +38,23 @@ public final class RecordingStore implements MessageStorePort {
     /** Whether it forwards its service's messages itself. */
     public RecordingStore forwardsItself(boolean on) {
         forwardsItself = on;
-        return this;
+        return remake();
     }
 
     /** Whether it processes its service's unicasts that pass through this node. */
     public RecordingStore processesIntermediateUnicast(boolean on) {
         intermediate = on;
-        return this;
+        return remake();
     }
 
     /** Whether it gets back its service's unicasts to its own node. */
     public RecordingStore receivesOwnUnicast(boolean on) {
         ownUnicast = on;
+        return remake();
+    }
+
+    private synchronized RecordingStore remake() {
+        metaops = new ServiceMetaops(forwardsItself, intermediate, ownUnicast, false);
         return this;
     }
 
@@ -82,18 +90,8 @@ public final class RecordingStore implements MessageStorePort {
     }
 
     @Override
-    public boolean forwardsItself(int service) {
-        return service == serviceId && forwardsItself;
-    }
-
-    @Override
-    public boolean processIntermediateUnicast(int service) {
-        return service == serviceId && intermediate;
-    }
-
-    @Override
-    public boolean receivesOwnUnicast(int service) {
-        return service == serviceId && ownUnicast;
+    public ServiceMetaops metaops(int service) {
+        return service == serviceId ? metaops : ServiceMetaops.NONE;
     }
 
     @Override

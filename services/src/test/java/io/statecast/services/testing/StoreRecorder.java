@@ -5,6 +5,7 @@ import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.MessageStorePort;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
+import io.statecast.overlay.forward.ServiceMetaops;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.OverlayMessage;
@@ -74,24 +75,9 @@ final class StoreRecorder implements MessageStorePort {
     }
 
     @Override
-    public boolean forwardsItself(int serviceId) {
-        return store.forwardsItself(serviceId);
-    }
-
-    @Override
-    public boolean processIntermediateUnicast(int serviceId) {
-        return store.processIntermediateUnicast(serviceId);
-    }
-
-    @Override
-    public boolean receivesOwnUnicast(int serviceId) {
-        return store.receivesOwnUnicast(serviceId);
-    }
-
-    @Override
-    public boolean numbersConsecutively(int serviceId) {
-        // as the store says: a simulated node numbers its application's messages as a real one does
-        return store.numbersConsecutively(serviceId);
+    public ServiceMetaops metaops(int serviceId) {
+        // as the store says: a simulated node forwards and numbers as a real one does
+        return store.metaops(serviceId);
     }
 
     @Override

@@ -15,10 +15,12 @@ import io.statecast.messagestore.metrics.Counters;
 import io.statecast.messagestore.spec.ActionTemplate;
 import io.statecast.messagestore.spec.FieldAssignment;
 import io.statecast.messagestore.spec.FieldValue;
+import io.statecast.messagestore.spec.MetaOps;
 import io.statecast.messagestore.spec.Parameter;
 import io.statecast.messagestore.spec.Scope;
 import io.statecast.messagestore.spec.ServiceSpec;
 import io.statecast.overlay.address.LogicalAddress;
+import io.statecast.overlay.forward.ServiceMetaops;
 import io.statecast.overlay.logging.RateLimitedLog;
 import io.statecast.overlay.message.OverlayMessage;
 import java.time.Duration;
@@ -53,6 +55,8 @@ public final class ServiceRuntime {
     private final HistoryNames historyNames;
     private final Counters counters = new Counters();
     private final FlowSequences sequences = new FlowSequences();
+    /** What the forwarding engine asks per message, made once here. */
+    private final ServiceMetaops metaops;
     /** Rate limits for the log lines instances of this service write. */
     // Gates for ServiceInstance's problem lines (one line per 10 s each, per service).
     final RateLimitedLog actionLog = RateLimitedLog.onePer(INSTANCE_LOG, Duration.ofSeconds(10));
@@ -121,6 +125,24 @@ public final class ServiceRuntime {
             });
         }
         this.bindings = QueryBindings.of(typed);
+        this.metaops = metaopsOf(spec);
+    }
+
+    /**
+     * How the forwarding engine treats the service's messages: its spec's metaops section, and
+     * consecutive MessageIDs for the application's messages when the service keeps state across a
+     * source's messages (a flow or expression scope; best-effort ordering orders them by
+     * MessageID). A message-scope service keys its instances and tombstones by the MessageID, so
+     * its IDs stay enciphered (unpredictable).
+     */
+    public ServiceMetaops metaops() {
+        return metaops;
+    }
+
+    private static ServiceMetaops metaopsOf(ServiceSpec spec) {
+        MetaOps m = spec.metaops();
+        return new ServiceMetaops(m.messageStoreWillForwardMessage(), m.processIntermediateUnicastMessage(),
+                m.receiveOwnUnicast(), !spec.service().scope().perMessage());
     }
 
     /** The spec. */
