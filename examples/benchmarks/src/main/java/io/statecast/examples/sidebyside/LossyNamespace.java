@@ -124,7 +124,16 @@ public final class LossyNamespace implements AutoCloseable {
      * @throws IOException if nft fails or prints something else than its rules
      */
     public Counts counts() throws IOException, InterruptedException {
-        String text = runForOutput(concat(exec(), List.of(nft, "list", "chain", "inet", TABLE, "in")));
+        return parseCounts(runForOutput(concat(exec(), List.of(nft, "list", "chain", "inet", TABLE, "in"))));
+    }
+
+    /**
+     * The counters in {@code nft list chain} output of the loss chain: the rule without
+     * {@code drop} counts every datagram, the one with it those it dropped (0 without one).
+     *
+     * @throws IOException if there is no counting rule or a counter is not a number
+     */
+    static Counts parseCounts(String text) throws IOException {
         long all = -1;
         long dropped = 0;
         for (String line : text.lines().toList()) {
@@ -132,15 +141,16 @@ public final class LossyNamespace implements AutoCloseable {
             if (at < 0) {
                 continue;
             }
+            long n;
             try {
-                long n = Long.parseLong(line.substring(at + 8).split("\\s", 2)[0]);
-                if (line.contains(" drop")) {
-                    dropped = n;
-                } else {
-                    all = n;
-                }
+                n = Long.parseLong(line.substring(at + 8).split("\\s", 2)[0]);
             } catch (NumberFormatException e) {
                 throw new IOException("nft's counter is not a number: " + line.strip(), e);
+            }
+            if (line.strip().endsWith(" drop")) {
+                dropped = n;
+            } else {
+                all = n;
             }
         }
         if (all < 0) {
