@@ -43,16 +43,27 @@ class HeartbeatFdAcrossProcessesTest {
     }
 
     private NodeProcess start(String name, NodeConfig node, Path spec) {
+        return start(cluster, name, node, spec);
+    }
+
+    /** Starts a node process of {@code cluster} whose MessageStore loads {@code spec} (the shipped heartbeat-fd). */
+    static NodeProcess start(NodeCluster cluster, String name, NodeConfig node, Path spec) {
         String yaml = node.yaml() + "  messageStore:\n" + ("services: [ '" + spec.toUri() + "' ]\n").indent(4);
         Path file = cluster.write(name + ".yaml", yaml);
         return cluster.startRaw(name, List.of("node", "--config", file.toString(), "--control", "stdin"));
     }
 
+    /** The shipped spec, from the repository. */
+    static Path spec() {
+        Path spec = LauncherLayout.repositoryRoot().resolve("services/src/main/resources/services/heartbeat-fd.scxml");
+        assertTrue(Files.isRegularFile(spec), spec.toString());
+        return spec;
+    }
+
     @Test
     void shouldReportAKilledNodeDownAtEveryOtherNode() throws Exception {
         cluster = new NodeCluster(dir);
-        Path spec = LauncherLayout.repositoryRoot().resolve("services/src/main/resources/services/heartbeat-fd.scxml");
-        assertTrue(Files.isRegularFile(spec), spec.toString());
+        Path spec = spec();
         String context = "seed " + SEED;
         // a neighbour timeout far above the detector's: the overlay does not notice the kill first
         List<String> addresses = OverlayAddresses.distinct("TREE", 3, new Random(SEED));

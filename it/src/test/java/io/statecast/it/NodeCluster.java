@@ -39,11 +39,23 @@ final class NodeCluster implements AutoCloseable {
     static final String MAIN_CLASS = "io.statecast.examples.cli.StatecastCommand";
 
     private final Path dir;
+    /** Put before each child's command, e.g. {@code ip netns exec NS}; empty for none. */
+    private final List<String> launchPrefix;
     private final List<NodeProcess> processes = new ArrayList<>();
 
     /** @param dir where configurations and standard-error logs are written */
     NodeCluster(Path dir) {
+        this(dir, List.of());
+    }
+
+    /**
+     * A cluster whose children run under {@code launchPrefix}, a command that then executes
+     * (replacing itself with) the child, such as {@code ip netns exec NS}: a child's pid stays
+     * the node's own, so {@link NodeProcess#kill()} kills the node.
+     */
+    NodeCluster(Path dir, List<String> launchPrefix) {
         this.dir = dir;
+        this.launchPrefix = List.copyOf(launchPrefix);
     }
 
     /** {@code java <options> -cp <this class path> StatecastCommand <args>}. */
@@ -82,7 +94,9 @@ final class NodeCluster implements AutoCloseable {
 
     /** Starts the launcher with any arguments; with {@code unread}, see {@link NodeProcess#start(String, List, Path, boolean)}. */
     NodeProcess startRaw(String name, List<String> args, boolean unread) {
-        NodeProcess p = NodeProcess.start(name, command(args), dir.resolve(name + ".stderr"), unread);
+        List<String> cmd = new ArrayList<>(launchPrefix);
+        cmd.addAll(command(args));
+        NodeProcess p = NodeProcess.start(name, cmd, dir.resolve(name + ".stderr"), unread);
         synchronized (processes) {
             processes.add(p);
         }

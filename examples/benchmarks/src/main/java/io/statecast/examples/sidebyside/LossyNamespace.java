@@ -6,18 +6,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A network namespace whose loopback drops a set share of UDP datagrams: an nftables rule on the
  * input hook, {@code meta l4proto udp numgen random mod 100 < P drop}, so each datagram between
  * two processes of the namespace is lost with probability P % (loopback passes every datagram
- * through input once). Processes run in it through {@code ip netns exec}. Needs root, iproute2 and
- * nftables ({@code apt-get install nftables}).
+ * through input once). A second input chain, evaluated first, can black-hole the UDP traffic
+ * between two ports (two processes) in both directions. Processes run in it through
+ * {@code ip netns exec}. Needs root, iproute2 and nftables ({@code apt-get install nftables}).
+ * Used by the side-by-side benchmark and by the {@code it} module's tests between real processes.
  */
-final class LossyNamespace implements AutoCloseable {
+public final class LossyNamespace implements AutoCloseable {
 
     private static final String TABLE = "statecast_sbs";
+    /** The black holes' chain: input, before the loss chain, so a cut datagram is not counted there. */
+    private static final String CUT_CHAIN = "cut";
     private static final long COMMAND_SECONDS = 20;
 
     private final String name;
@@ -36,7 +41,7 @@ final class LossyNamespace implements AutoCloseable {
      *
      * @throws IOException if a tool is missing or a command fails (the message names it)
      */
-    static LossyNamespace create(String name) throws IOException, InterruptedException {
+    public static LossyNamespace create(String name) throws IOException, InterruptedException {
         if (!name.matches("[a-z0-9-]{1,15}")) {
             throw new IllegalArgumentException("namespace name '" + name + "' must be 1..15 of [a-z0-9-]");
         }
@@ -46,7 +51,9 @@ final class LossyNamespace implements AutoCloseable {
         try {
             ns.run(ns.ip, "-n", name, "link", "set", "lo", "up");
             ns.inside(ns.nft, "add", "table", "inet", TABLE);
+            ns.inside(ns.nft, "add", "chain", "inet", TABLE, CUT_CHAIN, "{ type filter hook input priority -10; policy accept; }");
             ns.inside(ns.nft, "add", "chain", "inet", TABLE, "in", "{ type filter hook input priority 0; policy accept; }");
+            ns.loss(0);
         } catch (IOException | RuntimeException e) {
             ns.close();
             throw e;
@@ -54,44 +61,124 @@ final class LossyNamespace implements AutoCloseable {
         return ns;
     }
 
+    /**
+     * Why this machine cannot create a lossy namespace (not Linux, not root, a tool missing), or
+     * {@code null} if it can.
+     */
+    public static String unavailableReason() {
+        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
+            return "not Linux (network namespaces are Linux-only)";
+        }
+        try {
+            Object uid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+            if (!Integer.valueOf(0).equals(uid)) {
+                return "not running as root (uid " + uid + "); creating a network namespace and nft rules needs root";
+            }
+            tool("ip", "iproute2");
+            tool("nft", "nftables");
+        } catch (IOException | UnsupportedOperationException e) {
+            return e.getMessage();
+        }
+        return null;
+    }
+
     /** The namespace's name. */
-    String name() {
+    public String name() {
         return name;
     }
 
     /** The command prefix that runs a program inside the namespace. */
-    List<String> exec() {
+    public List<String> exec() {
         return List.of(ip, "netns", "exec", name);
     }
 
-    /** Replaces the loss rule: {@code percent} of the UDP datagrams dropped (0: none). */
-    void loss(int percent) throws IOException, InterruptedException {
+    /**
+     * Replaces the loss rule: {@code percent} of the UDP datagrams dropped (0: none). Resets the
+     * {@link #counts() counters}.
+     */
+    public void loss(int percent) throws IOException, InterruptedException {
         if (percent < 0 || percent > 100) {
             throw new IllegalArgumentException("loss " + percent + " % must be within 0..100");
         }
         inside(nft, "flush", "chain", "inet", TABLE, "in");
+        // counts every UDP datagram that reaches the loss rule, so a run can say what share it lost
+        inside(nft, "add", "rule", "inet", TABLE, "in", "meta", "l4proto", "udp", "counter");
         if (percent > 0) {
             inside(nft, "add", "rule", "inet", TABLE, "in", "meta", "l4proto", "udp", "numgen", "random", "mod", "100",
                     "<", String.valueOf(percent), "counter", "drop");
         }
     }
 
-    /** Datagrams the loss rule dropped since it was last set (nft's counter), or -1 if unknown. */
-    long dropped() {
-        try {
-            String text = runForOutput(concat(exec(), List.of(nft, "list", "chain", "inet", TABLE, "in")));
-            int at = text.indexOf("packets ");
+    /**
+     * UDP datagrams since the loss rule was last set.
+     *
+     * @param udp     datagrams that reached the loss rule (not those a black hole took)
+     * @param dropped of those, datagrams the loss rule dropped
+     */
+    public record Counts(long udp, long dropped) {
+    }
+
+    /**
+     * The loss chain's counters (nft's).
+     *
+     * @throws IOException if nft fails or prints something else than its rules
+     */
+    public Counts counts() throws IOException, InterruptedException {
+        return parseCounts(runForOutput(concat(exec(), List.of(nft, "list", "chain", "inet", TABLE, "in"))));
+    }
+
+    /**
+     * The counters in {@code nft list chain} output of the loss chain: the rule without
+     * {@code drop} counts every datagram, the one with it those it dropped (0 without one).
+     *
+     * @throws IOException if there is no counting rule or a counter is not a number
+     */
+    static Counts parseCounts(String text) throws IOException {
+        long all = -1;
+        long dropped = 0;
+        for (String line : text.lines().toList()) {
+            int at = line.indexOf("packets ");
             if (at < 0) {
-                return 0;
+                continue;
             }
-            String n = text.substring(at + 8).split("\\s", 2)[0];
-            return Long.parseLong(n);
-        } catch (IOException | NumberFormatException e) {
-            return -1;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return -1;
+            long n;
+            try {
+                n = Long.parseLong(line.substring(at + 8).split("\\s", 2)[0]);
+            } catch (NumberFormatException e) {
+                throw new IOException("nft's counter is not a number: " + line.strip(), e);
+            }
+            if (line.strip().endsWith(" drop")) {
+                dropped = n;
+            } else {
+                all = n;
+            }
         }
+        if (all < 0) {
+            throw new IOException("no counter in the loss chain: " + text.strip());
+        }
+        return new Counts(all, dropped);
+    }
+
+    /**
+     * Black-holes the UDP traffic between ports {@code a} and {@code b} of the loopback, in both
+     * directions: two processes bound to them no longer hear each other, and every other pair
+     * still does. Adds to the black holes already there.
+     */
+    public void blackHole(int a, int b) throws IOException, InterruptedException {
+        for (int port : List.of(a, b)) {
+            if (port < 1 || port > 65_535) {
+                throw new IllegalArgumentException("port " + port + " must be within 1..65535");
+            }
+        }
+        for (int[] d : List.of(new int[] {a, b}, new int[] {b, a})) {
+            inside(nft, "add", "rule", "inet", TABLE, CUT_CHAIN, "udp", "sport", String.valueOf(d[0]), "udp", "dport",
+                    String.valueOf(d[1]), "counter", "drop");
+        }
+    }
+
+    /** Removes every black hole. */
+    public void mend() throws IOException, InterruptedException {
+        inside(nft, "flush", "chain", "inet", TABLE, CUT_CHAIN);
     }
 
     /** Deletes the namespace (and its rules with it). */
