@@ -14,10 +14,12 @@ import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.InstanceStore;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.SendBudget;
+import io.statecast.messagestore.instance.StepAdmission;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.instance.Tombstones;
 import io.statecast.messagestore.metrics.Counters;
 import io.statecast.messagestore.metrics.DropReason;
+import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.logging.RateLimitedLog;
 import io.statecast.overlay.message.OverlayMessage;
@@ -436,10 +438,16 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 // nothing was added or removed since find: the slot still holds it
                 instances.touch(slot, clock.nanoTime());
             }
+            // the primitive budget is checked before the step, never inside it (ServiceInstance)
+            boolean fromApplication = in.arrival() == Arrival.FROM_APPLICATION;
+            if (instance.admission(fromApplication) == StepAdmission.REFUSE) {
+                store.drop(DropReason.THROTTLED, service);
+                return outcome;
+            }
             if (in.own() && instance.adoptOwnMessage(store.inFlightCounter(service.serviceId()))) {
                 outcome = Outcome.KEPT;
             }
-            instance.onMessage(m, matched);
+            instance.onMessage(m, matched, fromApplication);
             long t = System.nanoTime() - t0;
             service.counters().messageProcessed(t);
             store.nodeCounters().messageProcessed(t);
