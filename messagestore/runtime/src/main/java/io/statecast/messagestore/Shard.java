@@ -438,16 +438,17 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 // nothing was added or removed since find: the slot still holds it
                 instances.touch(slot, clock.nanoTime());
             }
-            // the primitive budget is checked before the step, never inside it (ServiceInstance)
+            // the primitive budget is checked before the step, never inside it (ServiceInstance);
+            // a message it refuses must not adopt the in-flight count
             boolean fromApplication = in.arrival() == Arrival.FROM_APPLICATION;
-            if (instance.admission(fromApplication) == StepAdmission.REFUSE) {
+            if (in.own() && instance.admission(fromApplication) != StepAdmission.REFUSE
+                    && instance.adoptOwnMessage(store.inFlightCounter(service.serviceId()))) {
+                outcome = Outcome.KEPT;
+            }
+            if (instance.onMessage(m, matched, fromApplication) == StepAdmission.REFUSE) {
                 store.drop(DropReason.THROTTLED, service);
                 return outcome;
             }
-            if (in.own() && instance.adoptOwnMessage(store.inFlightCounter(service.serviceId()))) {
-                outcome = Outcome.KEPT;
-            }
-            instance.onMessage(m, matched, fromApplication);
             long t = System.nanoTime() - t0;
             service.counters().messageProcessed(t);
             store.nodeCounters().messageProcessed(t);
