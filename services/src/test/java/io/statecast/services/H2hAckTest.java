@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.statecast.messagestore.action.ActionOutcome;
 import io.statecast.messagestore.metrics.CountersSnapshot;
+import io.statecast.messagestore.metrics.DropReason;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.substrate.FaultConfig;
@@ -196,7 +197,7 @@ class H2hAckTest {
             CountersSnapshot s = c.metrics(i).service(service).counters();
             int node = i;
             assertEquals(0, s.evaluationFailures() + s.engineErrors() + s.actions(ActionOutcome.FAILED)
-                    + s.actions(ActionOutcome.THROTTLED) + s.historyEvicted(), () -> "node " + node + ": " + c.metrics(node).format()
+                    + s.drops(DropReason.THROTTLED) + s.historyEvicted(), () -> "node " + node + ": " + c.metrics(node).format()
                     + c.describe());
             assertEquals(s.created(), s.finished() + s.terminated(), () -> "node " + node
                     + ": every instance ended by its own timers, none by idleness; " + c.describe());

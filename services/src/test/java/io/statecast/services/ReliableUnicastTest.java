@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.statecast.messagestore.action.ActionOutcome;
 import io.statecast.messagestore.metrics.CountersSnapshot;
+import io.statecast.messagestore.metrics.DropReason;
 import io.statecast.messagestore.spec.Primitive;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FsmExtension;
@@ -107,8 +108,8 @@ class ReliableUnicastTest {
                 assertEquals(0, s.historyEvicted(), () -> "no state lost to the history bound; " + c.describe());
                 assertEquals(0, s.engineErrors(), () -> "no engine error; " + c.describe());
                 assertEquals(0, s.evaluationFailures(), () -> "no failed XPath; " + c.describe());
-                assertEquals(0, s.actions(ActionOutcome.FAILED) + s.actions(ActionOutcome.THROTTLED),
-                        () -> "every action ran; " + s + "; " + c.describe());
+                assertEquals(0, s.actions(ActionOutcome.FAILED) + s.drops(DropReason.THROTTLED),
+                        () -> "every action ran, no message over the primitive budget; " + s + "; " + c.describe());
             }
             assertEquals(0, src.executed(Primitive.TO_APPLICATION), () -> "no peer-unreachable report; " + c.describe());
             // idle: the sender closes (FIN after IdleClose), both ends end their instances

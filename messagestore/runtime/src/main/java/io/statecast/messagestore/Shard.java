@@ -14,10 +14,12 @@ import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.InstanceStore;
 import io.statecast.messagestore.instance.ServiceInstance;
 import io.statecast.messagestore.instance.SendBudget;
+import io.statecast.messagestore.instance.StepAdmission;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.instance.Tombstones;
 import io.statecast.messagestore.metrics.Counters;
 import io.statecast.messagestore.metrics.DropReason;
+import io.statecast.overlay.forward.Arrival;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.logging.RateLimitedLog;
 import io.statecast.overlay.message.OverlayMessage;
@@ -436,10 +438,17 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
                 // nothing was added or removed since find: the slot still holds it
                 instances.touch(slot, clock.nanoTime());
             }
-            if (in.own() && instance.adoptOwnMessage(store.inFlightCounter(service.serviceId()))) {
+            // the primitive budget is checked before the step, never inside it (ServiceInstance);
+            // a message it refuses must not adopt the in-flight count
+            boolean fromApplication = in.arrival() == Arrival.FROM_APPLICATION;
+            if (in.own() && instance.admission(fromApplication) != StepAdmission.REFUSE
+                    && instance.adoptOwnMessage(store.inFlightCounter(service.serviceId()))) {
                 outcome = Outcome.KEPT;
             }
-            instance.onMessage(m, matched);
+            if (instance.onMessage(m, matched, fromApplication) == StepAdmission.REFUSE) {
+                store.drop(DropReason.THROTTLED, service);
+                return outcome;
+            }
             long t = System.nanoTime() - t0;
             service.counters().messageProcessed(t);
             store.nodeCounters().messageProcessed(t);

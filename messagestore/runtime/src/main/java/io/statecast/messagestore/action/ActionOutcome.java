@@ -6,8 +6,6 @@ public enum ActionOutcome {
     EXECUTED,
     /** The fields did not make a valid call, or an expression failed; nothing happened. */
     FAILED,
-    /** The instance exceeded its rate of primitives; nothing happened. */
-    THROTTLED,
     /**
      * A send (data, control or forward) over its service's node-wide send budget
      * ({@code MessageStoreConfig.sendBudget}); nothing was sent.

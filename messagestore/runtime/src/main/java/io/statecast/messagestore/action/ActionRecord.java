@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param line       line of its {@code action:execute} in the spec
  * @param timeMillis when it ran, in milliseconds of the node's clock
  * @param outcome    what became of it
- * @param detail     why it failed or was throttled, or what it did (e.g. transmissions made); may be empty
+ * @param detail     why it failed or was not run, or what it did (e.g. transmissions made); may be empty
  */
 public record ActionRecord(Primitive primitive, int line, long timeMillis, ActionOutcome outcome, String detail) {
 

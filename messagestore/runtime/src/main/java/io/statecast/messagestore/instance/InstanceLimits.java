@@ -19,13 +19,18 @@ import io.statecast.overlay.socket.ConfigValueException;
  *                                Default {@value #DEFAULT_ACTION_HISTORY_ENTRIES}
  * @param timersPerInstance       distinct timers an instance may have set at once; setting one
  *                                more fails the action. Default {@value #DEFAULT_TIMERS_PER_INSTANCE}
- * @param primitiveBurst          primitive calls an instance may make at once (token bucket size).
- *                                Default {@value #DEFAULT_PRIMITIVE_BURST}
- * @param primitiveRatePerSecond  sustained primitive calls per second per instance; beyond it
- *                                calls are dropped, counted ({@code THROTTLED}) and logged. Default
- *                                {@value #DEFAULT_PRIMITIVE_RATE}: a hop-to-hop instance makes
- *                                about ten calls in its life, while a flow relaying a fast stream
- *                                makes two or three per message
+ * @param primitiveBurst          primitive calls an instance may make at once (token bucket size);
+ *                                also the most messages of the node's application an instance
+ *                                keeps waiting for the budget. Default {@value #DEFAULT_PRIMITIVE_BURST}
+ * @param primitiveRatePerSecond  sustained primitive calls per second per instance. The budget is
+ *                                checked before each step, never inside one: with it spent, a
+ *                                message from the network is dropped before the chart sees it,
+ *                                counted ({@code THROTTLED}) and logged; a timer expiry or a message
+ *                                of the node's application waits until it refills. A step that
+ *                                starts makes all its calls, into debt if need be (repaid before the
+ *                                next step). Default {@value #DEFAULT_PRIMITIVE_RATE}: a hop-to-hop
+ *                                instance makes about ten calls in its life, while a flow relaying a
+ *                                fast stream makes two or three per message
  * @param idleTimeoutMs           an instance no message reached for this long is removed (timers
  *                                do not keep it alive). Default {@value #DEFAULT_IDLE_TIMEOUT_MS}
  * @param tombstones              ended message-scope instances remembered per store so that a late

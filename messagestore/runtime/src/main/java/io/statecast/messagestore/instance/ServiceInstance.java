@@ -27,6 +27,7 @@ import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.substrate.TimerService;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -59,12 +60,28 @@ import org.slf4j.LoggerFactory;
  *       step are discarded and recorded as such); one in a final state ends after the step.</li>
  * </ol>
  *
+ * <h2>The primitive budget</h2>
+ * The step is the unit of the budget ({@link TokenBucket}): it is checked before a step, never
+ * during one, so that no overload leaves a chart whose state moved on without the calls that went
+ * with it. With the budget spent ({@link #admission}): a message from the network is refused
+ * before the chart sees it (the caller drops it as {@code THROTTLED}; to the chart it is a lost
+ * message); a timer expiry, a delayed {@code <send>} and a message of the node's own application
+ * wait in the instance, in the order they came, and are stepped when the budget refills; while any
+ * waits, later network messages are refused so they do not overtake it. A step that starts runs
+ * every call, composite events and raised events included, even below zero: the debt (at most one
+ * step's calls, which the chart limits bound) is repaid before the next event is stepped. The
+ * instance's first event (the one it was created for, or {@code <Start>}) is never refused.
+ *
  * <p>Confined to its shard's thread: no method is thread-safe.
  */
 public final class ServiceInstance implements ActionSink, ActionContext, MachineContext {
 
     /** Timer ids of delayed {@code <send>}s count down from here; the spec's timers are positive. */
     private static final int FIRST_SEND_TIMER = -1;
+    /** The timer id of the wake-up for events waiting for the budget; below every delayed send's. */
+    private static final int WAKE_TIMER = Integer.MIN_VALUE;
+    /** The last id a delayed send takes before its ids wrap around to {@link #FIRST_SEND_TIMER}. */
+    private static final int LAST_SEND_TIMER = Integer.MIN_VALUE + 1;
 
     private static final Logger LOG = LoggerFactory.getLogger(ServiceInstance.class);
 
@@ -107,6 +124,26 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
     private long instanceSequence = -1;
     /** Whether the store started this instance on deployment ({@link #onDeploy()}). */
     private boolean startedOnDeploy;
+    /** Whether an event was stepped yet: the first (the one that created the instance) is never refused. */
+    private boolean stepped;
+    /**
+     * Events waiting for the primitive budget, oldest first ({@link WaitingTimer},
+     * {@link WaitingMessage}); made on first use.
+     */
+    private ArrayDeque<Object> waiting;
+    /** How many of {@link #waiting} are messages (bounded by {@code primitiveBurst}). */
+    private int waitingMessages;
+    /** The wake-up that steps {@link #waiting} when the budget refills, or null. */
+    private ArmedTimer wake;
+    private long wakeGeneration;
+
+    /** A timer expiry waiting for the budget; stale once the timer was cancelled or set again. */
+    private record WaitingTimer(int timerId, long generation) {
+    }
+
+    /** A message of the node's application waiting for the budget. */
+    private record WaitingMessage(OverlayMessage message, List<MessageEventDefinition> matched) {
+    }
 
     /**
      * Creates the instance (not started: call {@link #start()}).
@@ -153,6 +190,7 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
             return;
         }
         startedOnDeploy = true;
+        stepped = true;
         if (flowSource == null) {
             flowSource = key.address();
         }
@@ -168,16 +206,72 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
     }
 
     /**
-     * Handles a message that matched {@code matched} (non-empty, from
-     * {@code ServiceSpec.matchMessage}).
+     * What {@link #onMessage(OverlayMessage, List, boolean)} would do with a message now
+     * (see "The primitive budget" above); changes nothing. The store asks before it hands the
+     * instance a message, so that a refused one is counted and adopts nothing.
+     *
+     * @param fromApplication whether the message comes from this node's application (it may wait
+     *                        for the budget; one from the network may not)
      */
-    public void onMessage(OverlayMessage message, List<MessageEventDefinition> matched) {
+    public StepAdmission admission(boolean fromApplication) {
         if (ended != null) {
-            return;
+            return StepAdmission.STEP; // ignored
         }
+        boolean queue = waiting != null && !waiting.isEmpty();
+        if (!queue && (!stepped || budget.hasToken(env.overlay().timers().nanoTime()))) {
+            return StepAdmission.STEP;
+        }
+        return fromApplication && waitingMessages < env.limits().primitiveBurst() ? StepAdmission.DEFER
+                : StepAdmission.REFUSE;
+    }
+
+    /**
+     * Handles a message from the network that matched {@code matched} (non-empty, from
+     * {@code ServiceSpec.matchMessage}), if the budget allows ({@link #admission}).
+     *
+     * @return what became of it: {@link StepAdmission#REFUSE}d messages are the caller's to count
+     */
+    public StepAdmission onMessage(OverlayMessage message, List<MessageEventDefinition> matched) {
+        return onMessage(message, matched, false);
+    }
+
+    /**
+     * Handles a message that matched {@code matched} (non-empty, from
+     * {@code ServiceSpec.matchMessage}): steps it now, keeps it until the budget refills, or
+     * refuses it ({@link #admission}).
+     *
+     * @param fromApplication whether the message comes from this node's application
+     * @return what became of it: {@link StepAdmission#REFUSE}d messages are the caller's to count
+     */
+    public StepAdmission onMessage(OverlayMessage message, List<MessageEventDefinition> matched,
+            boolean fromApplication) {
+        if (ended != null) {
+            return StepAdmission.STEP;
+        }
+        StepAdmission admission = admission(fromApplication);
+        switch (admission) {
+            case STEP -> messageStep(message, matched);
+            case DEFER -> {
+                lastMessageNanos = env.overlay().timers().nanoTime();
+                waitFor(new WaitingMessage(message, matched));
+                waitingMessages++;
+            }
+            case REFUSE -> {
+                if (service.throttleLog.allow()) {
+                    LOG.warn("{}: {} refused a message: its primitive budget is spent (more than {} calls/s, burst {});"
+                            + " {} more since the last report", service, key, env.limits().primitiveRatePerSecond(),
+                            env.limits().primitiveBurst(), service.throttleLog.takeSuppressed());
+                }
+            }
+        }
+        return admission;
+    }
+
+    private void messageStep(OverlayMessage message, List<MessageEventDefinition> matched) {
         if (flowSource == null) {
             flowSource = message.source();
         }
+        stepped = true;
         long nowNanos = env.overlay().timers().nanoTime();
         lastMessageNanos = nowNanos;
         stepNanos = nowNanos;
@@ -200,14 +294,68 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
     /**
      * The expiry of timer {@code timerId}. Ignored unless it is the current setting of that timer
      * ({@code generation}): a timer re-set or cancelled after this expiry was queued must not fire.
+     * With the budget spent it waits, in order, until the budget refills.
      */
     public void onTimer(int timerId, long generation) {
         if (ended != null) {
             return;
         }
+        if (timerId == WAKE_TIMER) {
+            if (wake != null && generation == wakeGeneration) {
+                wake = null;
+                stepWaiting();
+            }
+            return;
+        }
         if (timers.generation(timerId) != generation || generation < 0) {
             return;
         }
+        if ((waiting != null && !waiting.isEmpty()) || !budget.hasToken(env.overlay().timers().nanoTime())) {
+            waitFor(new WaitingTimer(timerId, generation));
+            return;
+        }
+        timerStep(timerId);
+    }
+
+    /** Keeps {@code event} until the budget refills, and makes sure a wake-up comes then. */
+    private void waitFor(Object event) {
+        if (waiting == null) {
+            waiting = new ArrayDeque<>(4);
+        }
+        waiting.add(event);
+        service.counters().eventDeferred();
+        env.nodeCounters().eventDeferred();
+        armWake();
+    }
+
+    private void armWake() {
+        if (wake != null) {
+            return;
+        }
+        long nanos = budget.nanosUntilToken(env.overlay().timers().nanoTime());
+        long ms = Math.max(1, (nanos + 999_999) / 1_000_000);
+        wake = env.schedule(this, WAKE_TIMER, ++wakeGeneration, ms);
+    }
+
+    /** Steps the waiting events, oldest first, while the budget holds a call. */
+    private void stepWaiting() {
+        while (ended == null && !waiting.isEmpty() && budget.hasToken(env.overlay().timers().nanoTime())) {
+            Object e = waiting.poll();
+            if (e instanceof WaitingMessage m) {
+                waitingMessages--;
+                messageStep(m.message(), m.matched());
+            } else if (e instanceof WaitingTimer t && timers.generation(t.timerId()) == t.generation()) {
+                timerStep(t.timerId());
+            }
+        }
+        if (ended == null && !waiting.isEmpty()) {
+            armWake();
+        }
+    }
+
+    /** Steps the expiry of timer {@code timerId}, the current setting of a timer set now. */
+    private void timerStep(int timerId) {
+        stepped = true;
         timers.remove(timerId);
         if (timerId < 0) {
             delayedSendDue(timerId);
@@ -366,14 +514,9 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
             record(a, ActionOutcome.DISCARDED, "after terminate");
             return;
         }
-        if (a.primitive() != Primitive.TERMINATE && !budget.tryTake(stepNanos)) {
-            record(a, ActionOutcome.THROTTLED, "over " + env.limits().primitiveRatePerSecond() + "/s");
-            if (service.throttleLog.allow()) {
-                LOG.warn("{}: {} throttled {} (more than {} primitives/s, burst {}; {} more since last report)",
-                        service, key, a.primitive().specName(), env.limits().primitiveRatePerSecond(),
-                        env.limits().primitiveBurst(), service.throttleLog.takeSuppressed());
-            }
-            return;
+        if (a.primitive() != Primitive.TERMINATE) {
+            // the step was admitted: every call of it runs, into debt if need be (see the class comment)
+            budget.take(stepNanos);
         }
         if (a.primitive().sends() && !service.trySend(env.sendBudget(), stepNanos)) {
             record(a, ActionOutcome.OVER_SERVICE_BUDGET, "service over " + env.sendBudget().perSecond() + " sends/s");
@@ -475,6 +618,12 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         service.instanceEnded(history.size(), actions.size());
         updateInFlight();
         timers.cancelAll();
+        if (wake != null) {
+            wake.cancel();
+            wake = null;
+        }
+        waiting = null;
+        waitingMessages = 0;
     }
 
     /** The current step's time in milliseconds of the node's clock. */
@@ -562,9 +711,9 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         }
         int id = nextSendTimer;
         while (sendTasks.containsKey(id)) {
-            id = id == Integer.MIN_VALUE ? FIRST_SEND_TIMER : id - 1;
+            id = id == LAST_SEND_TIMER ? FIRST_SEND_TIMER : id - 1;
         }
-        nextSendTimer = id == Integer.MIN_VALUE ? FIRST_SEND_TIMER : id - 1;
+        nextSendTimer = id == LAST_SEND_TIMER ? FIRST_SEND_TIMER : id - 1;
         sendTasks.put(id, task);
         timers.put(env.schedule(this, id, ++timerGeneration, delayMillis));
         return id;

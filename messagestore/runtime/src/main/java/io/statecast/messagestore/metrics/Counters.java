@@ -27,6 +27,7 @@ public final class Counters {
     final LongAdder historyEvicted = new LongAdder();
     final LongAdder engineErrors = new LongAdder();
     final LongAdder dataHolds = new LongAdder();
+    final LongAdder deferredEvents = new LongAdder();
     final LongAdder warmStartOverruns = new LongAdder();
     final LatencyHistogram processing = new LatencyHistogram();
     private final LongAdder[] drops = adders(DropReason.values().length);
@@ -51,6 +52,14 @@ public final class Counters {
     /** A timer expiry reached a live instance. */
     public void timerEvent() {
         timerEvents.increment();
+    }
+
+    /**
+     * An event waited for its instance's primitive budget instead of being stepped at once (a
+     * timer expiry, a delayed send, a message of the node's application).
+     */
+    public void eventDeferred() {
+        deferredEvents.increment();
     }
 
     /** A message was dropped. */
@@ -193,6 +202,6 @@ public final class Counters {
         return new CountersSnapshot(messages.sum(), timerEvents.sum(), liveInstances.get(), created.sum(),
                 terminated.sum(), finished.sum(), expired.sum(), l, d, p, o, compositeEvaluations.sum(),
                 compositesFired.sum(), evaluationFailures.sum(), historyEvicted.sum(), engineErrors.sum(),
-                dataHolds.sum(), processing.snapshot());
+                dataHolds.sum(), deferredEvents.sum(), processing.snapshot());
     }
 }

@@ -19,7 +19,8 @@ import java.util.Map;
  *                             ({@code MICROSTEPS}: a loop; {@code QUEUED_EVENTS}: a queue overflow)
  * @param drops                dropped messages by reason
  * @param primitives           primitive calls executed, by primitive
- * @param actionOutcomes       every action by outcome (executed, failed, throttled, discarded)
+ * @param actionOutcomes       every action by outcome (executed, failed, over the service's send budget,
+ *                             discarded)
  * @param compositeEvaluations composite-event queries evaluated
  * @param compositesFired      of those, how many were true
  * @param evaluationFailures   XPath/XQuery evaluations that failed
@@ -27,6 +28,9 @@ import java.util.Map;
  * @param engineErrors         errors the SCXML engine reported
  * @param dataHolds            times a shard held its data messages back because the application's receive
  *                             queue was full (node counters only)
+ * @param deferredEvents       events that waited for their instance's primitive budget before their
+ *                             step (timer expiries, delayed sends, messages of the node's application);
+ *                             messages from the network are refused instead ({@link DropReason#THROTTLED})
  * @param processing           time to process one message (T_msg), from leaving the queue to
  *                             the end of its actions
  */
@@ -34,7 +38,7 @@ public record CountersSnapshot(long messages, long timerEvents, int liveInstance
         long finished, long expired, Map<ChartLimit, Long> limitEnds, Map<DropReason, Long> drops,
         Map<Primitive, Long> primitives, Map<ActionOutcome, Long> actionOutcomes, long compositeEvaluations,
         long compositesFired, long evaluationFailures, long historyEvicted, long engineErrors, long dataHolds,
-        LatencyHistogram.Snapshot processing) {
+        long deferredEvents, LatencyHistogram.Snapshot processing) {
 
     /** Copies the maps. */
     public CountersSnapshot {
@@ -107,7 +111,9 @@ public record CountersSnapshot(long messages, long timerEvents, int liveInstance
         out.append(indent).append("composites evaluated ").append(compositeEvaluations).append(", fired ")
                 .append(compositesFired).append(", evaluation failures ").append(evaluationFailures)
                 .append(", history evicted ").append(historyEvicted).append(", engine errors ").append(engineErrors)
-                .append(dataHolds > 0 ? ", data held for the application " + dataHolds + "x" : "").append('\n');
+                .append(dataHolds > 0 ? ", data held for the application " + dataHolds + "x" : "")
+                .append(deferredEvents > 0 ? ", events deferred for the primitive budget " + deferredEvents : "")
+                .append('\n');
         StringBuilder d = new StringBuilder();
         for (DropReason r : DropReason.values()) {
             long n = drops(r);

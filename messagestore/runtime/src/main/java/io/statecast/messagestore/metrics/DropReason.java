@@ -21,6 +21,12 @@ public enum DropReason {
     NO_INSTANCE,
     /** A new instance would exceed the live-instance limit. */
     INSTANCE_LIMIT,
+    /**
+     * The message's instance had spent its primitive budget ({@code instances.primitiveRatePerSecond},
+     * {@code primitiveBurst}), or events waited for it: refused before the instance's chart saw
+     * it, so no step runs half. To the chart it is a lost message.
+     */
+    THROTTLED,
     /** The message's instance has terminated (message scope) and is remembered as such. */
     TERMINATED_INSTANCE,
     /**

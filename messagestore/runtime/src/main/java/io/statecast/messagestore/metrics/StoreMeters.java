@@ -102,6 +102,8 @@ public final class StoreMeters {
                 x -> x.engineErrors.sum(), t));
         m.add(Meters.counter(r, p + "data.holds", "times a shard held data back for a full application queue", c,
                 x -> x.dataHolds.sum(), t));
+        m.add(Meters.counter(r, p + "deferred.events", "events that waited for their instance's primitive budget", c,
+                x -> x.deferredEvents.sum(), t));
         m.add(FunctionTimer.builder(NodeMetrics.PREFIX + p + "processing", c.processing, LatencyHistogram::count,
                 LatencyHistogram::totalNanos, TimeUnit.NANOSECONDS)
                 .description("time to process one message (T_msg)").tags(t).register(r));

@@ -1,5 +1,6 @@
 package io.statecast.messagestore.action;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,6 +26,30 @@ class TokenBucketTest {
         assertTrue(b.tryTake(1_000 * MS));
         assertTrue(b.tryTake(1_000 * MS));
         assertFalse(b.tryTake(1_000 * MS), "refill is capped at the burst");
+    }
+
+    @Test
+    void shouldGoIntoDebtForATakenStepAndRepayItFirst() {
+        TokenBucket b = new TokenBucket(2, 100, 0);
+        assertTrue(b.hasToken(0));
+        for (int i = 0; i < 5; i++) {
+            b.take(0); // one step of five calls, on a burst of two
+        }
+        assertFalse(b.hasToken(0));
+        assertEquals(40 * MS, b.nanosUntilToken(0), "three calls of debt and one to take: 40 ms at 100/s");
+        assertFalse(b.hasToken(39 * MS));
+        assertTrue(b.hasToken(40 * MS));
+        assertEquals(0, b.nanosUntilToken(40 * MS));
+    }
+
+    @Test
+    void shouldNotOverflowWhateverTheDebt() {
+        TokenBucket b = new TokenBucket(1, 0.001, 0); // a call costs 1,000 s
+        for (int i = 0; i < 100_000_000; i++) {
+            b.take(0);
+        }
+        assertTrue(b.nanosUntilToken(0) > 0, "a debt past the floor stays a debt");
+        assertFalse(b.hasToken(1_500_000_000_000_000_000L), "silent for decades (the floor is ~73 years)");
     }
 
     @Test

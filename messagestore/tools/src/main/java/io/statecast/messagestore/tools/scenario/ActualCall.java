@@ -9,7 +9,7 @@ import java.util.Map;
  * specs ({@code 5}, {@code 3,4}), delivery modes by name, MessageType unsigned, payload as UTF-8
  * text (or {@code base64:…} when it is not printable text), times in milliseconds of the
  * scenario's virtual clock ({@code at}). {@code outcome} is {@code executed}, {@code failed},
- * {@code throttled} or {@code discarded}; {@code detail} says why.
+ * {@code over_service_budget} or {@code discarded}; {@code detail} says why.
  *
  * @param primitive the primitive's spec name
  * @param params    parameter name to value, in a fixed order per primitive

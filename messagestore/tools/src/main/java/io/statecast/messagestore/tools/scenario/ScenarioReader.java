@@ -50,7 +50,7 @@ public final class ScenarioReader {
     private static final Set<String> INPUTS = ordered("receive", "advance", "fire", "topology", "deploy");
     private static final Set<String> STEP = ordered("note", "receive", "advance", "fire", "topology", "deploy", "expect",
             "ignore", "state", "terminated", "timers");
-    private static final Set<String> OUTCOMES = ordered("executed", "failed", "throttled", "discarded");
+    private static final Set<String> OUTCOMES = ordered("executed", "failed", "discarded");
     private static final Pattern DURATION = Pattern.compile("([0-9]{1,12})(?:\\.([0-9]{1,3}))?\\s*(ms|s|m|h)?");
 
     /** The parameters each primitive's calls are described by (besides {@code at} and {@code outcome}). */

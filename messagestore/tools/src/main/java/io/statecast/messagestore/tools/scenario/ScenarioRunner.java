@@ -10,6 +10,7 @@ import io.statecast.messagestore.event.EvaluationException;
 import io.statecast.messagestore.instance.InstanceKey;
 import io.statecast.messagestore.instance.InstanceLimits;
 import io.statecast.messagestore.instance.ServiceInstance;
+import io.statecast.messagestore.instance.StepAdmission;
 import io.statecast.messagestore.instance.ServiceRuntime;
 import io.statecast.messagestore.spec.ActionField;
 import io.statecast.messagestore.spec.ActionTemplate;
@@ -228,6 +229,10 @@ public final class ScenarioRunner {
                 if (instance.ended() != null) {
                     return;
                 }
+            }
+            if (instance.admission(false) == StepAdmission.REFUSE) {
+                notes.add(what + " refused: the instance's primitive budget is spent (THROTTLED): dropped");
+                return;
             }
             notes.add(what + " fires " + String.join(", ", names));
             instance.onMessage(m, matched);
