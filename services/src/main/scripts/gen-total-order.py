@@ -15,7 +15,7 @@ OUT = pathlib.Path(__file__).resolve().parents[1] / "resources/services/total-or
 MAX_WINDOW = 32      # new messages one token visit may send (PersonalWindow is at most this)
 MAX_RTX = 16         # retransmissions one token visit may answer (RetransmitWindow at most this)
 MAX_LIST = 100       # numbers in a list field (rtr, miss): 100 numbers fit the 1,024 bytes of a field
-TOKEN, ACK = 1, 2
+TOKEN, ACK, BEAT, NOTICE = 1, 2, 3, 4
 
 A_H = "/HistoryOfEvents"
 C_H = "$_x?history/HistoryOfEvents"
@@ -45,6 +45,10 @@ def tf(name, h=C_H):
 
 
 MEMBERS = "tokenize(string($mem), ' ')"
+GROUP = "tokenize(string($grp), ' ')"
+# the ring is superseded: a heartbeat named a newer ring (this member was removed, or the new
+# ring's token has not reached it yet); it sends no token of its own until one comes
+SUPERSEDED = "number($seenRing) gt number($ring)"
 # the member after this one in the ring (itself when alone)
 SUCC = (f"let $m := {MEMBERS}, $i := index-of($m, string($me))[1] "
         f"return if (empty($i)) then '' else $m[$i mod count($m) + 1]")
@@ -94,11 +98,12 @@ def send_token(indent=10):
     for f, v in fields:
         sets.append((f"Message/Fields/{f}", "xpath", v))
     for f, v in [("aid", "sAid"), ("rtr", "sRtr"), ("mem", "sMem"), ("miss", "sMiss"), ("rby", "sRby"),
-                 ("sk", "sSk")]:
+                 ("sk", "sSk"), ("new", "sNew")]:
         sets.append((f"Message/Fields/{f}", "xpath", f"concat(':', ${v})", "string"))
     p = " " * indent
     return "\n".join([
         act("sendControlMessage", sets, indent),
+        f'{p}<cancel sendid="hold"/>',
         f'{p}<cancel sendid="resend"/>',
         f'{p}<send id="resend" event="resend" delayexpr="concat(string($TokenRetransmit), \'ms\')"/>',
         f'{p}<cancel sendid="loss"/>',
@@ -143,7 +148,11 @@ def have():
     I = 10
     out = []
     a = out.append
-    # a new ring (a member was removed): adopt it
+    # this member is admitted into a new ring (it restarted, or was removed while alive): it starts
+    # afresh at the ring's start, holding and claiming nothing of the order before it
+    a(assign("jn", "if (number($tRing) gt number($ring) and string($me) = tokenize(string($tNew), ' ')) then 1 else 0"))
+    a(xif("number($jn) = 1", assign("jw", "1", I + 2), I))
+    # a new ring (a member was removed or admitted): adopt it
     a(xif("number($tRing) gt number($ring)", "\n".join([
         assign("ring", "$tRing", I + 2), assign("mem", "$tMem", I + 2)]), I))
     a(assign("tid", "$tTid"))
@@ -153,11 +162,17 @@ def have():
     # numbers a recovery declared lost by every member
     a(xif("string($tSk) ne ''", assign("skip", "normalize-space(concat($skip, ' ', $tSk))", I + 2), I))
     a(assign("aru", ARU))
+    # a joiner, until the ring's start is settled (the second recovery rotation): everything it
+    # holds is forgotten, it asks for and answers nothing; its lines stand at the ring's start
+    a(xif("number($jw) = 1", "\n".join([
+        assign("aru", "$tRtop", I + 2), assign("dlv", "$tRtop", I + 2), assign("safe", "$tRtop", I + 2),
+        assign("lastAru", "$tRtop", I + 2), assign("prevTop", "$tRtop", I + 2), assign("skip", "''", I + 2)]), I))
     # retransmissions this member can answer, at most RetransmitWindow
     a(assign("rx", f"string-join(distinct-values(for $r in tokenize(string($tRtr), ' ') return if ({held('$r')}) then $r else ()), ' ')"))
+    a(xif("number($jw) = 1", assign("rx", "''", I + 2), I))
     a(assign("nr", f"min((count(tokenize(string($rx), ' ')), $RetransmitWindow, {MAX_RTX}))"))
     # what it misses of the numbers the token showed last visit (they had a rotation to arrive)
-    a(assign("need", numbers_missing("$aru", "min((xs:integer($prevTop), xs:integer($tSeq)))", MAX_LIST)))
+    a(assign("need", f"if (number($jw) = 1) then '' else {numbers_missing('$aru', 'min((xs:integer($prevTop), xs:integer($tSeq)))', MAX_LIST)}"))
     a(assign("sRtr", f"string-join(subsequence(distinct-values((tokenize(string($tRtr), ' ')"
                      f"[not(. = subsequence(tokenize(string($rx), ' '), 1, xs:integer($nr)))], "
                      f"tokenize(string($need), ' '))), 1, {MAX_LIST}), ' ')"))
@@ -168,7 +183,8 @@ def have():
     a(assign("sMiss", "$tMiss"))
     a(assign("sRby", "$tRby"))
     a(assign("sSk", "$tSk"))
-    top_held = f"max((xs:integer($tRtop), for $x in {buf(C_H)}/{TS} return xs:integer($x)))"
+    a(assign("sNew", "$tNew"))
+    top_held = f"if (number($jw) = 1) then xs:integer($tRtop) else max((xs:integer($tRtop), for $x in {buf(C_H)}/{TS} return xs:integer($x)))"
     a(f'''{" " * I}<if cond="number($tRp) = 1 and string($tRby) ne string($me)">
 {assign("sRtop", top_held, I + 2)}
 {" " * I}<elseif cond="number($tRp) = 1"/>
@@ -176,7 +192,7 @@ def have():
 {assign("sRp", "2", I + 2)}
 {assign("sMiss", f"string-join(subsequence(tokenize({numbers_missing('$tRlo', top_held, 500)}, ' '), 1, {MAX_LIST}), ' ')", I + 2)}
 {" " * I}<elseif cond="number($tRp) = 2 and string($tRby) ne string($me)"/>
-{assign("sMiss", f"string-join(for $r in tokenize(string($tMiss), ' ') return if ({held('$r')}) then () else $r, ' ')", I + 2)}
+{assign("sMiss", f"if (number($jw) = 1) then $tMiss else string-join(for $r in tokenize(string($tMiss), ' ') return if ({held('$r')}) then () else $r, ' ')", I + 2)}
 {" " * I}<elseif cond="number($tRp) = 2"/>
 {assign("sRp", "0", I + 2)}
 {assign("sSk", f"string-join(for $r in tokenize(string($tMiss), ' ') return if ({held('$r')}) then () else $r, ' ')", I + 2)}
@@ -187,6 +203,32 @@ def have():
 {assign("sSk", "''", I + 2)}
 {assign("sRby", "''", I + 2)}
 {" " * I}</if>''')
+    # the ring's start is settled (the token is past its first recovery rotation): a joiner's lines
+    # move to it and it takes part from there
+    a(xif("number($jw) = 1 and number($tRp) ne 1", "\n".join([
+        assign("aru", f"max((xs:integer($tRtop), {ARU}))", I + 2), assign("dlv", "$tRtop", I + 2),
+        assign("safe", "$tRtop", I + 2), assign("lastAru", "$tRtop", I + 2), assign("prevTop", "$tRtop", I + 2),
+        assign("jw", "0", I + 2)]), I))
+    # a configuration this member has not announced, whose start is settled: its notice is due
+    # once everything before the start is delivered
+    a(xif("number($tRing) gt number($annRing) and number($tRp) ne 1", "\n".join([
+        assign("annRing", "$tRing", I + 2), assign("cfgRing", "$tRing", I + 2), assign("cfgMem", "$tMem", I + 2),
+        assign("cfgNew", "$tNew", I + 2), assign("cfgAt", "$tRtop", I + 2), assign("cfgPend", "1", I + 2)]), I))
+    # members of Group outside the ring whose heartbeats arrive are admitted: a new ring, with the
+    # recovery rotations of a removal, that lists them in sNew (not during a recovery, nor while
+    # a newer ring is known). Of two rings that hear each other, the one with the lowest member
+    # admits the other's members (so they do not admit each other at once); a member in no ring
+    # (restarted: its heartbeats carry ring 0) is admitted by any
+    a(assign("add", f"if (number($formed) = 1 and number($sRp) = 0 and number($tRp) = 0 and string($tSk) = '' "
+                    f"and not({SUPERSEDED})) then string-join({GROUP}[not(. = {MEMBERS}) and not(. = tokenize(string($down), ' ')) "
+                    f"and . ne string($me) and (. = tokenize(string($fresh), ' ') or index-of({GROUP}, .)[1] gt index-of({GROUP}, {MEMBERS}[1])[1])], ' ') else ''"))
+    a(xif("string($add) ne ''", "\n".join([
+        assign("mem", f"string-join({GROUP}[. = {MEMBERS} or . = tokenize(string($add), ' ')], ' ')", I + 2),
+        assign("ring", "max((xs:integer($ring), xs:integer($maxRing))) + 1", I + 2),
+        assign("sRp", "1", I + 2), assign("sRlo", "$safe", I + 2),
+        assign("sRtop", "max((xs:integer($tSeq), xs:integer($tRtop)))", I + 2),
+        assign("sRby", "$me", I + 2), assign("sMiss", "''", I + 2), assign("sSk", "''", I + 2),
+        assign("sNew", "$add", I + 2)]), I))
     # new messages: none during a recovery; at most PersonalWindow; the unsafe backlog bounded
     a(assign("k", "if (number($sRp) = 0) then max((0, min((xs:integer($qn), xs:integer($PersonalWindow), "
                   f"{MAX_WINDOW}, xs:integer($MaxBacklog) - (xs:integer($tSeq) - xs:integer($tAru)))))) else 0"))
@@ -220,6 +262,8 @@ def have():
         a(xif(f"number($k) gt 0 and number($p) = {j}", send_token(I + 2), I))
         a(data_block(j, I))
     a(act("forgetEvents", [("Events", "xpath", f"({queue(A_H)})[position() le xs:integer($k)]")], I))
+    # a joiner's numbered messages belong to an order it no longer takes part in
+    a(xif("number($jn) = 1", act("forgetEvents", [("Events", "xpath", buf(A_H))], I + 2), I))
     # nothing sent, nothing asked, everything safe: an idle ring holds the token a while
     idle = ("number($k) = 0 and number($nr) = 0 and string($sRtr) = '' and number($sRp) = 0 "
             "and number($safe) ge number($sSeq) and string($sSk) = ''")
@@ -234,14 +278,21 @@ def have():
     return "\n".join(out)
 
 
+def deliver_range(lo, hi):
+    """The held messages numbered in (lo, hi], once each, in number order."""
+    return (f"let $B := {buf(A_H)} return for $n in sort(distinct-values(for $x in $B/{TS} return xs:integer($x))"
+            f"[. gt xs:integer({lo}) and . le xs:integer({hi})]) return ($B[{TS} = $n])[1]/Message")
+
+
 def main():
     events = f"""        <Event name="data"><Message><MessageKind>data</MessageKind></Message></Event>
         <Event name="token"><Message><MessageType>{TOKEN}</MessageType></Message></Event>
-        <Event name="tokack"><Message><MessageType>{ACK}</MessageType></Message></Event>"""
+        <Event name="tokack"><Message><MessageType>{ACK}</MessageType></Message></Event>
+        <Event name="hb"><Message><MessageType>{BEAT}</MessageType></Message></Event>"""
     LD = last_data(C_H)
     LTS = f"{LD}/{TS}"
     T = last_token(C_H)
-    stale = (f"number({tf('ring')}) lt number($ring) or (number({tf('ring')}) = number($ring) "
+    stale = (f"number({tf('ring')}) lt number($ring) or number({tf('ring')}) lt number($seenRing) or (number({tf('ring')}) = number($ring) "
              f"and number({tf('tid')}) le number($tid))")
     ack = act("sendControlMessage", [
         ("Message/DeliveryMode", "value", "unicast"),
@@ -250,28 +301,34 @@ def main():
         ("Message/Fields/ring", "xpath", f"{last_token(A_H)}/Message/Fields/Field[@name='ring']"),
         ("Message/Fields/tid", "xpath", f"{last_token(A_H)}/Message/Fields/Field[@name='tid']"),
     ], 10)
-    forget_tokens = act("forgetEvents", [("Events", "xpath", f"{A_H}/Event[@name='token']")], 10)
+    # the last token stays: it is the base of the configuration notices
+    forget_tokens = act("forgetEvents", [("Events", "xpath", f"{A_H}/Event[@name='token'][position() lt last()]")], 10)
     copy = "\n".join(assign(v, e) for v, e in [
         ("tRing", f"xs:integer({tf('ring')})"), ("tTid", f"xs:integer({tf('tid')})"),
         ("tSeq", f"xs:integer({tf('seq')})"), ("tAru", f"xs:integer({tf('aru')})"),
         ("tRp", f"xs:integer({tf('rp')})"), ("tRlo", f"xs:integer({tf('rlo')})"),
         ("tRtop", f"xs:integer({tf('rtop')})"),
         ("tAid", strf("aid")), ("tRtr", strf("rtr")), ("tMem", strf("mem")), ("tMiss", strf("miss")),
-        ("tRby", strf("rby")), ("tSk", strf("sk"))])
+        ("tRby", strf("rby")), ("tSk", strf("sk")), ("tNew", strf("new"))])
     gt = "distinct-values(tokenize(normalize-space($Group), ' '))"
     sorted_group = (f"if (every $a in {gt} satisfies $a castable as xs:integer) "
                     f"then string-join(for $n in sort(for $a in {gt} return xs:integer($a)) return string($n), ' ') "
                     f"else string-join(sort({gt}), ' ')")
     variables = ["me", "mem", "ring", "tid", "formed", "aru", "dlv", "safe", "lastAru", "prevTop", "qn", "k", "start", "p",
                  "nr", "rx", "need", "skip", "next", "tries", "from", "lim",
+                 "grp", "cnt", "down", "seenRing", "maxRing", "fresh", "add", "jn", "jw",
+                 "hbi", "full", "ntc", "lim2", "annRing", "cfgRing", "cfgMem", "cfgNew", "cfgAt", "cfgPend",
                  "tRing", "tTid", "tSeq", "tAru", "tAid", "tRtr", "tMem", "tRp", "tRlo", "tRtop", "tMiss", "tRby", "tSk",
-                 "sRing", "sTid", "sSeq", "sAru", "sAid", "sRtr", "sMem", "sRp", "sRlo", "sRtop", "sMiss", "sRby", "sSk"]
+                 "tNew",
+                 "sRing", "sTid", "sSeq", "sAru", "sAid", "sRtr", "sMem", "sRp", "sRlo", "sRtop", "sMiss", "sRby", "sSk",
+                 "sNew"]
     strings = {"me", "mem", "rx", "need", "skip", "next", "tAid", "tRtr", "tMem", "tMiss", "tRby", "tSk",
-               "sAid", "sRtr", "sMem", "sMiss", "sRby", "sSk"}
+               "sAid", "sRtr", "sMem", "sMiss", "sRby", "sSk", "grp", "cnt", "down", "add", "cfgMem", "cfgNew",
+               "tNew", "sNew", "hbi", "fresh"}
     datamodel = "\n".join(f'    <data id="{v}" expr="{"&apos;&apos;" if v in strings else "0"}"/>' for v in variables)
     removal = "\n".join([
         assign("mem", f"string-join({MEMBERS}[. ne string($next)], ' ')", 10),
-        assign("ring", "$ring + 1", 10),
+        assign("ring", "max((xs:integer($ring), xs:integer($maxRing))) + 1", 10),
         assign("sRing", "$ring", 10),
         assign("sMem", "$mem", 10),
         assign("sTid", "$tid + 1", 10),
@@ -282,6 +339,7 @@ def main():
         assign("sRby", "$me", 10),
         assign("sMiss", "''", 10),
         assign("sSk", "''", 10),
+        assign("sNew", "''", 10),
         assign("sAid", "if (string($sAid) = " + MEMBERS + ") then $sAid else ''", 10),
         assign("tries", "0", 10),
         assign("next", SUCC, 10),
@@ -297,8 +355,12 @@ def main():
   sent (the acceleration) and sends each to every member, itself included (receiveOwnUnicast).
   Members deliver in ts order: agreed once every lower number is held; a message with field
   safe=1 only when the token's aru shows every member holds it. A lost token is sent again until
-  the next member acknowledges it; a next member that never does is removed, and the ring goes on
-  without it after two recovery rotations that settle which numbers nobody holds.
+  the next member acknowledges it. Membership: the members exchange heartbeats (heartbeat-fd's
+  Interval and Threshold); a next member that is suspected (or never acknowledges, MaxResends) is
+  removed, and the ring goes on without it after two recovery rotations that settle which numbers
+  nobody holds; a member of Group outside the ring whose heartbeats arrive is admitted the same
+  way. Each ring is announced to the application by a notice (MessageType 4: ring, mem, ts,
+  joined) in its place of the order.
   GENERATED by services/src/main/scripts/gen-total-order.py: edit that and run it.
   See docs/services/total-order.md.
 -->
@@ -312,7 +374,7 @@ def main():
       <ServiceID>30</ServiceID>
       <DeliveryMode>unicast</DeliveryMode>
       <Scope>node</Scope>
-      <Description>Total-order multicast in a group (the Accelerated Ring protocol): a token circulating the members in address order carries the sequence number, the all-received line and retransmission requests; every member delivers every member's messages in one order, agreed or (field safe=1) safe; a lost token is resent, a member that stops answering is removed.</Description>
+      <Description>Total-order multicast in a group (the Accelerated Ring protocol): a token circulating the members in address order carries the sequence number, the all-received line and retransmission requests; every member delivers every member's messages in one order, agreed or (field safe=1) safe; a lost token is resent; membership from heartbeats: a silent member is removed, a member back is admitted, and each ring is announced to the application in its place of the order.</Description>
       <Promises>no-duplicates</Promises>
       <Start>deployed</Start>
     </data>
@@ -328,7 +390,9 @@ def main():
       <Parameter name="RetransmitWindow" type="integer" default="16">Requested messages a member sends again per token visit (at most {MAX_RTX}).</Parameter>
       <Parameter name="MaxBacklog" type="integer" default="200">New messages are sent only while fewer than this many numbers lie above the token's aru: it bounds what every member holds (keep historyEntries above MaxBacklog plus the messages the application queues, plus 16).</Parameter>
       <Parameter name="TokenRetransmit" type="duration" default="50">The token is sent again this long after it was passed until the next member acknowledges it.</Parameter>
-      <Parameter name="MaxResends" type="integer" default="10">Sends of one token without an acknowledgement after which the next member counts as failed and is removed from the ring (once the token has been round every member: until then members that have not started are waited for).</Parameter>
+      <Parameter name="MaxResends" type="integer" default="40">Sends of one token without an acknowledgement after which the next member is removed from the ring even though its heartbeats arrive (a backstop: a silent member is removed as soon as the heartbeats suspect it; once the token has been round every member: until then members that have not started are waited for).</Parameter>
+      <Parameter name="Interval" type="duration" default="100">Every member sends a heartbeat to every other member of Group this often, and ticks this often (heartbeat-fd's Interval).</Parameter>
+      <Parameter name="Threshold" type="integer" default="8">Ticks in a row without a heartbeat from a member after which it is suspected (heartbeat-fd's Threshold): a member the token waits for that is suspected is removed; a member outside the ring that is not suspected is admitted.</Parameter>
       <Parameter name="TokenLoss" type="duration" default="2000">A member that has not had the token for this long sends its last token again (the holder may have failed after acknowledging it).</Parameter>
       <Parameter name="Hold" type="duration" default="20">An idle member (nothing to send, nothing missing, everything safe) keeps the token this long before passing it.</Parameter>
       <Parameter name="StartDelay" type="duration" default="200">The first member creates the token this long after deployment.</Parameter>
@@ -347,6 +411,8 @@ def main():
 {assign("me", "string($_x?address)")}
 {assign("mem", f"if (normalize-space($Group) = '') then string($_x?address) else {sorted_group}")}
 {assign("next", SUCC)}
+{assign("grp", f"if (normalize-space($Group) = '') then string($_x?address) else {sorted_group}")}
+{assign("cnt", f"string-join(for $g in {GROUP} return concat($g, '=0'), ' ')")}
     </transition>
   </state>
 
@@ -356,11 +422,12 @@ def main():
         <send id="gen" event="gen" delayexpr="concat(string($StartDelay), 'ms')"/>
       </if>
       <send id="loss" event="loss" delayexpr="concat(string($TokenLoss), 'ms')"/>
+      <send id="beat" event="beat" delayexpr="concat(string($Interval), 'ms')"/>
     </onentry>
 
     <state id="run">
-      <!-- the first member makes the first token -->
-      <transition event="gen" cond="number($tid) = 0">
+      <!-- the first member makes the first token, unless a heartbeat told it a ring exists (it restarted) -->
+      <transition event="gen" cond="number($tid) = 0 and number($maxRing) = 0">
 {"".join(assign(v, e) + chr(10) for v, e in [("tRing", "1"), ("tTid", "0"), ("tSeq", "0"), ("tAru", "0"),
     ("tRp", "0"), ("tRlo", "0"), ("tRtop", "0"), ("tAid", "''"), ("tRtr", "''"), ("tMem", "$mem"),
     ("tMiss", "''"), ("tRby", "''"), ("tSk", "''")])}        <raise event="have"/>
@@ -397,8 +464,33 @@ def main():
       <transition event="have">
 {have()}
       </transition>
-      <transition event="hold">
+      <transition event="hold" cond="not({SUPERSEDED})">
 {send_token(10)}
+      </transition>
+
+      <!-- membership (heartbeat-fd's semantics, inside this service): a heartbeat to every other
+           member each Interval; a member from which Threshold ticks in a row brought none is
+           suspected (down) -->
+      <transition event="beat">
+        <if cond="exists({GROUP}[. ne string($me)])">
+{act("sendControlMessage", [("Message/DeliveryMode", "value", "unicast"), ("Message/DestinationAddress", "xpath", f"{GROUP}[. ne string($me)]"), ("Message/MessageType", "value", str(BEAT)), ("Message/Fields/ring", "xpath", "$ring")], 10)}
+        </if>
+        <send id="beat" event="beat" delayexpr="concat(string($Interval), 'ms')"/>
+{assign("cnt", "string-join(for $c in tokenize(string($cnt), ' ') return concat(substring-before($c, '='), '=', min((xs:integer(substring-after($c, '=')) + 1, xs:integer($Threshold)))), ' ')")}
+{assign("down", "string-join(for $c in tokenize(string($cnt), ' ') return (if (xs:integer(substring-after($c, '=')) ge xs:integer($Threshold) and substring-before($c, '=') ne string($me)) then substring-before($c, '=') else ()), ' ')")}
+      </transition>
+      <transition event="hb">
+{assign("hbi", f"string({C_H}/Event[@name='hb'][last()]/Message/SourceAddress)")}
+{assign("maxRing", f"max((xs:integer($maxRing), xs:integer({C_H}/Event[@name='hb'][last()]/Message/Fields/Field[@name='ring'])))")}
+{assign("fresh", f"string-join((tokenize(string($fresh), ' ')[. ne string($hbi)], if (number({C_H}/Event[@name='hb'][last()]/Message/Fields/Field[@name='ring']) = 0) then string($hbi) else ()), ' ')")}
+        <!-- a member of this ring is in a newer one: this ring is superseded (a removed member's
+             own rings do not count) -->
+        <if cond="string($hbi) = {MEMBERS}">
+{assign("seenRing", f"max((xs:integer($seenRing), xs:integer({C_H}/Event[@name='hb'][last()]/Message/Fields/Field[@name='ring'])))", 10)}
+        </if>
+{assign("cnt", "string-join(for $c in tokenize(string($cnt), ' ') return (if (substring-before($c, '=') = string($hbi)) then concat($hbi, '=0') else $c), ' ')")}
+{assign("down", "string-join(tokenize(string($down), ' ')[. ne string($hbi)], ' ')")}
+{act("forgetEvents", [("Events", "xpath", f"{A_H}/Event[@name='hb']")])}
       </transition>
 
       <!-- the next member has the token -->
@@ -411,9 +503,11 @@ def main():
 {act("forgetEvents", [("Events", "xpath", f"{A_H}/Event[@name='tokack']")])}
       </transition>
 
-      <!-- no acknowledgement: again, until MaxResends; then the next member is removed (once the
-           ring has formed: before, a member that is not up yet is waited for) -->
-      <transition event="resend" cond="number($formed) = 1 and number($tries) + 1 ge number($MaxResends) and count({MEMBERS}) gt 1">
+      <!-- no acknowledgement: again, until the next member is suspected (or MaxResends sends); then
+           it is removed (once the ring has formed: before, a member that is not up yet is waited
+           for); a superseded ring's token is not sent again -->
+      <transition event="resend" cond="{SUPERSEDED}"/>
+      <transition event="resend" cond="number($formed) = 1 and count({MEMBERS}) gt 1 and (string($next) = tokenize(string($down), ' ') or number($tries) + 1 ge number($MaxResends))">
 {removal}
 {send_token(10)}
       </transition>
@@ -422,22 +516,43 @@ def main():
 {send_token(10)}
       </transition>
       <!-- no token for TokenLoss: the last one again (its holder may have failed) -->
+      <!-- (a newer ring that has not come for this long is taken as gone: its maker failed before its
+           token went round) -->
       <transition event="loss" cond="number($sTid) gt 0">
+{assign("seenRing", "$ring")}
 {assign("tries", "0")}
 {send_token(10)}
       </transition>
       <transition event="loss">
+{assign("seenRing", "$ring")}
         <send id="loss" event="loss" delayexpr="concat(string($TokenLoss), 'ms')"/>
       </transition>
 
-      <!-- deliver in ts order what may go: agreed up to the aru, safe only up to the safe line -->
+      <!-- deliver in ts order what may go: agreed up to the aru, safe only up to the safe line; a
+           due configuration notice in its place of the order, after everything before the ring's
+           start (its base is the last token, which is never forgotten; the notice carries only its
+           own fields). Actions run after the whole step and see the variables as it left them, so
+           the two ranges, before and after the notice, have variables of their own -->
       <transition event="deliver">
 {assign("from", "$dlv")}
-{assign("lim", LIM)}
-        <if cond="number($lim) gt number($dlv)">
-{act("toApplication", [("Message", "xpath", f"let $B := {buf(A_H)} return for $n in sort(distinct-values(for $x in $B/{TS} return xs:integer($x))[. gt xs:integer($from) and . le xs:integer($lim)]) return ($B[{TS} = $n])[1]/Message")], 10)}
-{assign("dlv", "$lim", 12)}
+{assign("full", f"if (number($annRing) = 0 or number($jw) = 1) then xs:integer($dlv) else ({LIM})")}
+{assign("ntc", f"if (number($cfgPend) = 1 and number($annRing) gt 0 and number($jw) = 0 and number($full) ge number($cfgAt) and exists({C_H}/Event[@name='token'])) then 1 else 0")}
+{assign("lim", "if (number($cfgPend) = 1) then min((xs:integer($full), max((xs:integer($cfgAt), xs:integer($dlv))))) else xs:integer($full)")}
+{assign("lim2", "if (number($ntc) = 1) then max((xs:integer($full), xs:integer($lim))) else xs:integer($lim)")}
+        <if cond="number($lim) gt number($from)">
+{act("toApplication", [("Message", "xpath", deliver_range("$from", "$lim"))], 10)}
         </if>
+        <if cond="number($ntc) = 1">
+{act("toApplication", [("Message", "xpath", f"{last_token(A_H)}/Message"), ("Message/MessageType", "value", str(NOTICE)),
+     ("Message/Fields/ring", "xpath", "$cfgRing"), ("Message/Fields/ts", "xpath", "$cfgAt"),
+     ("Message/Fields/mem", "xpath", "string($cfgMem)", "string"),
+     ("Message/Fields/joined", "xpath", "if (string($cfgNew) = '') then () else string($cfgNew)", "string")], 10)}
+{assign("cfgPend", "0", 10)}
+        </if>
+        <if cond="number($lim2) gt number($lim)">
+{act("toApplication", [("Message", "xpath", deliver_range("$lim", "$lim2"))], 10)}
+        </if>
+{assign("dlv", "max((xs:integer($dlv), xs:integer($lim2)))")}
       </transition>
       <!-- what every member holds and this one delivered is needed no more -->
       <transition event="collect">

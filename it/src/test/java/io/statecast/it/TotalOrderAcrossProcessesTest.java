@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  * node processes over UDP on loopback, all members sending at once: every application gets all
  * 3·K messages, and all three get them in one order. A RECV line names the member that sent that
  * copy (a retransmission names the member that repeated it), so the order is compared on the
- * payloads' sequence numbers and sizes. Loss and member failure are the simulation's
- * (services' TotalOrderTest).
+ * payloads' sequence numbers and sizes; the configuration notices arrive as RECV lines without a
+ * payload (size 0), in their places of the order. A member killed with SIGKILL mid-run: the others
+ * form a new ring and go on in one order. Loss is the simulation's (services' TotalOrderTest).
  */
 class TotalOrderAcrossProcessesTest {
 
@@ -55,12 +56,11 @@ class TotalOrderAcrossProcessesTest {
         return "instances: { historyEntries: 4000, primitiveBurst: 100000, primitiveRatePerSecond: 1000000 }\n"
                 + "services:\n"
                 + "  - { uri: \"classpath:services/total-order.scxml\", parameters: { Group: \"" + String.join(" ", group)
-                + "\", TokenRetransmit: 300, MaxResends: 40, TokenLoss: 10000, StartDelay: 1000 } }\n";
+                + "\", TokenRetransmit: 300, MaxResends: 40, TokenLoss: 10000, StartDelay: 1000, Interval: 250 } }\n";
     }
 
-    @Test
-    void shouldDeliverEveryMembersMessagesInOneOrderAtEveryMember() {
-        String context = "seed " + SEED;
+    /** Starts the members one after the other (each joins through the first) and waits for the overlay. */
+    private List<NodeProcess> startMembers(String context) {
         cluster = new NodeCluster(dir);
         List<String> addresses = OverlayAddresses.distinct("TREE", MEMBERS, new Random(SEED));
         List<NodeProcess> nodes = new ArrayList<>();
@@ -77,6 +77,13 @@ class TotalOrderAcrossProcessesTest {
             p.awaitPrefix(0, "JOINED", START);
         }
         cluster.awaitOverlay(nodes, FORM, () -> context);
+        return nodes;
+    }
+
+    @Test
+    void shouldDeliverEveryMembersMessagesInOneOrderAtEveryMember() {
+        String context = "seed " + SEED;
+        List<NodeProcess> nodes = startMembers(context);
 
         List<Integer> marks = new ArrayList<>();
         for (NodeProcess p : nodes) {
@@ -89,14 +96,16 @@ class TotalOrderAcrossProcessesTest {
                     REPLY, "SENT");
             assertTrue(sent.startsWith("SENT UNICAST " + K + " 0 " + (K - 1)), () -> context + ": " + p.name() + ": " + sent);
         }
-        Await.until(() -> nodes.stream().allMatch(p -> recv(p).size() >= MEMBERS * K), DELIVER,
+        Await.until(() -> nodes.stream().allMatch(p -> data(order(p)).size() >= MEMBERS * K), DELIVER,
                 () -> context + ": not every message arrived\n" + cluster.describe());
         List<String> first = order(nodes.get(0));
         for (NodeProcess p : nodes) {
             p.request("ping done", "PONG", REPLY);
-            List<String> got = order(p);
+            assertEquals("0 -", order(p).get(0), () -> context + ": " + p.name() + " is told the ring's members first\n"
+                    + p.describe());
+            List<String> got = data(order(p));
             assertEquals(MEMBERS * K, got.size(), () -> context + ": " + p.name() + " got each message once\n" + p.describe());
-            assertEquals(first, got, () -> context + ": " + p.name() + " delivers in " + nodes.get(0).name() + "'s order\n"
+            assertEquals(data(first), got, () -> context + ": " + p.name() + " delivers in " + nodes.get(0).name() + "'s order\n"
                     + p.describe());
             for (int s = 0; s < K; s++) {
                 int seq = s;
@@ -105,6 +114,58 @@ class TotalOrderAcrossProcessesTest {
             }
             assertTrue(p.matching(l -> l.startsWith("LOST-LINES")).isEmpty(), () -> context + ": " + p.describe());
         }
+    }
+
+    @Test
+    void shouldFormANewRingOfTheOthersWhenAMemberIsKilledMidRun() {
+        String context = "seed " + SEED;
+        List<NodeProcess> nodes = startMembers(context);
+        // sizes tell the original senders apart (a RECV line names the member that sent that copy)
+        for (int i = 0; i < MEMBERS; i++) {
+            NodeProcess p = nodes.get(i);
+            int mark = p.lineCount();
+            p.send("send-to " + p.address() + " " + K + " " + (SIZE + i) + " " + SERVICE);
+            String sent = p.awaitLine(mark, l -> NodeProcess.hasPrefix(l, "SENT") || NodeProcess.hasPrefix(l, "ERR"), REPLY, "SENT");
+            assertTrue(sent.startsWith("SENT UNICAST " + K), () -> context + ": " + p.name() + ": " + sent);
+        }
+        // the last member (a leaf of the tree: the others stay connected) dies with its messages in flight
+        NodeProcess victim = nodes.get(MEMBERS - 1);
+        victim.kill();
+        long killedAt = System.nanoTime();
+        List<NodeProcess> survivors = nodes.subList(0, MEMBERS - 1);
+        Await.until(() -> survivors.stream().allMatch(p -> countData(p, SIZE) >= K && countData(p, SIZE + 1) >= K),
+                DELIVER, () -> context + ": the survivors' messages did not all arrive\n" + cluster.describe());
+        // the survivors' next messages: delivered only by a ring that goes on without the victim
+        for (int i = 0; i < survivors.size(); i++) {
+            NodeProcess p = survivors.get(i);
+            int mark = p.lineCount();
+            p.send("send-to " + p.address() + " " + K + " " + (SIZE + 10 + i) + " " + SERVICE);
+            p.awaitLine(mark, l -> NodeProcess.hasPrefix(l, "SENT") || NodeProcess.hasPrefix(l, "ERR"), REPLY, "SENT");
+        }
+        Await.until(() -> survivors.stream().allMatch(p -> countData(p, SIZE + 10) >= K && countData(p, SIZE + 11) >= K), DELIVER,
+                () -> context + ": the survivors' messages after the kill did not all arrive\n" + cluster.describe());
+        System.out.printf("total-order across processes: the survivors delivered everything %d ms after the kill; %s%n",
+                (System.nanoTime() - killedAt) / 1_000_000, context);
+        List<String> first = order(survivors.get(0));
+        for (NodeProcess p : survivors) {
+            p.request("ping done", "PONG", REPLY);
+            List<String> got = order(p);
+            assertEquals(first, got, () -> context + ": " + p.name() + " delivers, notices included, in "
+                    + survivors.get(0).name() + "'s order\n" + p.describe());
+            assertTrue(got.stream().filter(l -> l.equals("0 -")).count() >= 2,
+                    () -> context + ": " + p.name() + " was told of the ring and of the ring without the victim: " + got);
+            List<String> d = data(got);
+            assertEquals(d.size(), new java.util.HashSet<>(d).size(), () -> context + ": " + p.name() + " delivered a message twice");
+        }
+    }
+
+    private static long countData(NodeProcess p, int size) {
+        return order(p).stream().filter(l -> l.startsWith(size + " ")).count();
+    }
+
+    /** The data lines of an order: the notices (no payload) left out. */
+    private static List<String> data(List<String> order) {
+        return order.stream().filter(l -> !l.equals("0 -")).toList();
     }
 
     private static List<String> recv(NodeProcess p) {

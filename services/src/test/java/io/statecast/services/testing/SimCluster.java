@@ -15,6 +15,7 @@ import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.address.SubstrateAddress;
 import io.statecast.overlay.message.DeliveryMode;
 import io.statecast.overlay.message.FsmExtension;
+import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.node.NodeState;
 import io.statecast.overlay.node.Topology;
@@ -128,15 +129,16 @@ public final class SimCluster implements AutoCloseable {
      * @param messageType   its FSM type ({@link FsmExtension#PAYLOAD_TYPE} for data)
      * @param payloadLength payload bytes ({@code -1} without payload)
      * @param payloadHash   {@link java.util.Arrays#hashCode(byte[])} of the payload
+     * @param fields        its message fields (empty without)
      */
     public record Delivery(long atNanos, LogicalAddress source, long messageId, byte messageType, int payloadLength,
-            int payloadHash) {
+            int payloadHash, MessageFields fields) {
         static Delivery of(long at, OverlayMessage m) {
             FsmExtension f = m.fsm();
             byte[] p = m.payload();
             return new Delivery(at, m.source(), f == null ? 0 : f.messageId(),
                     f == null ? FsmExtension.PAYLOAD_TYPE : f.messageType(), p == null ? -1 : p.length,
-                    StoreRecorder.hash(p));
+                    StoreRecorder.hash(p), m.fields());
         }
     }
 
@@ -517,6 +519,11 @@ public final class SimCluster implements AutoCloseable {
     /** Drops every frame to and from node {@code i} from now on. */
     public void blackhole(int i) {
         net.faults().blackholeNode(SubstrateAddress.mem("n" + i));
+    }
+
+    /** Ends {@link #blackhole(int)}: node {@code i}'s frames pass again. */
+    public void lift(int i) {
+        net.faults().liftNode(SubstrateAddress.mem("n" + i));
     }
 
     // ------------------------------------------------------------------ observations

@@ -13,6 +13,7 @@ import io.statecast.overlay.address.LogicalAddress;
 import io.statecast.overlay.forward.OverlayContext;
 import io.statecast.overlay.forward.Route;
 import io.statecast.overlay.message.DeliveryMode;
+import io.statecast.overlay.message.FieldsExtension;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.MessageField;
 import io.statecast.overlay.message.MessageFields;
@@ -238,7 +239,8 @@ public final class PrimitiveExecutor {
 
     /**
      * toApplication's message: the base itself, or with {@code Message/MessageType} set a control
-     * copy (same header and MessageID, the spec's ServiceID, that type, no payload) — so a
+     * copy (same header and MessageID, the spec's ServiceID, that type, no payload, only the fields
+     * the action sets) — so a
      * service can tell its application about an outcome for which no received message exists.
      */
     private static OverlayMessage retyped(ActionTemplate a, ResolvedFields f, ActionContext ctx, OverlayMessage base)
@@ -252,8 +254,11 @@ public final class PrimitiveExecutor {
                     + " payload message itself");
         }
         long id = base.fsm() != null ? base.fsm().messageId() : ctx.defaultMessageId();
+        FsmExtension fsm = new FsmExtension(ctx.spec().service().serviceId(), type, id);
+        // the copy carries only the fields the action sets (a notice such as a membership list), not the base's
+        MessageFields fields = f.messageFields().isEmpty() ? MessageFields.EMPTY : fields(a, f, ctx, null);
         return new OverlayMessage(base.mode(), base.hopLimit(), base.source(), base.destination(), base.previousHop(),
-                base.root(), List.of(new FsmExtension(ctx.spec().service().serviceId(), type, id)));
+                base.root(), fields.isEmpty() ? List.of(fsm) : List.of(fsm, new FieldsExtension(fields)));
     }
 
     private static DeliveryMode mode(ActionTemplate a, ResolvedFields f, ActionContext ctx, OverlayMessage base)

@@ -148,6 +148,53 @@ class PrimitiveExecutorTest {
         assertEquals(null, delivered.payload(), "a control copy carries no payload");
         assertEquals(m.source(), delivered.source());
         assertEquals(m.mode(), delivered.mode());
+        assertTrue(delivered.fields().isEmpty(), "no fields set, none carried");
+    }
+
+    private static final String NOTICE_SPEC = """
+            <scxml version="1.0" xmlns="http://www.w3.org/2005/07/scxml"
+                   xmlns:action="http://my.custom-actions.domain/action" initialstate="s">
+              <datamodel>
+                <data name="service"><ServiceName>notice</ServiceName><ServiceID>5</ServiceID><DeliveryMode>unicast</DeliveryMode></data>
+                <data name="events"><Basic><Event name="m"><Message/></Event></Basic></data>
+              </datamodel>
+              <state id="s">
+                <transition event="m">
+                  <action:create name="toApplication"/>
+                  <action:set name="toApplication" field="Message" xpath="/HistoryOfEvents/Event[@name='m'][last()]/Message"/>
+                  <action:set name="toApplication" field="Message/MessageType" value="4"/>
+                  <action:set name="toApplication" field="Message/Fields/ring" xpath="2 + 1"/>
+                  <action:set name="toApplication" field="Message/Fields/mem" type="string" xpath="concat('1 ', '3')"/>
+                  <action:set name="toApplication" field="Message/Fields/none" xpath="()"/>
+                  <action:execute name="toApplication"/>
+                </transition>
+              </state>
+            </scxml>""";
+
+    @Test
+    void toApplicationControlCopyShouldCarryOnlyTheFieldsTheActionSets() throws Exception {
+        ServiceSpec spec = Specs.parse(NOTICE_SPEC);
+        VirtualTimerService clock = new VirtualTimerService();
+        RecordingOverlay overlay = new RecordingOverlay(a(9), clock, new FixedTopology(a(9)));
+        ServiceInstance i = new ServiceInstance(Keys.message(5, 1), new ServiceRuntime(spec),
+                new TestEnvironment(overlay, InstanceLimits.DEFAULTS));
+        i.start();
+        var base = Messages.payload(5, 1, 3, 3, "x");
+        var m = new io.statecast.overlay.message.OverlayMessage(base.mode(), base.hopLimit(), base.source(),
+                base.destination(), base.previousHop(), base.root(), List.of(base.fsm(),
+                        new io.statecast.overlay.message.FieldsExtension(io.statecast.overlay.message.MessageFields.EMPTY
+                                .with("safe", new io.statecast.overlay.message.MessageField.Int(1))),
+                        new io.statecast.overlay.message.PayloadExtension(base.payload())));
+        i.onMessage(m, spec.matchMessage(m, a(9)));
+        List<ActionRecord> r = i.actionHistory();
+        assertEquals(ActionOutcome.EXECUTED, r.get(0).outcome(), r::toString);
+        List<RecordingOverlay.Call> calls = overlay.drain();
+        var delivered = ((RecordingOverlay.ToApplication) calls.get(0)).message();
+        assertEquals(new io.statecast.overlay.message.FsmExtension(5, (byte) 4, 1), delivered.fsm());
+        assertEquals(new io.statecast.overlay.message.MessageField.Int(3), delivered.fields().get("ring"));
+        assertEquals(new io.statecast.overlay.message.MessageField.Text("1 3"), delivered.fields().get("mem"));
+        assertEquals(2, delivered.fields().size(), () -> "the base's field safe and the empty one are not carried: "
+                + delivered.fields());
     }
 
     private static void expectFailure(ActionRecord r, String text) {
