@@ -143,6 +143,14 @@ class QuerySubsetDifferentialTest {
 
     /** Compares one expression; false when Saxon itself does not compile it (nothing to compare). */
     private static boolean check(Gen gen, History h, boolean xquery, String text) throws Exception {
+        try {
+            return compareOne(gen, h, xquery, text);
+        } catch (StepBound bounded) {
+            return false; // counted with Saxon's refusals, which must stay rare
+        }
+    }
+
+    private static boolean compareOne(Gen gen, History h, boolean xquery, String text) throws Exception {
         CompiledExpression ours;
         XdmValue expected;
         String saxonError = null;
@@ -229,13 +237,24 @@ class QuerySubsetDifferentialTest {
         return true;
     }
 
-    /** Our value, or {@code null} for a dynamic error. */
+    /**
+     * Our value, or {@code null} for a dynamic error; {@link StepBound} when the evaluation ran
+     * out of steps, as a generated nesting of {@code //} inside predicates can (Saxon's optimiser
+     * may answer it at once): bounded by design, not compared.
+     */
     private static List<Object> run(CompiledExpression e, History h, QueryBindings b, DatamodelValues data) {
         try {
             return e.run(h, b, data);
         } catch (EvaluationException ex) {
+            if (ex.fatal()) {
+                throw new StepBound();
+            }
             return null;
         }
+    }
+
+    private static final class StepBound extends RuntimeException {
+        private static final long serialVersionUID = 1L;
     }
 
     private static void compare(History h, List<Object> mine, XdmValue expected, String saxonError) {
