@@ -7,6 +7,7 @@ import io.statecast.messagestore.spec.SpecException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -134,6 +135,8 @@ public final class ChartCompiler {
         final Map<String, StateNode> byId = new HashMap<>();
         final Map<StateNode, Element> elements = new HashMap<>();
         final Set<String> variableNames = new LinkedHashSet<>();
+        /** Compiles the datamodel's reads of the history ({@code exists($_x?history/…)}); set with the variables. */
+        SubsetCompiler.HistoryReads historyReads;
         XPathCompiler xpath;
         XPathCompiler checker;
         /** Why the chart is more than states, events and custom content (for tools that model only that). */
@@ -275,15 +278,19 @@ public final class ChartCompiler {
 
         void collectVariables(Element e) {
             variableNames.addAll(SYSTEM_VARIABLES);
+            Set<String> declared = new LinkedHashSet<>();
+            Set<String> loopVariables = new HashSet<>();
             for (Element d : descendants(e)) {
                 if (isScxml(d, "data") && !d.getAttribute("id").isEmpty()) {
                     variableNames.add(d.getAttribute("id"));
+                    declared.add(d.getAttribute("id"));
                     refuseParameterName(d, d.getAttribute("id"));
                 } else if (isScxml(d, "foreach")) {
                     for (String a : new String[] {"item", "index"}) {
                         String v = d.getAttribute(a);
                         if (XPathData.isVariableName(v)) {
                             variableNames.add(v);
+                            loopVariables.add(v);
                             refuseParameterName(d, v);
                         }
                     }
@@ -291,6 +298,22 @@ public final class ChartCompiler {
             }
             // the spec's parameters: read-only variables, their values from the host
             variableNames.addAll(options.parameters());
+            // a read of the history may name the <data> variables (a <foreach> may bind its item
+            // to any value, so a name it binds stays Saxon's)
+            declared.removeAll(loopVariables);
+            List<String> ids = List.copyOf(declared);
+            Set<String> parameters = options.parameters();
+            historyReads = new SubsetCompiler.HistoryReads() {
+                @Override
+                public io.statecast.messagestore.event.CompiledExpression compile(String text) {
+                    return io.statecast.messagestore.event.CompiledExpression.compilePlatformRead(text, parameters, ids);
+                }
+
+                @Override
+                public List<String> dataIds() {
+                    return ids;
+                }
+            };
         }
 
         /** A variable may not hide a parameter: {@code $Name} would mean two things. */
@@ -766,7 +789,7 @@ public final class ChartCompiler {
                 // ($_x's entries the subset reads through its scope)
                 return new Expr(text, exe, null, where,
                         SYSTEM_VARIABLES.stream().anyMatch(v -> !v.equals(PLATFORM) && namesVariable(text, v)) ? null
-                        : SubsetCompiler.compile(text));
+                        : SubsetCompiler.compile(text, historyReads));
             } catch (SaxonApiException ex) {
                 msg = "'" + text + "' does not compile: " + ex.getMessage();
             } catch (io.statecast.messagestore.event.QueryException ex) {

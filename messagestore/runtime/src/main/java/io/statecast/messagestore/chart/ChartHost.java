@@ -70,6 +70,19 @@ public interface ChartHost {
     }
 
     /**
+     * The items of a compiled read of the instance's history ({@code $_x?history/…} in a
+     * {@code cond} or {@code <assign expr>}), atomized
+     * ({@link io.statecast.messagestore.event.CompiledExpression#atomized}), with the session's
+     * variables {@code data}; empty when the host has no history to read (as {@code $_x?history}
+     * is then empty), {@code null} when it cannot answer (the default: no history; or the
+     * evaluation failed): the expression then runs on Saxon, which reports any error.
+     */
+    default java.util.List<Object> historyItems(Session session, io.statecast.messagestore.event.CompiledExpression read,
+            io.statecast.messagestore.event.DatamodelValues data) {
+        return null;
+    }
+
+    /**
      * The session's {@code _sessionid}, asked for once, when the session first needs it (a
      * session whose chart never reads it costs nothing for it).
      */

@@ -25,8 +25,12 @@ import java.util.List;
  *              | "In" "(" StringLiteral ")"
  *              | "$_x" "?" NCName ( "?" "(" Expr ")" )?
  *              | ( "max" | "min" ) "(" ( Item | "(" Item ( "," Item )* ")" ) ")"
+ *              | ( "exists" | "empty" | "count" | "string" | "number" | "xs:integer" ) "(" HistoryRead ")"
  * Item       ::= Expr | "$_x" "?" NCName "?" "*"
  * </pre>
+ *
+ * A HistoryRead is an argument that names {@code $_x} and compiles in the history's subset with
+ * {@code $_x?history} as the document ({@link HistoryReads}); it runs over the history's entries.
  *
  * {@code $_x} is the platform's map ({@link ChartHost#platform}); its entries are read through
  * the {@link SubsetExpr.Scope}, so that a host answers them without building the map.
@@ -39,19 +43,42 @@ import java.util.List;
  */
 final class SubsetCompiler {
 
+    /**
+     * Compiles the argument of {@code exists}, {@code empty}, {@code count}, {@code string},
+     * {@code number} or {@code xs:integer} when it reads the history as {@code $_x?history}
+     * ({@link io.statecast.messagestore.event.CompiledExpression#compilePlatformRead}).
+     */
+    interface HistoryReads {
+        /** The argument's compiled form, or {@code null} when it is outside the history's subset. */
+        io.statecast.messagestore.event.CompiledExpression compile(String text);
+
+        /** The datamodel variables a compiled argument reads, by its indexes. */
+        List<String> dataIds();
+    }
+
     private final String s;
+    private final HistoryReads reads;
     private int pos;
 
-    private SubsetCompiler(String s) {
+    private SubsetCompiler(String s, HistoryReads reads) {
         this.s = s;
+        this.reads = reads;
     }
 
     /** The subset's form of {@code text}, or {@code null} when the text is outside the subset. */
     static SubsetExpr compile(String text) {
+        return compile(text, null);
+    }
+
+    /**
+     * The subset's form of {@code text}, with reads of the history ({@code exists($_x?history/…)})
+     * compiled by {@code reads} (none when {@code null}); {@code null} when outside the subset.
+     */
+    static SubsetExpr compile(String text, HistoryReads reads) {
         if (text == null) {
             return null;
         }
-        SubsetCompiler c = new SubsetCompiler(text);
+        SubsetCompiler c = new SubsetCompiler(text, reads);
         try {
             SubsetExpr e = c.or();
             c.skipSpace();
@@ -222,11 +249,64 @@ final class SubsetCompiler {
         if (isDigit(c) || c == '.') {
             return number();
         }
+        if (reads != null && s.startsWith("xs:integer", pos)) {
+            pos += "xs:integer".length();
+            expect('(');
+            SubsetExpr h = historyCall(SubsetExpr.HistoryCall.Kind.INTEGER);
+            if (h == null) {
+                throw new Outside();
+            }
+            return h;
+        }
         String name = name();
         if (name == null) {
             throw new Outside();
         }
         return call(name);
+    }
+
+    /**
+     * After {@code fn(}: the call when its argument reads {@code $_x?history} and compiles in the
+     * history's subset; {@code null} (the cursor unmoved) when it does not name {@code $_x}.
+     */
+    private SubsetExpr historyCall(SubsetExpr.HistoryCall.Kind kind) throws Outside {
+        int start = pos;
+        int end = argumentEnd(start);
+        String argument = s.substring(start, end);
+        if (!ChartCompiler.namesVariable(argument, ChartCompiler.PLATFORM)) {
+            return null;
+        }
+        io.statecast.messagestore.event.CompiledExpression read = reads.compile(argument);
+        if (read == null) {
+            throw new Outside();
+        }
+        pos = end + 1;
+        return new SubsetExpr.HistoryCall(kind, read, reads.dataIds());
+    }
+
+    /** The index of the {@code )} that closes the argument list starting at {@code from}. */
+    private int argumentEnd(int from) throws Outside {
+        int depth = 1;
+        for (int i = from; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\'' || c == '"') {
+                int close = s.indexOf(c, i + 1); // a doubled quote closes and opens again
+                if (close < 0) {
+                    throw new Outside();
+                }
+                i = close;
+            } else if (c == '(') {
+                if (i + 1 < s.length() && s.charAt(i + 1) == ':') {
+                    throw new Outside(); // a comment may hold anything
+                }
+                depth++;
+            } else if (c == ')' && --depth == 0) {
+                return i;
+            } else if (c == '{' || c == '}') {
+                throw new Outside();
+            }
+        }
+        throw new Outside();
     }
 
     /**
@@ -355,6 +435,20 @@ final class SubsetCompiler {
             return aggregate("max".equals(name));
         }
         expect('(');
+        SubsetExpr.HistoryCall.Kind kind = reads == null ? null : switch (name) {
+            case "exists" -> SubsetExpr.HistoryCall.Kind.EXISTS;
+            case "empty" -> SubsetExpr.HistoryCall.Kind.EMPTY;
+            case "count" -> SubsetExpr.HistoryCall.Kind.COUNT;
+            case "string" -> SubsetExpr.HistoryCall.Kind.STRING;
+            case "number" -> SubsetExpr.HistoryCall.Kind.NUMBER;
+            default -> null;
+        };
+        if (kind != null) {
+            SubsetExpr h = historyCall(kind);
+            if (h != null) {
+                return h;
+            }
+        }
         List<SubsetExpr> args = new ArrayList<>();
         skipSpace();
         if (pos < s.length() && s.charAt(pos) == ')') {

@@ -1,5 +1,6 @@
 package io.statecast.messagestore.chart;
 
+import io.statecast.messagestore.event.CompiledExpression;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import net.sf.saxon.str.StringView;
@@ -56,6 +57,13 @@ abstract class SubsetExpr {
 
         /** {@code $_x?map?*}: the map's values, each as for {@link #platform}; {@link Fallback} when not a map. */
         Object[] platformValues(String map) throws Fallback;
+
+        /**
+         * The items of {@code call}'s read of the instance's history, atomized
+         * ({@link CompiledExpression#atomized}); {@link Fallback} when the host cannot answer it
+         * (no history, or an evaluation error, which Saxon then reports).
+         */
+        java.util.List<Object> historyItems(HistoryCall call) throws Fallback;
     }
 
     /** The subset cannot settle this evaluation exactly; Saxon must. Immutable: no stack, no suppression. */
@@ -558,7 +566,7 @@ abstract class SubsetExpr {
             throw Fallback.INSTANCE; // a string or boolean: a type error, Saxon's message
         }
 
-        private static Double number(Object v, Scope s) {
+        static Double number(Object v, Scope s) {
             if (v == null) {
                 return Double.NaN;
             }
@@ -583,6 +591,92 @@ abstract class SubsetExpr {
             } catch (NumberFormatException e) {
                 return Double.NaN;
             }
+        }
+    }
+
+    /**
+     * {@code exists}, {@code empty}, {@code count}, {@code string}, {@code number} or
+     * {@code xs:integer} of an expression that reads the instance's history through
+     * {@code $_x?history/…}: the expression itself runs as the history's compiled subset
+     * ({@link CompiledExpression}, over the entries, no document), this node reduces its items.
+     */
+    static final class HistoryCall extends SubsetExpr {
+        enum Kind { EXISTS, EMPTY, COUNT, STRING, NUMBER, INTEGER }
+
+        final Kind kind;
+        /** The argument, {@code $_x?history} read as the history's document node. */
+        final CompiledExpression read;
+        /** The datamodel variables {@link #read} names, by the index it reads them with. */
+        final java.util.List<String> dataIds;
+
+        HistoryCall(Kind kind, CompiledExpression read, java.util.List<String> dataIds) {
+            this.kind = kind;
+            this.read = read;
+            this.dataIds = dataIds;
+        }
+
+        @Override
+        Object value(Scope s) throws Failure, Fallback {
+            java.util.List<Object> items = s.historyItems(this);
+            switch (kind) {
+                case EXISTS:
+                    return !items.isEmpty();
+                case EMPTY:
+                    return items.isEmpty();
+                case COUNT:
+                    return (long) items.size();
+                default:
+                    break;
+            }
+            if (items.size() > 1) {
+                throw Fallback.INSTANCE; // a sequence where one item is allowed: Saxon's type error
+            }
+            Object v = items.isEmpty() ? null : items.get(0) instanceof CompiledExpression.Untyped u
+                    ? new Untyped(u.text()) : items.get(0);
+            switch (kind) {
+                case STRING:
+                    return v == null ? "" : stringOf(v);
+                case NUMBER:
+                    return Call.number(v, s);
+                default:
+                    return integer(v);
+            }
+        }
+
+        /** {@code xs:integer(v)} of a whole number written in decimal; anything else is Saxon's to cast or refuse. */
+        private static Long integer(Object v) throws Fallback {
+            if (v == null) {
+                return null;
+            }
+            if (v instanceof Long l) {
+                return l;
+            }
+            if (!(v instanceof Untyped || v instanceof String)) {
+                throw Fallback.INSTANCE;
+            }
+            String t = stringOf(v);
+            int from = 0;
+            int to = t.length();
+            while (from < to && isXmlSpace(t.charAt(from))) {
+                from++;
+            }
+            while (to > from && isXmlSpace(t.charAt(to - 1))) {
+                to--;
+            }
+            int digits = from < to && (t.charAt(from) == '+' || t.charAt(from) == '-') ? from + 1 : from;
+            if (digits == to || to - digits > 18) {
+                throw Fallback.INSTANCE; // not a number, or too long for a long: Saxon's error or BigInteger
+            }
+            for (int i = digits; i < to; i++) {
+                if (t.charAt(i) < '0' || t.charAt(i) > '9') {
+                    throw Fallback.INSTANCE;
+                }
+            }
+            return Long.parseLong(t, from, to, 10);
+        }
+
+        private static boolean isXmlSpace(char c) {
+            return c == ' ' || c == '\t' || c == '\r' || c == '\n';
         }
     }
 

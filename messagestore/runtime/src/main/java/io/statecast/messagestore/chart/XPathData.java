@@ -76,6 +76,9 @@ final class XPathData implements SubsetExpr.Scope {
      * element (whose children are stale meanwhile). The truth for those variables until {@link #flush}.
      */
     private final Map<String, SubsetExpr.Untyped> scalars = new HashMap<>(4);
+    /** The variables as the compiled reads of the history see them, for the chart's list of them. */
+    private io.statecast.messagestore.event.DatamodelValues historyData;
+    private java.util.List<String> historyDataIds;
     private final StringToDouble toDouble;
     /** Saxon's values of the variables since the last change; made with the document. */
     private Map<String, XdmValue> bound = Map.of();
@@ -592,6 +595,20 @@ final class XPathData implements SubsetExpr.Scope {
             atomicOrFallback(v);
         }
         return values;
+    }
+
+    @Override
+    public java.util.List<Object> historyItems(SubsetExpr.HistoryCall call) throws SubsetExpr.Fallback {
+        if (historyDataIds != call.dataIds) {
+            // one list per chart: the view is made once per session
+            historyData = session.datamodelValues(call.dataIds);
+            historyDataIds = call.dataIds;
+        }
+        java.util.List<Object> items = session.host().historyItems(session, call.read, historyData);
+        if (items == null) {
+            throw SubsetExpr.Fallback.INSTANCE;
+        }
+        return items;
     }
 
     private static Object atomicOrFallback(Object v) throws SubsetExpr.Fallback {

@@ -95,6 +95,23 @@ public final class CompiledExpression {
     }
 
     /**
+     * Compiles a datamodel expression's read of the history, written with {@code $_x?history} as
+     * the document ({@code $_x?history/HistoryOfEvents/Event[@name='data'][last()]}), if it is in
+     * the subset (as for an action's XPath; absolute paths are refused, since the datamodel's
+     * {@code /} is not the history).
+     *
+     * @return the compiled expression, or {@code null} when Saxon must evaluate it
+     */
+    public static CompiledExpression compilePlatformRead(String text, Set<String> parameterNames,
+            List<String> dataIds) {
+        try {
+            return new CompiledExpression(text, SubsetParser.parsePlatform(text, parameterNames, dataIds));
+        } catch (SubsetParser.Unsupported e) {
+            return null;
+        }
+    }
+
+    /**
      * Why {@code text} is outside the subset (the first construct the subset lacks, with its
      * offset), or {@code null} when it compiles. For tools that show which expressions run on Saxon.
      */
@@ -176,6 +193,71 @@ public final class CompiledExpression {
             // context's scratch item rather than a new one
             c.lend = SubsetEval.takesLend(root);
             return select(history, root.eval(c));
+        } catch (SubsetEval.DynamicError e) {
+            throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);
+        } catch (StackOverflowError e) {
+            throw new EvaluationException("'" + text + "' overflowed the stack", true, e);
+        }
+    }
+
+    /**
+     * A node's string value as an atomized item: {@code xs:untypedAtomic}, as every value of the
+     * history and the datamodel is ({@link #atomized}).
+     */
+    public record Untyped(String text) {
+        /** @param text the string value */
+        public Untyped {
+            Objects.requireNonNull(text, "text");
+        }
+    }
+
+    /**
+     * The value atomized, for the datamodel's own evaluators ({@code exists($_x?history/…)} in a
+     * {@code cond}): each node, of the history or a datamodel variable, as an {@link Untyped} of
+     * its string value; each atomic value as it is ({@code String}, {@code Long}, {@code Boolean}).
+     */
+    public List<Object> atomized(History history, QueryBindings bindings, DatamodelValues data)
+            throws EvaluationException {
+        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, data, slots)) {
+            // read every item before anything else runs: a path's one node may be the context's
+            // scratch item rather than a new one
+            c.lend = SubsetEval.takesLend(root);
+            List<Object> v = root.eval(c);
+            int n = v.size();
+            if (n == 0) {
+                return List.of();
+            }
+            List<Object> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                Object item = v.get(i);
+                out.add(item instanceof String || item instanceof Long || item instanceof Boolean ? item
+                        : new Untyped(item instanceof DatamodelItem d ? d.text() : text(history, item)));
+            }
+            return out;
+        } catch (SubsetEval.DynamicError e) {
+            throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);
+        } catch (StackOverflowError e) {
+            throw new EvaluationException("'" + text + "' overflowed the stack", true, e);
+        }
+    }
+
+    /**
+     * The entries (indexes in {@link History#entries()}) holding the history nodes the expression
+     * selects: what {@code forgetEvents} removes ({@link History#forget} for Saxon's nodes).
+     */
+    int[] selectedEntries(History history, QueryBindings bindings, DatamodelValues data) throws EvaluationException {
+        try (SubsetEval.Ctx c = SubsetEval.Ctx.open(history, bindings, data, slots)) {
+            c.lend = SubsetEval.takesLend(root);
+            List<Object> v = root.eval(c);
+            int[] out = new int[v.size()];
+            int n = 0;
+            for (int i = 0; i < out.length; i++) {
+                // read now: a path's one node may be the context's scratch item
+                if (v.get(i) instanceof HistoryItem h && h.index >= 0) {
+                    out[n++] = h.index;
+                }
+            }
+            return n == out.length ? out : java.util.Arrays.copyOf(out, n);
         } catch (SubsetEval.DynamicError e) {
             throw new EvaluationException("'" + text + "' failed: " + e.getMessage(), e.fatal, e);
         } catch (StackOverflowError e) {

@@ -205,6 +205,40 @@ public final class History {
         return removed;
     }
 
+    /**
+     * Removes entries by index in {@link #entries()} ({@code indexes}, any order, repeats
+     * allowed; it is sorted in place): what {@link #forget} does for a compiled selection, whose
+     * nodes know their entries, without building the document.
+     *
+     * @return how many entries were removed
+     */
+    int forgetEntries(int[] indexes) {
+        Arrays.sort(indexes);
+        int removed = 0;
+        int last = -1;
+        for (int k = indexes.length - 1; k >= 0; k--) {
+            int i = indexes[k];
+            if (i == last || i < 0 || i >= entries.size()) {
+                continue;
+            }
+            last = i;
+            entries.remove(i);
+            if (built != null) {
+                HistElement e = built.elements.remove(i);
+                if (e != null) {
+                    built.rootChildren.remove(e);
+                }
+            } else {
+                System.arraycopy(xmlWanted, i + 1, xmlWanted, i, entries.size() - i);
+            }
+            removed++;
+        }
+        if (removed > 0) {
+            version++;
+        }
+        return removed;
+    }
+
     /** The entries, oldest first (a read-only view; do not keep it across changes). */
     public List<HistoryEntry> entries() {
         return Collections.unmodifiableList(entries);

@@ -85,6 +85,23 @@ public final class QueryEvaluator {
     }
 
     /**
+     * The {@code forgetEvents} primitive: removes from {@code history} every entry holding a node
+     * the path selects. A path of the compiled subset selects over the entries (no document is
+     * built, no Saxon); any other goes through {@link #selectNodes} and {@link History#forget}.
+     *
+     * @return how many entries were removed
+     */
+    public int forget(Object owner, CompiledPath path, QueryBindings bindings, DatamodelValues data, History history)
+            throws EvaluationException {
+        CompiledExpression compiled = path.compiled();
+        if (compiled != null) {
+            // not bracketed by the guard: a compiled expression bounds its own steps
+            return history.queryable() ? history.forgetEntries(compiled.selectedEntries(history, bindings, data)) : 0;
+        }
+        return history.forget(selectNodes(owner, path, bindings, data, history));
+    }
+
+    /**
      * Evaluates an action's XPath and returns the history elements it selected: what the
      * {@code forgetEvents} primitive removes. Items that are not nodes of the history are ignored.
      */

@@ -443,6 +443,15 @@ final class SubsetEval {
     }
 
     /** {@code /}: the document node. */
+    /** {@code $_x?history} in a datamodel expression: the history's document node, whatever the context item. */
+    static final class HistoryDocument extends Ev {
+
+        @Override
+        List<Object> eval(Ctx c) {
+            return HistoryItem.DOCUMENT_NODE;
+        }
+    }
+
     static final class Root extends Ev {
 
         @Override

@@ -35,6 +35,11 @@ final class SubsetLexer {
 
     /** The tokens of {@code text}, ending with an {@link Kind#END} token. */
     static List<Token> tokens(String text, boolean xquery) throws SubsetParser.Unsupported {
+        return tokens(text, xquery, false);
+    }
+
+    /** {@link #tokens(String, boolean)}; with {@code lookups}, {@code ?} is a symbol too ({@code $_x?history}). */
+    static List<Token> tokens(String text, boolean xquery, boolean lookups) throws SubsetParser.Unsupported {
         List<Token> out = new ArrayList<>();
         int n = text.length();
         int i = 0;
@@ -92,7 +97,7 @@ final class SubsetLexer {
                     sym = two;
                 } else if (two.equals("..") || two.equals("::") || two.equals("||")) {
                     throw new SubsetParser.Unsupported("'" + two + "'", i);
-                } else if ("/[](),@.*=<>$;|".indexOf(ch) >= 0) {
+                } else if ("/[](),@.*=<>$;|".indexOf(ch) >= 0 || (lookups && ch == '?')) {
                     sym = String.valueOf(ch);
                 } else {
                     throw new SubsetParser.Unsupported("'" + ch + "'", i);

@@ -38,17 +38,24 @@ final class SubsetParser {
     private final boolean xquery;
     private final Set<String> parameters;
     private final List<String> dataIds;
+    /**
+     * A datamodel expression's read of the history: {@code $_x?history} is the document node, and
+     * an absolute path is refused (there {@code /} is not the history).
+     */
+    private final boolean platformHistory;
     private final Set<String> externals = new LinkedHashSet<>();
     private final List<Binding> scope = new ArrayList<>();
     private final Set<String> usedParameters = new HashSet<>();
     private int at;
     private int slots;
 
-    private SubsetParser(List<Token> tokens, boolean xquery, Set<String> parameters, List<String> dataIds) {
+    private SubsetParser(List<Token> tokens, boolean xquery, Set<String> parameters, List<String> dataIds,
+            boolean platformHistory) {
         this.tokens = tokens;
         this.xquery = xquery;
         this.parameters = parameters;
         this.dataIds = dataIds;
+        this.platformHistory = platformHistory;
     }
 
     /**
@@ -72,10 +79,23 @@ final class SubsetParser {
      *                   gives each its index ({@link SubsetEval.DataRef})
      */
     static Parsed parse(String text, boolean xquery, Set<String> parameters, List<String> dataIds) throws Unsupported {
-        SubsetParser p = new SubsetParser(SubsetLexer.tokens(text, xquery), xquery, parameters, dataIds);
+        SubsetParser p = new SubsetParser(SubsetLexer.tokens(text, xquery), xquery, parameters, dataIds, false);
         if (xquery) {
             p.prolog();
         }
+        Ev root = p.expr();
+        p.expect(Kind.END, "");
+        return new Parsed(root, p.slots, Set.copyOf(p.usedParameters));
+    }
+
+    /**
+     * Parses an XPath of the datamodel ({@code cond}, {@code <assign expr>}) that reads the
+     * history as {@code $_x?history}: that lookup is the history's document node, the rest is the
+     * subset as for an action's XPath, except absolute paths (whose root, in the datamodel, is not
+     * the history).
+     */
+    static Parsed parsePlatform(String text, Set<String> parameters, List<String> dataIds) throws Unsupported {
+        SubsetParser p = new SubsetParser(SubsetLexer.tokens(text, false, true), false, parameters, dataIds, true);
         Ev root = p.expr();
         p.expect(Kind.END, "");
         return new Parsed(root, p.slots, Set.copyOf(p.usedParameters));
@@ -354,6 +374,9 @@ final class SubsetParser {
     private Ev path() throws Unsupported {
         Ev start;
         List<SubsetEval.Step> steps = new ArrayList<>();
+        if (platformHistory && (peek().is("/") || peek().is("//"))) {
+            throw new Unsupported("an absolute path (the history is $_x?history here)", peek().start());
+        }
         if (peek().is("/")) {
             next();
             start = new SubsetEval.Root();
@@ -465,7 +488,16 @@ final class SubsetParser {
                 break;
         }
         if (accept("$")) {
-            return variable(varName(), t.start());
+            String name = varName();
+            if (platformHistory && name.equals("_x")) {
+                expect(Kind.SYMBOL, "?");
+                Token key = expect(Kind.NAME, "");
+                if (!key.text().equals("history")) {
+                    throw new Unsupported("$_x?" + key.text(), key.start());
+                }
+                return new SubsetEval.HistoryDocument();
+            }
+            return variable(name, t.start());
         }
         if (accept(".")) {
             return new SubsetEval.ContextItem();

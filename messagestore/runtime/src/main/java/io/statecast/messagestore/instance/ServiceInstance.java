@@ -747,6 +747,20 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         return PlatformVariables.values(env.overlay(), map);
     }
 
+    // a cond's or assign's read of $_x?history, compiled: the history's entries, no document
+    @Override
+    public java.util.List<Object> historyItems(io.statecast.messagestore.event.CompiledExpression read,
+            io.statecast.messagestore.event.DatamodelValues data) {
+        if (!history.queryable()) {
+            return java.util.List.of(); // $_x has no history entry then
+        }
+        try {
+            return read.atomized(history, service.bindings(), data);
+        } catch (io.statecast.messagestore.event.EvaluationException e) {
+            return null; // Saxon evaluates it and reports the error as it would have
+        }
+    }
+
     /** A delayed {@code <send>} fell due: the machine takes its event, then its actions run. */
     private void delayedSendDue(int timerId) {
         Runnable task = sendTasks == null ? null : sendTasks.remove(timerId);
@@ -792,8 +806,7 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         if (service.quarantined()) {
             throw new EvaluationException("service is quarantined", false, null);
         }
-        return history.forget(env.evaluator().selectNodes(service, path, service.bindings(), machine.datamodel(),
-                history));
+        return env.evaluator().forget(service, path, service.bindings(), machine.datamodel(), history);
     }
 
     @Override

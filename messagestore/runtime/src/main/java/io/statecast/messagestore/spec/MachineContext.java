@@ -52,6 +52,16 @@ public interface MachineContext {
         return io.statecast.messagestore.chart.PlatformEntries.lookup(platform(), map, key);
     }
 
+    /**
+     * A compiled read of the history for the datamodel's evaluators
+     * ({@link io.statecast.messagestore.chart.ChartHost#historyItems}); {@code null} (the default)
+     * when this context has no history: Saxon evaluates the expression over {@link #platform}.
+     */
+    default java.util.List<Object> historyItems(io.statecast.messagestore.event.CompiledExpression read,
+            io.statecast.messagestore.event.DatamodelValues data) {
+        return null;
+    }
+
     /** {@code $_x?map?*} for the compiled subset; {@code null} when not a map. */
     default Object[] platformValues(String map) {
         return io.statecast.messagestore.chart.PlatformEntries.values(platform(), map);

@@ -163,6 +163,12 @@ public final class MachineState implements ChartHost {
     }
 
     @Override
+    public java.util.List<Object> historyItems(Session s, io.statecast.messagestore.event.CompiledExpression read,
+            DatamodelValues data) {
+        return timers.historyItems(read, data);
+    }
+
+    @Override
     public String sessionId(Session s) {
         return spec.service().name() + "-" + Integer.toHexString(System.identityHashCode(this));
     }
