@@ -232,10 +232,11 @@ public final class SideBySideCommand implements Callable<Integer> {
     }
 
     private CellResult report(PrintWriter out, CellResult r) {
-        out.printf(Locale.ROOT, "sidebyside: %s, loss %d %%, %s: %s msgs/s, delay p50 %s ms, p99 %s ms, CPU %s µs/msg, delivered %d/%d%s%n",
+        out.printf(Locale.ROOT, "sidebyside: %s, loss %d %%, %s: %s msgs/s, delay p50 %s ms, p99 %s ms, CPU %s µs/msg, delivered %d/%d, duplicates %s, out of order %s%s%n",
                 r.shape(), r.lossPercent(), r.system(), SideBySideTable.format(r.messagesPerSecond(), 0),
                 SideBySideTable.format(r.delayMsP50(), 2), SideBySideTable.format(r.delayMsP99(), 2),
                 SideBySideTable.format(r.cpuMicrosPerMessage(), 1), r.delivered(), r.expected(),
+                SideBySideTable.count(r.duplicates()), SideBySideTable.count(r.outOfOrder()),
                 r.note().isEmpty() ? "" : " (" + r.note() + ")");
         out.flush();
         return r;
@@ -349,8 +350,7 @@ public final class SideBySideCommand implements Callable<Integer> {
         }
         CellResult r = CellResult.of(shape.name(), loss, system, sender, recv, count, note);
         if (!r.complete() && r.note().isEmpty()) {
-            return new CellResult(r.shape(), r.lossPercent(), r.system(), r.messagesPerSecond(), r.delayMsP50(), r.delayMsP99(),
-                    r.cpuMicrosPerMessage(), r.delivered(), r.expected(), "incomplete");
+            return r.withNote("incomplete");
         }
         return r;
     }
