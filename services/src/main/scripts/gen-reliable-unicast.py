@@ -17,26 +17,41 @@ A_H = "/HistoryOfEvents"
 C_H = "$_x?history/HistoryOfEvents"
 
 
-def una(h):
-    """The first unacknowledged number: the cumulative ACK kept in the history (0 before any)."""
-    return f"xs:integer(({h}/Event[@name='ack'][last()]/Message/Fields/Field[@name='ack'], 0)[1])"
+# Every message in flight is among the first 64 keep and fresh entries (the window is at most 64
+# and the entries are in sending order, the queued messages' behind them): a step reads only
+# those, so its work does not grow with the messages the application has queued. Saxon stops a
+# [position() le 64] or [1] walk there; a [last()] or an unbounded one would walk the queue.
+WIN = 64
+
+
+def keepw(h):
+    return f"{h}/Event[@name='keep'][position() le {WIN}]"
+
+
+def freshw(h):
+    return f"{h}/Event[@name='fresh'][position() le {WIN}]"
 
 
 def lost(h, base):
     """Sent messages (keep entries, numbered from base) the last ACK shows lost: not SACKed, at
-    least DupThresh below the highest SACKed number, not yet repaired once (a fresh twin)."""
-    return (f"let $A := {h}/Event[@name='ack'][last()]/Message/Fields, "
-            f"$u := xs:integer(($A/Field[@name='ack'], 0)[1]), "
-            f"$R := tokenize(string($A/Field[@name='sack']), ' ')[. ne ''], "
-            f"$hi := if (empty($R)) then -1 else xs:integer(tokenize($R[last()], '-')[last()]), "
-            f"$F := {h}/Event[@name='fresh']/Message/MessageIdentifier "
-            f"return {h}/Event[@name='keep'][Message/MessageIdentifier = $F and "
-            f"(let $s := {base} + position() - 1 return $s ge $u and $s + $DupThresh le $hi and "
+    least DupThresh below the highest SACKed number, not yet repaired once (a fresh twin). The
+    ACK's fields are in $inAck, $inSack and $inHi (read once per ACK)."""
+    return (f"let $R := tokenize(string($inSack), ' ')[. ne ''], "
+            f"$F := {freshw(h)}/Message/MessageIdentifier "
+            f"return {keepw(h)}[Message/MessageIdentifier = $F and "
+            f"(let $s := {base} + position() - 1 return $s ge xs:integer($inAck) and $s + $DupThresh le xs:integer($inHi) and "
             f"not(some $r in $R satisfies (xs:integer(tokenize($r, '-')[1]) le $s "
             f"and $s le xs:integer(tokenize($r, '-')[last()]))))]")
 
 
-CONN = f"{A_H}/Event[@name='synack'][last()]/Message/Fields/Field[@name='conn']"
+def seq_of(h, message):
+    """The number of a sent or sendable message: its place among the keep entries after $una."""
+    return (f"xs:integer($una) + index-of(for $x in {keepw(h)} return string($x/Message/MessageIdentifier), "
+            f"string({message}/Message/MessageIdentifier))[1] - 1")
+
+
+# the connection's number, kept in $conn when the SYN-ACK arrives
+CONN = "$conn"
 # receiver: the anchor (the SYN, number -1, or the last message delivered) and the held messages
 E_A = f"{A_H}/Event[@name=('syn','rdata')]"
 E_C = f"{C_H}/Event[@name=('syn','rdata')]"
@@ -120,8 +135,7 @@ PUMP = "\n".join([
     '        <if cond="number($i) &lt;= number($k)">',
     act("sendDataMessage", [
         ("Message", "xpath", f"{A_H}/Event[@name='own'][1]/Message"),
-        ("Message/Fields/seq", "xpath",
-         f"{una(A_H)} + count({A_H}/Event[@name='keep']) - count({A_H}/Event[@name='own'])"),
+        ("Message/Fields/seq", "xpath", seq_of(A_H, f"{A_H}/Event[@name='own'][1]")),
         ("Message/Fields/conn", "xpath", CONN),
     ], indent=10),
     forget(f"{A_H}/Event[@name='own'][1]", indent=10),
@@ -188,7 +202,7 @@ HEADER = '''<?xml version="1.0" encoding="UTF-8"?>
     </data>
     <data name="parameters">
       <Parameter name="InitialWindow" type="integer" default="4">Congestion window of a new connection, in messages.</Parameter>
-      <Parameter name="MaxWindow" type="integer" default="32">Largest congestion window, in messages (at most 64). The sender's history holds two entries per message in flight and three per message waiting: keep historyEntries above 2 MaxWindow plus 3 times the messages the application queues, plus 4.</Parameter>
+      <Parameter name="MaxWindow" type="integer" default="32">Largest congestion window, in messages (at most 64: a larger value counts as 64, as the sender reads only the first 64 of its unacknowledged messages in a step). The sender's history holds two entries per message in flight and three per message waiting: keep historyEntries above 2 MaxWindow plus 3 times the messages the application queues, plus 4.</Parameter>
       <Parameter name="RecvWindow" type="integer" default="32">Messages a receiver holds behind a gap; it advertises what is free (wnd) and drops numbers beyond it.</Parameter>
       <Parameter name="InitialRTO" type="duration" default="1000">RTO before the first RTT sample (RFC 6298: 1 s).</Parameter>
       <Parameter name="MinRTO" type="duration" default="200">Lower bound of the RTO. RFC 6298 asks 1 s for the Internet; an overlay's round trips are milliseconds and its losses are repaired by SACK first, so a timeout is the rarer, second line: 200 ms, as Linux TCP.</Parameter>
@@ -234,6 +248,12 @@ HEADER = '''<?xml version="1.0" encoding="UTF-8"?>
     <data id="n" expr="0"/>
     <data id="inAck" expr="0"/>
     <data id="nFast" expr="0"/>
+    <data id="conn" expr="-1"/>
+    <!-- the ACK being handled: its fields, read from the history once -->
+    <data id="inLine" expr="''"/>
+    <data id="inConn" expr="''"/>
+    <data id="inSack" expr="''"/>
+    <data id="inHi" expr="-1"/>
     <!-- receiver -->
     <data id="rconn" expr="-1"/>
   </datamodel>
@@ -287,6 +307,7 @@ def sender():
 {RTT_SAMPLE}
           </if>
 {assign("rwnd", f"({C_H}/Event[@name='synack'][last()]/Message/Fields/Field[@name='wnd'], $RecvWindow)[1]", 10)}
+{assign("conn", f"string({C_H}/Event[@name='synack'][last()]/Message/Fields/Field[@name='conn'])", 10)}
 {assign("backoffs", "0", 10)}
 {cancel("rto", 10)}
 {assign("timerOn", "0", 10)}
@@ -331,18 +352,23 @@ def sender():
 
         <!-- an ACK of this connection: the cumulative number may only grow, up to what was sent -->
         <transition event="ack">
-{assign("inAck", f"xs:integer(({ack_fields}/Field[@name='ack'], -1)[1])", 10)}
-          <if cond="string({ack_fields}/Field[@name='conn']) != string({C_H}/Event[@name='synack'][last()]/Message/Fields/Field[@name='conn']) or number($inAck) &lt; number($una) or number($inAck) &gt; number($nextSeq)">
-{forget(f"{A_H}/Event[@name='ack'][last()]", 12)}
+          <!-- one walk to the ACK (the newest entry, behind the queue): its fields into variables -->
+{assign("inLine", f"let $F := {ack_fields} return string-join((string(($F/Field[@name='ack'], -1)[1]), string($F/Field[@name='conn']), string(($F/Field[@name='wnd'], '')[1]), string($F/Field[@name='sack'])), ';')", 10)}
+{assign("inAck", "xs:integer(tokenize(string($inLine), ';')[1])", 10)}
+{assign("inConn", "tokenize(string($inLine), ';')[2]", 10)}
+{assign("inSack", "tokenize(string($inLine), ';')[4]", 10)}
+{assign("inHi", "let $R := tokenize(string($inSack), ' ')[. ne ''] return if (empty($R)) then -1 else xs:integer(tokenize($R[last()], '-')[last()])", 10)}
+          <if cond="string($inConn) != string($conn) or number($inAck) &lt; number($una) or number($inAck) &gt; number($nextSeq)">
+{forget(f"{A_H}/Event[@name='ack']", 12)}
             <else/>
-{assign("rwnd", f"xs:integer(({ack_fields}/Field[@name='wnd'], $rwnd)[1])", 12)}
+{assign("rwnd", "let $w := tokenize(string($inLine), ';')[3] return if ($w = '') then $rwnd else xs:integer($w)", 12)}
             <!-- lost messages to repair now (numbered from the old una: the keep entries of what
                  this ACK acknowledges are still there) -->
 {assign("nFast", "count(" + lost(C_H, "$una") + ")", 12)}
 {assign("n", "$inAck - $una", 12)}
             <if cond="$timedSeq &gt;= 0 and number($inAck) &gt; number($timedSeq)">
 {RTT_SAMPLE.replace(chr(10) + "        ", chr(10) + "              ").replace("        <assign", "              <assign", 1)}
-            <elseif cond="$timedSeq &gt;= 0 and $nFast &gt; 0 and number($timedSeq) &gt;= number($inAck) and $timedSeq + $DupThresh &lt;= (let $R := tokenize(string({ack_fields}/Field[@name='sack']), ' ')[. ne ''] return if (empty($R)) then -1 else xs:integer(tokenize($R[last()], '-')[last()]))"/>
+            <elseif cond="$timedSeq &gt;= 0 and $nFast &gt; 0 and number($timedSeq) &gt;= number($inAck) and $timedSeq + $DupThresh &lt;= number($inHi)"/>
               <!-- Karn: the timed message is being sent again; its ACK would be ambiguous -->
 {assign("timedSeq", "-1", 14)}
             </if>
@@ -354,7 +380,7 @@ def sender():
 {assign("rto", "min(($MaxRTO, max(($MinRTO, $srtt + max((1, 4 * $rttvar))))))", 16)}
               </if>
               <!-- slow start below ssthresh, then one message per window -->
-{assign("cwnd", "min(($MaxWindow, if ($cwnd < $ssthresh) then $cwnd + $n else $cwnd + $n div $cwnd))", 14)}
+{assign("cwnd", f"min(($MaxWindow, {WIN}, if ($cwnd < $ssthresh) then $cwnd + $n else $cwnd + $n div $cwnd))", 14)}
 {assign("una", "$inAck", 14)}
             </if>
             <if cond="$nFast &gt; 0 and number($una) &gt;= number($recover)">
@@ -365,12 +391,13 @@ def sender():
               </if>
 {assign("recover", "$nextSeq", 14)}
             </if>
-            <!-- forget what is acknowledged (keep and fresh twins) and older ACKs -->
-{forget("let $A := " + A_H + "/Event[@name='ack'], $new := xs:integer($A[last()]/Message/Fields/Field[@name='ack']), $old := if (count($A) gt 1) then xs:integer($A[last() - 1]/Message/Fields/Field[@name='ack']) else 0, $gone := " + A_H + "/Event[@name='keep'][position() le $new - $old] return ($gone, " + A_H + "/Event[@name='fresh'][Message/MessageIdentifier = $gone/Message/MessageIdentifier], $A[position() lt last()])", 12)}
+            <!-- forget what is acknowledged (the first $n keep entries and their fresh twins) and
+                 the ACK (its fields are in the variables) -->
+{forget("let $gone := " + A_H + "/Event[@name='keep'][position() le xs:integer($n)] return ($gone, " + freshw(A_H) + "[Message/MessageIdentifier = $gone/Message/MessageIdentifier], " + A_H + "/Event[@name='ack'])", 12)}
             <foreach array="1 to 64" item="i">
               <if cond="number($i) &lt;= number($nFast)">
-{act("sendDataMessage", [("Message", "xpath", "(" + lost(A_H, una(A_H)) + ")[1]/Message"), ("Message/Fields/seq", "xpath", "let $u := " + una(A_H) + ", $m := (" + lost(A_H, una(A_H)) + ")[1] return $u + index-of(for $x in " + A_H + "/Event[@name='keep'] return string($x/Message/MessageIdentifier), string($m/Message/MessageIdentifier))[1] - 1"), ("Message/Fields/conn", "xpath", CONN)], indent=16)}
-{forget("let $m := (" + lost(A_H, una(A_H)) + ")[1] return " + A_H + "/Event[@name='fresh'][Message/MessageIdentifier = $m/Message/MessageIdentifier]", 16)}
+{act("sendDataMessage", [("Message", "xpath", "(" + lost(A_H, "$una") + ")[1]/Message"), ("Message/Fields/seq", "xpath", "let $m := (" + lost(A_H, "$una") + ")[1] return " + seq_of(A_H, "$m")), ("Message/Fields/conn", "xpath", CONN)], indent=16)}
+{forget("let $m := (" + lost(A_H, "$una") + ")[1] return " + freshw(A_H) + "[Message/MessageIdentifier = $m/Message/MessageIdentifier]", 16)}
               </if>
             </foreach>
             <if cond="$n &gt; 0">
@@ -394,7 +421,7 @@ def sender():
             <if cond="number($backoffs) &gt; number($MaxBackoffs)">
 {UNREACHABLE.replace(chr(10) + "        ", chr(10) + "              ").replace("        <action:create", "              <action:create", 1)}
               <else/>
-{act("sendDataMessage", [("Message", "xpath", f"{A_H}/Event[@name='keep'][1]/Message"), ("Message/Fields/seq", "xpath", una(A_H)), ("Message/Fields/conn", "xpath", CONN)], indent=14)}
+{act("sendDataMessage", [("Message", "xpath", f"{A_H}/Event[@name='keep'][1]/Message"), ("Message/Fields/seq", "xpath", "$una"), ("Message/Fields/conn", "xpath", CONN)], indent=14)}
 {assign("timedSeq", "-1", 14)}
 {assign("ssthresh", "max((2, floor(($nextSeq - $una) div 2)))", 14)}
 {assign("cwnd", "max((1, min(($cwnd, $ssthresh))))", 14)}
@@ -430,7 +457,7 @@ def sender():
         </transition>
         <transition event="rto" target="closing"/>
         <transition event="finack" target="closing"
-            cond="string({C_H}/Event[@name='finack'][last()]/Message/Fields/Field[@name='conn']) = string({C_H}/Event[@name='synack'][last()]/Message/Fields/Field[@name='conn'])"/>
+            cond="string({C_H}/Event[@name='finack'][last()]/Message/Fields/Field[@name='conn']) = string($conn)"/>
         <transition event="finack">
 {forget(f"{A_H}/Event[@name='finack']", 10)}
         </transition>
