@@ -34,12 +34,12 @@ def freshw(h):
 
 def lost(h, base):
     """Sent messages (keep entries, numbered from base) the last ACK shows lost: not SACKed, at
-    least DupThresh below the highest SACKed number, not yet repaired once (a fresh twin). The
+    least $dthr below the highest SACKed number, not yet repaired once (a fresh twin). The
     ACK's fields are in $inAck, $inSack and $inHi (read once per ACK)."""
     return (f"let $R := tokenize(string($inSack), ' ')[. ne ''], "
             f"$F := {freshw(h)}/Message/MessageIdentifier "
             f"return {keepw(h)}[Message/MessageIdentifier = $F and "
-            f"(let $s := {base} + position() - 1 return $s ge xs:integer($inAck) and $s + $DupThresh le xs:integer($inHi) and "
+            f"(let $s := {base} + position() - 1 return $s ge xs:integer($inAck) and $s + xs:integer($dthr) le xs:integer($inHi) and "
             f"not(some $r in $R satisfies (xs:integer(tokenize($r, '-')[1]) le $s "
             f"and $s le xs:integer(tokenize($r, '-')[last()]))))]")
 
@@ -254,6 +254,8 @@ HEADER = '''<?xml version="1.0" encoding="UTF-8"?>
     <data id="inConn" expr="''"/>
     <data id="inSack" expr="''"/>
     <data id="inHi" expr="-1"/>
+    <!-- DupThresh, lowered while fewer messages are in flight (RFC 5827's early retransmit) -->
+    <data id="dthr" expr="$DupThresh"/>
     <!-- receiver -->
     <data id="rconn" expr="-1"/>
   </datamodel>
@@ -364,11 +366,16 @@ def sender():
 {assign("rwnd", "let $w := tokenize(string($inLine), ';')[3] return if ($w = '') then $rwnd else xs:integer($w)", 12)}
             <!-- lost messages to repair now (numbered from the old una: the keep entries of what
                  this ACK acknowledges are still there) -->
+            <!-- RFC 5827 (early retransmit): with fewer than DupThresh + 1 messages in flight no
+                 loss could ever show DupThresh numbers above it and every loss would wait for the
+                 RTO (whose back-off then keeps the window small: a spiral); the threshold is then
+                 one less than the flight -->
+{assign("dthr", "max((1, min(($DupThresh, $nextSeq - $una - 1))))", 12)}
 {assign("nFast", "count(" + lost(C_H, "$una") + ")", 12)}
 {assign("n", "$inAck - $una", 12)}
             <if cond="$timedSeq &gt;= 0 and number($inAck) &gt; number($timedSeq)">
 {RTT_SAMPLE.replace(chr(10) + "        ", chr(10) + "              ").replace("        <assign", "              <assign", 1)}
-            <elseif cond="$timedSeq &gt;= 0 and $nFast &gt; 0 and number($timedSeq) &gt;= number($inAck) and $timedSeq + $DupThresh &lt;= number($inHi)"/>
+            <elseif cond="$timedSeq &gt;= 0 and $nFast &gt; 0 and number($timedSeq) &gt;= number($inAck) and $timedSeq + $dthr &lt;= number($inHi)"/>
               <!-- Karn: the timed message is being sent again; its ACK would be ambiguous -->
 {assign("timedSeq", "-1", 14)}
             </if>
