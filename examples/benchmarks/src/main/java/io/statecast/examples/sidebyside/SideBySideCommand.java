@@ -283,9 +283,12 @@ public final class SideBySideCommand implements Callable<Integer> {
         Path cell = Files.createDirectories(dir.resolve(shape + "-loss" + loss + "-" + service.name()));
         List<Integer> ports = freePorts(n + 1);
         // one store section for every service: queues and instance limits that hold a whole cell,
-        // history and primitive budgets for a service that carries the stream through one instance
-        String store = service.messageStoreYaml(count + warmup, threading,
-                "historyEntries: 65536, primitiveBurst: 100000, primitiveRatePerSecond: 10000000");
+        // history and primitive budgets for a service that carries the stream through one instance.
+        // The sender's control queue takes an acknowledgement per message from every receiver: sized
+        // for the messages alone it overflowed with 5 receivers (27,226 h2h-ack ACKs dropped at 0 %
+        // loss, their messages then given up)
+        String store = service.messageStoreYaml((count + warmup) * (n + 1), threading,
+                "historyEntries: " + historyEntries(count + warmup) + ", primitiveBurst: 100000, primitiveRatePerSecond: 10000000");
         for (int i = 1; i <= n + 1; i++) {
             writeConfig(cell.resolve("n" + i + ".yaml"), i, ports, store);
         }
@@ -321,6 +324,16 @@ public final class SideBySideCommand implements Callable<Integer> {
         } finally {
             procs.forEach(SideBySideCommand::stop);
         }
+    }
+
+    /**
+     * History entries per instance for a cell of {@code messages}: reliable-unicast keeps its send
+     * queue in the sender's history, three entries per queued message, and an unpaced sender queues
+     * the whole cell (beyond the bound the oldest entries, those of the messages in flight, would be
+     * evicted); at least 65,536, at most the store's 100,000.
+     */
+    static int historyEntries(int messages) {
+        return (int) Math.min(100_000, Math.max(65_536, 3L * messages + 256));
     }
 
     /** Node i's overlay: TREE address i on 127.0.0.1, every receiver's buddy the sender (a star). */
