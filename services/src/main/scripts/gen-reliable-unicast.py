@@ -89,6 +89,17 @@ def timer(eid, var, indent=6):
             f'{p}<send id="{eid}" event="{eid}" delayexpr={quoteattr(f"concat(string(round(${var})), {chr(39)}ms{chr(39)})")}/>')
 
 
+def repeat(var, body, indent=6):
+    """body $var times (at most 64): a <foreach> over literal bounds whose every item tests $var
+    (the item variable is evaluated on Saxon, a few microseconds each), so the common few use a
+    loop of 4 and none at all when $var is 0."""
+    p = " " * indent
+    loop = lambda n: (f'{p}  <foreach array="1 to {n}" item="i">\n'
+                      f'{p}    <if cond="number($i) &lt;= number(${var})">\n{body}\n{p}    </if>\n{p}  </foreach>')
+    return (f'{p}<if cond="${var} &gt; 0 and ${var} &lt;= 4">\n{loop(4)}\n'
+            f'{p}<elseif cond="${var} &gt; 4"/>\n{loop(WIN)}\n{p}</if>')
+
+
 def cancel(eid, indent=6):
     return f'{" " * indent}<cancel sendid="{eid}"/>'
 
@@ -131,16 +142,11 @@ PUMP = "\n".join([
     assign("timedSeq", "$nextSeq", 8),
     assign("timedAt", "$_x?time", 8),
     '      </if>',
-    '      <foreach array="1 to 64" item="i">',
-    '        <if cond="number($i) &lt;= number($k)">',
-    act("sendDataMessage", [
+    repeat("k", act("sendDataMessage", [
         ("Message", "xpath", f"{A_H}/Event[@name='own'][1]/Message"),
         ("Message/Fields/seq", "xpath", seq_of(A_H, f"{A_H}/Event[@name='own'][1]")),
         ("Message/Fields/conn", "xpath", CONN),
-    ], indent=10),
-    forget(f"{A_H}/Event[@name='own'][1]", indent=10),
-    '        </if>',
-    '      </foreach>',
+    ], indent=12) + "\n" + forget(f"{A_H}/Event[@name='own'][1]", indent=12)),
     assign("nextSeq", "$nextSeq + $k"),
     assign("unsent", "$unsent - $k"),
     '      <if cond="$k &gt; 0 and $timerOn = 0">',
@@ -175,7 +181,8 @@ HEADER = '''<?xml version="1.0" encoding="UTF-8"?>
   show lost is sent again once at once; the RTO (RFC 6298, Karn, back-off) sends the first
   unacknowledged one again; after MaxBackoffs back-offs the application gets every message it
   still holds back as type 6, "peer unreachable". The congestion window halves on a timeout, and
-  on a loss only when the RTT has risen by CongestionDelay over the smallest seen (queueing).
+  on a loss only when the RTT has risen by CongestionDelay over the smallest seen and above its
+  usual variation (queueing).
   One flow-peer instance holds both directions of a pair: region "sender" for this node's
   messages, region "receiver" for the peer's. The history is the per-message state: own (not yet
   sent), keep (not yet acknowledged), fresh (not yet repaired after a SACK), and at a receiver the
@@ -209,7 +216,7 @@ HEADER = '''<?xml version="1.0" encoding="UTF-8"?>
       <Parameter name="MaxRTO" type="duration" default="60000">Upper bound of the RTO and of its back-off (RFC 6298: at least 60 s).</Parameter>
       <Parameter name="MaxBackoffs" type="integer" default="9">Consecutive timeouts without progress after which the peer counts as unreachable: the application gets its pending messages back as type 6 and the connection ends. With the defaults 9 is about 100 s (200 ms doubled nine times), RFC 1122's least time to give up on data, long enough for the overlay to repair a route.</Parameter>
       <Parameter name="DupThresh" type="integer" default="3">A message counts as lost when the receiver holds one numbered at least this much higher (RFC 6675's DupThresh, in numbers): smaller repairs sooner, larger tolerates more reordering.</Parameter>
-      <Parameter name="CongestionDelay" type="duration" default="20">A loss halves the congestion window only if the last RTT sample exceeds the smallest by this much (a queue is building); random loss on an idle path does not.</Parameter>
+      <Parameter name="CongestionDelay" type="duration" default="20">A loss halves the congestion window only if the last RTT sample exceeds the smallest by this much and SRTT + 2 RTTVAR (a queue is building); random loss on an idle path, or on a busy host whose round trips vary anyway, does not.</Parameter>
       <Parameter name="IdleClose" type="duration" default="5000">A connection with nothing in flight and nothing waiting closes (FIN) after this long.</Parameter>
     </data>
     <data name="events">
@@ -392,7 +399,10 @@ def sender():
             </if>
             <if cond="$nFast &gt; 0 and number($una) &gt;= number($recover)">
               <!-- a new loss episode: congestion only if a queue is building -->
-              <if cond="$minRtt &gt;= 0 and $lastRtt - number($minRtt) &gt;= number($CongestionDelay)">
+              <!-- a queue: the last sample above the smallest by CongestionDelay, and above the
+                   path's usual variation (SRTT + 2 RTTVAR); on a loaded host every sample may be
+                   far above the smallest without any queue of ours -->
+              <if cond="$minRtt &gt;= 0 and $lastRtt - number($minRtt) &gt;= number($CongestionDelay) and number($lastRtt) &gt; $srtt + 2 * $rttvar">
 {assign("ssthresh", "max((2, floor($cwnd div 2)))", 16)}
 {assign("cwnd", "$ssthresh", 16)}
               </if>
@@ -401,12 +411,7 @@ def sender():
             <!-- forget what is acknowledged (the first $n keep entries and their fresh twins) and
                  the ACK (its fields are in the variables) -->
 {forget("let $gone := " + A_H + "/Event[@name='keep'][position() le xs:integer($n)] return ($gone, " + freshw(A_H) + "[Message/MessageIdentifier = $gone/Message/MessageIdentifier], " + A_H + "/Event[@name='ack'])", 12)}
-            <foreach array="1 to 64" item="i">
-              <if cond="number($i) &lt;= number($nFast)">
-{act("sendDataMessage", [("Message", "xpath", "(" + lost(A_H, "$una") + ")[1]/Message"), ("Message/Fields/seq", "xpath", "let $m := (" + lost(A_H, "$una") + ")[1] return " + seq_of(A_H, "$m")), ("Message/Fields/conn", "xpath", CONN)], indent=16)}
-{forget("let $m := (" + lost(A_H, "$una") + ")[1] return " + freshw(A_H) + "[Message/MessageIdentifier = $m/Message/MessageIdentifier]", 16)}
-              </if>
-            </foreach>
+{repeat("nFast", act("sendDataMessage", [("Message", "xpath", "(" + lost(A_H, "$una") + ")[1]/Message"), ("Message/Fields/seq", "xpath", "let $m := (" + lost(A_H, "$una") + ")[1] return " + seq_of(A_H, "$m")), ("Message/Fields/conn", "xpath", CONN)], indent=18) + chr(10) + forget("let $m := (" + lost(A_H, "$una") + ")[1] return " + freshw(A_H) + "[Message/MessageIdentifier = $m/Message/MessageIdentifier]", 18), 12)}
             <if cond="$n &gt; 0">
               <!-- RFC 6298 (5.3): restart the timer when new data is acknowledged -->
 {cancel("rto", 14)}
