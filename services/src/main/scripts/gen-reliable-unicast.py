@@ -17,26 +17,41 @@ A_H = "/HistoryOfEvents"
 C_H = "$_x?history/HistoryOfEvents"
 
 
-def una(h):
-    """The first unacknowledged number: the cumulative ACK kept in the history (0 before any)."""
-    return f"xs:integer(({h}/Event[@name='ack'][last()]/Message/Fields/Field[@name='ack'], 0)[1])"
+# Every message in flight is among the first 64 keep and fresh entries (the window is at most 64
+# and the entries are in sending order, the queued messages' behind them): a step reads only
+# those, so its work does not grow with the messages the application has queued. Saxon stops a
+# [position() le 64] or [1] walk there; a [last()] or an unbounded one would walk the queue.
+WIN = 64
+
+
+def keepw(h):
+    return f"{h}/Event[@name='keep'][position() le {WIN}]"
+
+
+def freshw(h):
+    return f"{h}/Event[@name='fresh'][position() le {WIN}]"
 
 
 def lost(h, base):
     """Sent messages (keep entries, numbered from base) the last ACK shows lost: not SACKed, at
-    least DupThresh below the highest SACKed number, not yet repaired once (a fresh twin)."""
-    return (f"let $A := {h}/Event[@name='ack'][last()]/Message/Fields, "
-            f"$u := xs:integer(($A/Field[@name='ack'], 0)[1]), "
-            f"$R := tokenize(string($A/Field[@name='sack']), ' ')[. ne ''], "
-            f"$hi := if (empty($R)) then -1 else xs:integer(tokenize($R[last()], '-')[last()]), "
-            f"$F := {h}/Event[@name='fresh']/Message/MessageIdentifier "
-            f"return {h}/Event[@name='keep'][Message/MessageIdentifier = $F and "
-            f"(let $s := {base} + position() - 1 return $s ge $u and $s + $DupThresh le $hi and "
+    least $dthr below the highest SACKed number, not yet repaired once (a fresh twin). The
+    ACK's fields are in $inAck, $inSack and $inHi (read once per ACK)."""
+    return (f"let $R := tokenize(string($inSack), ' ')[. ne ''], "
+            f"$F := {freshw(h)}/Message/MessageIdentifier "
+            f"return {keepw(h)}[Message/MessageIdentifier = $F and "
+            f"(let $s := {base} + position() - 1 return $s ge xs:integer($inAck) and $s + xs:integer($dthr) le xs:integer($inHi) and "
             f"not(some $r in $R satisfies (xs:integer(tokenize($r, '-')[1]) le $s "
             f"and $s le xs:integer(tokenize($r, '-')[last()]))))]")
 
 
-CONN = f"{A_H}/Event[@name='synack'][last()]/Message/Fields/Field[@name='conn']"
+def seq_of(h, message):
+    """The number of a sent or sendable message: its place among the keep entries after $una."""
+    return (f"xs:integer($una) + index-of(for $x in {keepw(h)} return string($x/Message/MessageIdentifier), "
+            f"string({message}/Message/MessageIdentifier))[1] - 1")
+
+
+# the connection's number, kept in $conn when the SYN-ACK arrives
+CONN = "$conn"
 # receiver: the anchor (the SYN, number -1, or the last message delivered) and the held messages
 E_A = f"{A_H}/Event[@name=('syn','rdata')]"
 E_C = f"{C_H}/Event[@name=('syn','rdata')]"
@@ -72,6 +87,17 @@ def timer(eid, var, indent=6):
     p = " " * indent
     return (f'{p}<cancel sendid="{eid}"/>\n'
             f'{p}<send id="{eid}" event="{eid}" delayexpr={quoteattr(f"concat(string(round(${var})), {chr(39)}ms{chr(39)})")}/>')
+
+
+def repeat(var, body, indent=6):
+    """body $var times (at most 64): a <foreach> over literal bounds whose every item tests $var
+    (the item variable is evaluated on Saxon, a few microseconds each), so the common few use a
+    loop of 4 and none at all when $var is 0."""
+    p = " " * indent
+    loop = lambda n: (f'{p}  <foreach array="1 to {n}" item="i">\n'
+                      f'{p}    <if cond="number($i) &lt;= number(${var})">\n{body}\n{p}    </if>\n{p}  </foreach>')
+    return (f'{p}<if cond="${var} &gt; 0 and ${var} &lt;= 4">\n{loop(4)}\n'
+            f'{p}<elseif cond="${var} &gt; 4"/>\n{loop(WIN)}\n{p}</if>')
 
 
 def cancel(eid, indent=6):
@@ -116,17 +142,11 @@ PUMP = "\n".join([
     assign("timedSeq", "$nextSeq", 8),
     assign("timedAt", "$_x?time", 8),
     '      </if>',
-    '      <foreach array="1 to 64" item="i">',
-    '        <if cond="number($i) &lt;= number($k)">',
-    act("sendDataMessage", [
+    repeat("k", act("sendDataMessage", [
         ("Message", "xpath", f"{A_H}/Event[@name='own'][1]/Message"),
-        ("Message/Fields/seq", "xpath",
-         f"{una(A_H)} + count({A_H}/Event[@name='keep']) - count({A_H}/Event[@name='own'])"),
+        ("Message/Fields/seq", "xpath", seq_of(A_H, f"{A_H}/Event[@name='own'][1]")),
         ("Message/Fields/conn", "xpath", CONN),
-    ], indent=10),
-    forget(f"{A_H}/Event[@name='own'][1]", indent=10),
-    '        </if>',
-    '      </foreach>',
+    ], indent=12) + "\n" + forget(f"{A_H}/Event[@name='own'][1]", indent=12)),
     assign("nextSeq", "$nextSeq + $k"),
     assign("unsent", "$unsent - $k"),
     '      <if cond="$k &gt; 0 and $timerOn = 0">',
@@ -161,7 +181,8 @@ HEADER = '''<?xml version="1.0" encoding="UTF-8"?>
   show lost is sent again once at once; the RTO (RFC 6298, Karn, back-off) sends the first
   unacknowledged one again; after MaxBackoffs back-offs the application gets every message it
   still holds back as type 6, "peer unreachable". The congestion window halves on a timeout, and
-  on a loss only when the RTT has risen by CongestionDelay over the smallest seen (queueing).
+  on a loss only when the RTT has risen by CongestionDelay over the smallest seen and above its
+  usual variation (queueing).
   One flow-peer instance holds both directions of a pair: region "sender" for this node's
   messages, region "receiver" for the peer's. The history is the per-message state: own (not yet
   sent), keep (not yet acknowledged), fresh (not yet repaired after a SACK), and at a receiver the
@@ -188,14 +209,14 @@ HEADER = '''<?xml version="1.0" encoding="UTF-8"?>
     </data>
     <data name="parameters">
       <Parameter name="InitialWindow" type="integer" default="4">Congestion window of a new connection, in messages.</Parameter>
-      <Parameter name="MaxWindow" type="integer" default="32">Largest congestion window, in messages (at most 64). The sender's history holds two entries per message in flight and three per message waiting: keep historyEntries above 2 MaxWindow plus 3 times the messages the application queues, plus 4.</Parameter>
+      <Parameter name="MaxWindow" type="integer" default="32">Largest congestion window, in messages (at most 64: a larger value counts as 64, as the sender reads only the first 64 of its unacknowledged messages in a step). The sender's history holds two entries per message in flight and three per message waiting: keep historyEntries above 2 MaxWindow plus 3 times the messages the application queues, plus 4.</Parameter>
       <Parameter name="RecvWindow" type="integer" default="32">Messages a receiver holds behind a gap; it advertises what is free (wnd) and drops numbers beyond it.</Parameter>
       <Parameter name="InitialRTO" type="duration" default="1000">RTO before the first RTT sample (RFC 6298: 1 s).</Parameter>
       <Parameter name="MinRTO" type="duration" default="200">Lower bound of the RTO. RFC 6298 asks 1 s for the Internet; an overlay's round trips are milliseconds and its losses are repaired by SACK first, so a timeout is the rarer, second line: 200 ms, as Linux TCP.</Parameter>
       <Parameter name="MaxRTO" type="duration" default="60000">Upper bound of the RTO and of its back-off (RFC 6298: at least 60 s).</Parameter>
       <Parameter name="MaxBackoffs" type="integer" default="9">Consecutive timeouts without progress after which the peer counts as unreachable: the application gets its pending messages back as type 6 and the connection ends. With the defaults 9 is about 100 s (200 ms doubled nine times), RFC 1122's least time to give up on data, long enough for the overlay to repair a route.</Parameter>
       <Parameter name="DupThresh" type="integer" default="3">A message counts as lost when the receiver holds one numbered at least this much higher (RFC 6675's DupThresh, in numbers): smaller repairs sooner, larger tolerates more reordering.</Parameter>
-      <Parameter name="CongestionDelay" type="duration" default="20">A loss halves the congestion window only if the last RTT sample exceeds the smallest by this much (a queue is building); random loss on an idle path does not.</Parameter>
+      <Parameter name="CongestionDelay" type="duration" default="20">A loss halves the congestion window only if the last RTT sample exceeds the smallest by this much and SRTT + 2 RTTVAR (a queue is building); random loss on an idle path, or on a busy host whose round trips vary anyway, does not.</Parameter>
       <Parameter name="IdleClose" type="duration" default="5000">A connection with nothing in flight and nothing waiting closes (FIN) after this long.</Parameter>
     </data>
     <data name="events">
@@ -234,6 +255,14 @@ HEADER = '''<?xml version="1.0" encoding="UTF-8"?>
     <data id="n" expr="0"/>
     <data id="inAck" expr="0"/>
     <data id="nFast" expr="0"/>
+    <data id="conn" expr="-1"/>
+    <!-- the ACK being handled: its fields, read from the history once -->
+    <data id="inLine" expr="''"/>
+    <data id="inConn" expr="''"/>
+    <data id="inSack" expr="''"/>
+    <data id="inHi" expr="-1"/>
+    <!-- DupThresh, lowered while fewer messages are in flight (RFC 5827's early retransmit) -->
+    <data id="dthr" expr="$DupThresh"/>
     <!-- receiver -->
     <data id="rconn" expr="-1"/>
   </datamodel>
@@ -287,6 +316,7 @@ def sender():
 {RTT_SAMPLE}
           </if>
 {assign("rwnd", f"({C_H}/Event[@name='synack'][last()]/Message/Fields/Field[@name='wnd'], $RecvWindow)[1]", 10)}
+{assign("conn", f"string({C_H}/Event[@name='synack'][last()]/Message/Fields/Field[@name='conn'])", 10)}
 {assign("backoffs", "0", 10)}
 {cancel("rto", 10)}
 {assign("timerOn", "0", 10)}
@@ -331,18 +361,28 @@ def sender():
 
         <!-- an ACK of this connection: the cumulative number may only grow, up to what was sent -->
         <transition event="ack">
-{assign("inAck", f"xs:integer(({ack_fields}/Field[@name='ack'], -1)[1])", 10)}
-          <if cond="string({ack_fields}/Field[@name='conn']) != string({C_H}/Event[@name='synack'][last()]/Message/Fields/Field[@name='conn']) or number($inAck) &lt; number($una) or number($inAck) &gt; number($nextSeq)">
-{forget(f"{A_H}/Event[@name='ack'][last()]", 12)}
+          <!-- one walk to the ACK (the newest entry, behind the queue): its fields into variables -->
+{assign("inLine", f"let $F := {ack_fields} return string-join((string(($F/Field[@name='ack'], -1)[1]), string($F/Field[@name='conn']), string(($F/Field[@name='wnd'], '')[1]), string($F/Field[@name='sack'])), ';')", 10)}
+{assign("inAck", "xs:integer(tokenize(string($inLine), ';')[1])", 10)}
+{assign("inConn", "tokenize(string($inLine), ';')[2]", 10)}
+{assign("inSack", "tokenize(string($inLine), ';')[4]", 10)}
+{assign("inHi", "let $R := tokenize(string($inSack), ' ')[. ne ''] return if (empty($R)) then -1 else xs:integer(tokenize($R[last()], '-')[last()])", 10)}
+          <if cond="string($inConn) != string($conn) or number($inAck) &lt; number($una) or number($inAck) &gt; number($nextSeq)">
+{forget(f"{A_H}/Event[@name='ack']", 12)}
             <else/>
-{assign("rwnd", f"xs:integer(({ack_fields}/Field[@name='wnd'], $rwnd)[1])", 12)}
+{assign("rwnd", "let $w := tokenize(string($inLine), ';')[3] return if ($w = '') then $rwnd else xs:integer($w)", 12)}
             <!-- lost messages to repair now (numbered from the old una: the keep entries of what
                  this ACK acknowledges are still there) -->
+            <!-- RFC 5827 (early retransmit): with fewer than DupThresh + 1 messages in flight no
+                 loss could ever show DupThresh numbers above it and every loss would wait for the
+                 RTO (whose back-off then keeps the window small: a spiral); the threshold is then
+                 one less than the flight -->
+{assign("dthr", "max((1, min(($DupThresh, $nextSeq - $una - 1))))", 12)}
 {assign("nFast", "count(" + lost(C_H, "$una") + ")", 12)}
 {assign("n", "$inAck - $una", 12)}
             <if cond="$timedSeq &gt;= 0 and number($inAck) &gt; number($timedSeq)">
 {RTT_SAMPLE.replace(chr(10) + "        ", chr(10) + "              ").replace("        <assign", "              <assign", 1)}
-            <elseif cond="$timedSeq &gt;= 0 and $nFast &gt; 0 and number($timedSeq) &gt;= number($inAck) and $timedSeq + $DupThresh &lt;= (let $R := tokenize(string({ack_fields}/Field[@name='sack']), ' ')[. ne ''] return if (empty($R)) then -1 else xs:integer(tokenize($R[last()], '-')[last()]))"/>
+            <elseif cond="$timedSeq &gt;= 0 and $nFast &gt; 0 and number($timedSeq) &gt;= number($inAck) and $timedSeq + $dthr &lt;= number($inHi)"/>
               <!-- Karn: the timed message is being sent again; its ACK would be ambiguous -->
 {assign("timedSeq", "-1", 14)}
             </if>
@@ -354,25 +394,24 @@ def sender():
 {assign("rto", "min(($MaxRTO, max(($MinRTO, $srtt + max((1, 4 * $rttvar))))))", 16)}
               </if>
               <!-- slow start below ssthresh, then one message per window -->
-{assign("cwnd", "min(($MaxWindow, if ($cwnd < $ssthresh) then $cwnd + $n else $cwnd + $n div $cwnd))", 14)}
+{assign("cwnd", f"min(($MaxWindow, {WIN}, if ($cwnd < $ssthresh) then $cwnd + $n else $cwnd + $n div $cwnd))", 14)}
 {assign("una", "$inAck", 14)}
             </if>
             <if cond="$nFast &gt; 0 and number($una) &gt;= number($recover)">
               <!-- a new loss episode: congestion only if a queue is building -->
-              <if cond="$minRtt &gt;= 0 and $lastRtt - number($minRtt) &gt;= number($CongestionDelay)">
+              <!-- a queue: the last sample above the smallest by CongestionDelay, and above the
+                   path's usual variation (SRTT + 2 RTTVAR); on a loaded host every sample may be
+                   far above the smallest without any queue of ours -->
+              <if cond="$minRtt &gt;= 0 and $lastRtt - number($minRtt) &gt;= number($CongestionDelay) and number($lastRtt) &gt; $srtt + 2 * $rttvar">
 {assign("ssthresh", "max((2, floor($cwnd div 2)))", 16)}
 {assign("cwnd", "$ssthresh", 16)}
               </if>
 {assign("recover", "$nextSeq", 14)}
             </if>
-            <!-- forget what is acknowledged (keep and fresh twins) and older ACKs -->
-{forget("let $A := " + A_H + "/Event[@name='ack'], $new := xs:integer($A[last()]/Message/Fields/Field[@name='ack']), $old := if (count($A) gt 1) then xs:integer($A[last() - 1]/Message/Fields/Field[@name='ack']) else 0, $gone := " + A_H + "/Event[@name='keep'][position() le $new - $old] return ($gone, " + A_H + "/Event[@name='fresh'][Message/MessageIdentifier = $gone/Message/MessageIdentifier], $A[position() lt last()])", 12)}
-            <foreach array="1 to 64" item="i">
-              <if cond="number($i) &lt;= number($nFast)">
-{act("sendDataMessage", [("Message", "xpath", "(" + lost(A_H, una(A_H)) + ")[1]/Message"), ("Message/Fields/seq", "xpath", "let $u := " + una(A_H) + ", $m := (" + lost(A_H, una(A_H)) + ")[1] return $u + index-of(for $x in " + A_H + "/Event[@name='keep'] return string($x/Message/MessageIdentifier), string($m/Message/MessageIdentifier))[1] - 1"), ("Message/Fields/conn", "xpath", CONN)], indent=16)}
-{forget("let $m := (" + lost(A_H, una(A_H)) + ")[1] return " + A_H + "/Event[@name='fresh'][Message/MessageIdentifier = $m/Message/MessageIdentifier]", 16)}
-              </if>
-            </foreach>
+            <!-- forget what is acknowledged (the first $n keep entries and their fresh twins) and
+                 the ACK (its fields are in the variables) -->
+{forget("let $gone := " + A_H + "/Event[@name='keep'][position() le xs:integer($n)] return ($gone, " + freshw(A_H) + "[Message/MessageIdentifier = $gone/Message/MessageIdentifier], " + A_H + "/Event[@name='ack'])", 12)}
+{repeat("nFast", act("sendDataMessage", [("Message", "xpath", "(" + lost(A_H, "$una") + ")[1]/Message"), ("Message/Fields/seq", "xpath", "let $m := (" + lost(A_H, "$una") + ")[1] return " + seq_of(A_H, "$m")), ("Message/Fields/conn", "xpath", CONN)], indent=18) + chr(10) + forget("let $m := (" + lost(A_H, "$una") + ")[1] return " + freshw(A_H) + "[Message/MessageIdentifier = $m/Message/MessageIdentifier]", 18), 12)}
             <if cond="$n &gt; 0">
               <!-- RFC 6298 (5.3): restart the timer when new data is acknowledged -->
 {cancel("rto", 14)}
@@ -394,7 +433,7 @@ def sender():
             <if cond="number($backoffs) &gt; number($MaxBackoffs)">
 {UNREACHABLE.replace(chr(10) + "        ", chr(10) + "              ").replace("        <action:create", "              <action:create", 1)}
               <else/>
-{act("sendDataMessage", [("Message", "xpath", f"{A_H}/Event[@name='keep'][1]/Message"), ("Message/Fields/seq", "xpath", una(A_H)), ("Message/Fields/conn", "xpath", CONN)], indent=14)}
+{act("sendDataMessage", [("Message", "xpath", f"{A_H}/Event[@name='keep'][1]/Message"), ("Message/Fields/seq", "xpath", "$una"), ("Message/Fields/conn", "xpath", CONN)], indent=14)}
 {assign("timedSeq", "-1", 14)}
 {assign("ssthresh", "max((2, floor(($nextSeq - $una) div 2)))", 14)}
 {assign("cwnd", "max((1, min(($cwnd, $ssthresh))))", 14)}
@@ -430,7 +469,7 @@ def sender():
         </transition>
         <transition event="rto" target="closing"/>
         <transition event="finack" target="closing"
-            cond="string({C_H}/Event[@name='finack'][last()]/Message/Fields/Field[@name='conn']) = string({C_H}/Event[@name='synack'][last()]/Message/Fields/Field[@name='conn'])"/>
+            cond="string({C_H}/Event[@name='finack'][last()]/Message/Fields/Field[@name='conn']) = string($conn)"/>
         <transition event="finack">
 {forget(f"{A_H}/Event[@name='finack']", 10)}
         </transition>

@@ -18,10 +18,16 @@ import java.util.List;
  *                           it sent or received (NaN if one did not report it)
  * @param delivered          messages received, summed over receivers
  * @param expected           messages sent times receivers
+ * @param duplicates         copies beyond the first that reached an application, summed over
+ *                           receivers (-1 if a receiver did not report it)
+ * @param outOfOrder         first copies that reached an application after one sent later, summed
+ *                           over receivers (-1 if a receiver did not report it): 0 and 0 duplicates
+ *                           with every message delivered is exactly once, in order
  * @param note               empty, or what went wrong (a process without a report, an outcome)
  */
 public record CellResult(String shape, int lossPercent, String system, double messagesPerSecond, double delayMsP50,
-                         double delayMsP99, double cpuMicrosPerMessage, long delivered, long expected, String note) {
+                         double delayMsP99, double cpuMicrosPerMessage, long delivered, long expected, long duplicates,
+                         long outOfOrder, String note) {
 
     /** The system every other is compared with. */
     public static final String REFERENCE = "jgroups";
@@ -40,6 +46,8 @@ public record CellResult(String shape, int lossPercent, String system, double me
         double p99 = Double.NaN;
         double cpu = number(sender, "cpuMicrosPerMessage");
         long delivered = 0;
+        long duplicates = 0;
+        long outOfOrder = 0;
         int missingReports = sender == null ? 1 : 0;
         for (JsonNode r : receivers) {
             if (r == null) {
@@ -49,6 +57,8 @@ public record CellResult(String shape, int lossPercent, String system, double me
                 continue;
             }
             delivered += r.path("received").asLong(0);
+            duplicates = sumKnown(duplicates, r.get("duplicates"));
+            outOfOrder = sumKnown(outOfOrder, r.get("outOfOrder"));
             rate = Math.min(rate, number(r, "messagesPerSecond"));
             p50 = max(p50, number(r, "delayMsP50"));
             p99 = max(p99, number(r, "delayMsP99"));
@@ -59,7 +69,18 @@ public record CellResult(String shape, int lossPercent, String system, double me
             n = join(n, missingReports + " process(es) wrote no report");
         }
         return new CellResult(shape, lossPercent, system, receivers.isEmpty() || Double.isInfinite(rate) ? Double.NaN : rate,
-                p50, p99, cpu, delivered, (long) count * receivers.size(), n);
+                p50, p99, cpu, delivered, (long) count * receivers.size(), duplicates, outOfOrder, n);
+    }
+
+    /** {@code sum} plus a reported count; -1 once a count is missing. */
+    private static long sumKnown(long sum, JsonNode v) {
+        return sum < 0 || v == null || !v.canConvertToLong() ? -1 : sum + v.asLong();
+    }
+
+    /** The same cell with {@code note} (which replaces the note it had). */
+    public CellResult withNote(String note) {
+        return new CellResult(shape, lossPercent, system, messagesPerSecond, delayMsP50, delayMsP99, cpuMicrosPerMessage,
+                delivered, expected, duplicates, outOfOrder, note);
     }
 
     /** Whether every receiver got every message. */

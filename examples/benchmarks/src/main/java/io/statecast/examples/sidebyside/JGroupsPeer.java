@@ -260,6 +260,9 @@ public final class JGroupsPeer {
         private double[] delayMs;
         private int distinct;
         private long duplicates;
+        /** First copies that arrived after a higher sequence number (out of the send order). */
+        private long outOfOrder;
+        private int highest = -1;
         private long firstSentMicros = Long.MAX_VALUE;
         private long lastReceivedMicros;
         private volatile long lastDataNanos;
@@ -310,6 +313,11 @@ public final class JGroupsPeer {
                 return;
             }
             seen.set(seq);
+            if (seq < highest) {
+                outOfOrder++;
+            } else {
+                highest = seq;
+            }
             delayMs[distinct++] = (now - sent) / 1000.0;
             firstSentMicros = Math.min(firstSentMicros, sent);
             lastReceivedMicros = Math.max(lastReceivedMicros, now);
@@ -371,6 +379,7 @@ public final class JGroupsPeer {
                     s.put("received", distinct);
                     s.put("missing", options.count() - distinct);
                     s.put("duplicates", duplicates);
+                    s.put("outOfOrder", outOfOrder);
                     if (distinct > 0) {
                         double[] sorted = TtcpStats.sorted(Arrays.copyOf(delayMs, distinct));
                         double seconds = (lastReceivedMicros - firstSentMicros) / 1e6;

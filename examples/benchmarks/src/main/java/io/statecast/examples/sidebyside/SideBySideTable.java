@@ -16,9 +16,9 @@ public final class SideBySideTable {
     /** The header and rows, in the order given. */
     public static String markdown(List<CellResult> cells) {
         StringBuilder b = new StringBuilder();
-        b.append("| shape | loss | system | msgs/s | delay p50 ms | delay p99 ms | CPU µs/msg | delivered | ")
+        b.append("| shape | loss | system | msgs/s | delay p50 ms | delay p99 ms | CPU µs/msg | delivered | dup | out of order | ")
                 .append("÷ JGroups: msgs/s | p50 | p99 | CPU |\n");
-        b.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        b.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (CellResult c : cells) {
             CellResult ref = reference(cells, c);
             b.append("| ").append(c.shape()).append(" | ").append(c.lossPercent()).append(" % | ").append(c.system())
@@ -27,7 +27,9 @@ public final class SideBySideTable {
                     .append(" | ").append(format(c.delayMsP99(), 2))
                     .append(" | ").append(format(c.cpuMicrosPerMessage(), 1))
                     .append(" | ").append(c.delivered()).append('/').append(c.expected())
-                    .append(c.note().isEmpty() ? "" : " (" + c.note().replace('|', '/') + ")");
+                    .append(c.note().isEmpty() ? "" : " (" + c.note().replace('|', '/') + ")")
+                    .append(" | ").append(count(c.duplicates()))
+                    .append(" | ").append(count(c.outOfOrder()));
             if (ref == null || ref == c) {
                 b.append(" | | | | |\n");
             } else {
@@ -56,6 +58,11 @@ public final class SideBySideTable {
             return "–";
         }
         return String.format(Locale.ROOT, "%.2f", ours / theirs);
+    }
+
+    /** A count, or "–" when not known (negative). */
+    static String count(long n) {
+        return n < 0 ? "–" : String.format(Locale.ROOT, "%,d", n);
     }
 
     static String format(double v, int decimals) {

@@ -20,6 +20,10 @@ final class ReceiveLog {
     private BitSet seen;
     private int distinct;
     private long duplicates;
+    /** First copies that arrived after a higher sequence number had: delivery out of the send order. */
+    private long outOfOrder;
+    /** The highest sequence number received so far, -1 before the first. */
+    private int highest = -1;
     private long corrupt;
     private long foreign;
     private final LongColumn seq;
@@ -66,6 +70,11 @@ final class ReceiveLog {
         }
         seen.set(d.seq());
         distinct++;
+        if (d.seq() < highest) {
+            outOfOrder++;
+        } else {
+            highest = d.seq();
+        }
         seq.add(d.seq());
         sent.add(d.sentMicros());
         received.add(receivedMicros);
@@ -106,6 +115,14 @@ final class ReceiveLog {
 
     long duplicates() {
         return duplicates;
+    }
+
+    /**
+     * First copies that arrived after one with a higher sequence number: 0 when the messages
+     * reached the application in the order the (single) sender sent them.
+     */
+    long outOfOrder() {
+        return outOfOrder;
     }
 
     long corruptCount() {

@@ -205,8 +205,8 @@ public final class TtcpReceiver {
         report.put("outcome", outcome);
         int exit = outcome.equals("complete") ? 0 : 1;
         ObjectNode s = (ObjectNode) report.get("summary");
-        out.printf("ttcp recv: %s: received %d, missing %d, duplicates %d, corrupt %d; %s msgs/s, %s Mbit/s, "
-                + "delay p50 %s ms, p99 %s ms%n", reason, log.distinct(), missing, log.duplicates(), log.corruptCount(),
+        out.printf("ttcp recv: %s: received %d, missing %d, duplicates %d, out of order %d, corrupt %d; %s msgs/s, %s Mbit/s, "
+                + "delay p50 %s ms, p99 %s ms%n", reason, log.distinct(), missing, log.duplicates(), log.outOfOrder(), log.corruptCount(),
                 s.get("messagesPerSecond"), s.get("throughputMbps"), s.get("delayMsP50"), s.get("delayMsP99"));
         return new Result(exit, report);
     }
@@ -409,6 +409,7 @@ public final class TtcpReceiver {
         s.put("received", log.distinct());
         s.put("missing", log.missing(options.expectedCount()));
         s.put("duplicates", log.duplicates());
+        s.put("outOfOrder", log.outOfOrder());
         s.put("corrupt", log.corruptCount());
         s.put("foreign", log.foreign());
         double seconds = n > 0 ? (lastRecv - firstSent) / 1e6 : Double.NaN;

@@ -55,6 +55,13 @@ class SideBySideCommandTest {
     }
 
     @Test
+    void theHistoryBoundShouldHoldAQueueOfTheWholeCell() {
+        assertEquals(65_536, SideBySideCommand.historyEntries(1_000), "never below the 65,536 of a small cell");
+        assertEquals(3 * 22_000 + 256, SideBySideCommand.historyEntries(22_000), "three entries per queued message");
+        assertEquals(100_000, SideBySideCommand.historyEntries(1_000_000), "at most the store's limit");
+    }
+
+    @Test
     void oneSmallCellOfEachSystemShouldDeliverEveryMessageAndFillTheTable() throws Exception {
         Path json = dir.resolve("results.json");
 
@@ -74,6 +81,8 @@ class SideBySideCommandTest {
             assertEquals(300, c.get("expected").asLong(), c.toString());
             assertTrue(c.get("messagesPerSecond").asDouble() > 0, c.toString());
             assertTrue(c.get("delayMsP99").asDouble() >= c.get("delayMsP50").asDouble(), c.toString());
+            assertEquals(0, c.get("duplicates").asLong(), c.toString());
+            assertEquals(0, c.get("outOfOrder").asLong(), "one sender on loopback, in order: " + c);
         }
         assertTrue(Files.isRegularFile(dir.resolve("cells/unicast-loss0-jgroups/n2.json")));
         assertTrue(Files.isRegularFile(dir.resolve("cells/unicast-loss0-h2h-ack/n2.json")));

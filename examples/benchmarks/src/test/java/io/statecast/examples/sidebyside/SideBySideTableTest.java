@@ -21,8 +21,8 @@ class SideBySideTableTest {
     @Test
     void aCellShouldTakeTheSlowestReceiverTheLongestDelaysAndTheSumOfCpu() throws Exception {
         JsonNode sender = summary("{\"cpuMicrosPerMessage\": 10.0}");
-        JsonNode fast = summary("{\"received\": 100, \"messagesPerSecond\": 900, \"delayMsP50\": 1.0, \"delayMsP99\": 4.0, \"cpuMicrosPerMessage\": 5.0}");
-        JsonNode slow = summary("{\"received\": 98, \"messagesPerSecond\": 700, \"delayMsP50\": 2.0, \"delayMsP99\": 3.0, \"cpuMicrosPerMessage\": 6.5}");
+        JsonNode fast = summary("{\"received\": 100, \"duplicates\": 3, \"outOfOrder\": 0, \"messagesPerSecond\": 900, \"delayMsP50\": 1.0, \"delayMsP99\": 4.0, \"cpuMicrosPerMessage\": 5.0}");
+        JsonNode slow = summary("{\"received\": 98, \"duplicates\": 1, \"outOfOrder\": 7, \"messagesPerSecond\": 700, \"delayMsP50\": 2.0, \"delayMsP99\": 3.0, \"cpuMicrosPerMessage\": 6.5}");
 
         CellResult r = CellResult.of("multicast", 5, "h2h-ack", sender, List.of(fast, slow), 100, "");
 
@@ -32,6 +32,8 @@ class SideBySideTableTest {
         assertEquals(21.5, r.cpuMicrosPerMessage(), 1e-9);
         assertEquals(198, r.delivered());
         assertEquals(200, r.expected());
+        assertEquals(4, r.duplicates(), "duplicates summed over receivers");
+        assertEquals(7, r.outOfOrder(), "out-of-order arrivals summed over receivers");
         assertFalse(r.complete());
     }
 
@@ -44,30 +46,31 @@ class SideBySideTableTest {
         assertTrue(Double.isNaN(r.messagesPerSecond()), "a receiver without a report has no rate");
         assertTrue(Double.isNaN(r.cpuMicrosPerMessage()), "nor can its CPU be summed");
         assertEquals("2 process(es) wrote no report", r.note());
+        assertEquals(-1, r.duplicates(), "a receiver that reported no count leaves the sum unknown");
     }
 
     @Test
     void theTableShouldCompareEachSystemWithJGroupsOfTheSameShapeAndLoss() {
-        CellResult jg0 = new CellResult("unicast", 0, "jgroups", 1000, 1.0, 10.0, 20.0, 100, 100, "");
-        CellResult ours0 = new CellResult("unicast", 0, "reliable-unicast", 500, 2.0, 5.0, 30.0, 100, 100, "");
-        CellResult jg10 = new CellResult("unicast", 10, "jgroups", 800, 4.0, 40.0, 25.0, 100, 100, "");
-        CellResult ours10 = new CellResult("unicast", 10, "reliable-unicast", 400, 8.0, 20.0, Double.NaN, 90, 100, "incomplete");
+        CellResult jg0 = new CellResult("unicast", 0, "jgroups", 1000, 1.0, 10.0, 20.0, 100, 100, 0, 0, "");
+        CellResult ours0 = new CellResult("unicast", 0, "reliable-unicast", 500, 2.0, 5.0, 30.0, 100, 100, 0, 0, "");
+        CellResult jg10 = new CellResult("unicast", 10, "jgroups", 800, 4.0, 40.0, 25.0, 100, 100, 0, 0, "");
+        CellResult ours10 = new CellResult("unicast", 10, "reliable-unicast", 400, 8.0, 20.0, Double.NaN, 90, 100, 2, -1, "incomplete");
 
         String table = SideBySideTable.markdown(List.of(jg0, ours0, jg10, ours10));
         String[] lines = table.split("\n");
 
         assertEquals(6, lines.length, table);
-        assertTrue(lines[2].startsWith("| unicast | 0 % | jgroups | 1,000 | 1.00 | 10.00 | 20.0 | 100/100 | | | | |"), lines[2]);
-        assertTrue(lines[3].endsWith("| 100/100 | 0.50 | 2.00 | 0.50 | 1.50 |"), lines[3]);
-        assertTrue(lines[5].endsWith("| 90/100 (incomplete) | 0.50 | 2.00 | 0.50 | – |"), lines[5]);
+        assertTrue(lines[2].startsWith("| unicast | 0 % | jgroups | 1,000 | 1.00 | 10.00 | 20.0 | 100/100 | 0 | 0 | | | | |"), lines[2]);
+        assertTrue(lines[3].endsWith("| 100/100 | 0 | 0 | 0.50 | 2.00 | 0.50 | 1.50 |"), lines[3]);
+        assertTrue(lines[5].endsWith("| 90/100 (incomplete) | 2 | – | 0.50 | 2.00 | 0.50 | – |"), lines[5]);
     }
 
     @Test
     void aCellWithoutItsReferenceShouldHaveNoRatios() {
-        CellResult ours = new CellResult("multicast", 5, "h2h-ack", 500, 2.0, 5.0, 30.0, 100, 100, "");
+        CellResult ours = new CellResult("multicast", 5, "h2h-ack", 500, 2.0, 5.0, 30.0, 100, 100, 0, 0, "");
 
         String row = SideBySideTable.markdown(List.of(ours)).split("\n")[2];
 
-        assertTrue(row.endsWith("| 100/100 | | | | |"), row);
+        assertTrue(row.endsWith("| 100/100 | 0 | 0 | | | | |"), row);
     }
 }

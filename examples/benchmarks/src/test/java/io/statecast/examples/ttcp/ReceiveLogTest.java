@@ -34,6 +34,22 @@ class ReceiveLogTest {
     }
 
     @Test
+    void shouldCountFirstCopiesThatArriveAfterALaterOne() {
+        ReceiveLog log = new ReceiveLog();
+        for (int seq : new int[] {0, 1, 4, 2, 3, 5, 3, 6}) {
+            log.record(data(7, seq, 7), 10_000L + seq);
+        }
+        assertEquals(2, log.outOfOrder(), "2 and 3 came after 4; the copy of 3 is a duplicate, not out of order");
+        assertEquals(1, log.duplicates());
+
+        ReceiveLog inOrder = new ReceiveLog();
+        for (int seq = 0; seq < 5; seq++) {
+            inOrder.record(data(7, seq, 5), seq);
+        }
+        assertEquals(0, inOrder.outOfOrder());
+    }
+
+    @Test
     void shouldIgnoreMessagesOfAnotherRun() {
         ReceiveLog log = new ReceiveLog();
         log.record(data(7, 0, 2), 1);
