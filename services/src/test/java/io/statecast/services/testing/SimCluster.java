@@ -128,15 +128,16 @@ public final class SimCluster implements AutoCloseable {
      * @param messageType   its FSM type ({@link FsmExtension#PAYLOAD_TYPE} for data)
      * @param payloadLength payload bytes ({@code -1} without payload)
      * @param payloadHash   {@link java.util.Arrays#hashCode(byte[])} of the payload
+     * @param fields        the message's fields (a service's marks, such as how it was recovered)
      */
     public record Delivery(long atNanos, LogicalAddress source, long messageId, byte messageType, int payloadLength,
-            int payloadHash) {
+            int payloadHash, io.statecast.overlay.message.MessageFields fields) {
         static Delivery of(long at, OverlayMessage m) {
             FsmExtension f = m.fsm();
             byte[] p = m.payload();
             return new Delivery(at, m.source(), f == null ? 0 : f.messageId(),
                     f == null ? FsmExtension.PAYLOAD_TYPE : f.messageType(), p == null ? -1 : p.length,
-                    StoreRecorder.hash(p));
+                    StoreRecorder.hash(p), m.fields());
         }
     }
 
