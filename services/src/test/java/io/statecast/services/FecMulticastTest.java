@@ -45,39 +45,6 @@ class FecMulticastTest {
         assertTrue(o.fec() > 0 && o.nak() >= 0, o.toString());
     }
 
-    @Test
-    void burstProbe() throws Exception {
-        long seed = SimCluster.seedFromProperty();
-        try (SimCluster c = SimCluster.dt(7).seed(seed).service("fec-multicast", Map.of("Buffer", "512", "RecvWindow", "512"))
-                .storeConfig(s -> s.withInstances(s.instances().withPrimitiveRate(4000, 100_000).withHistoryEntries(1024)))
-                .build()) {
-            c.faultsEverywhere(FaultConfig.loss(0.02).withDelay(Duration.ofMillis(1), Duration.ofMillis(1)));
-            Random random = new Random(c.seed());
-            for (int k = 0; k < 300; k++) {
-                byte[] payload = new byte[512];
-                random.nextBytes(payload);
-                OverlayMessage m = c.socket(0).createMessage(DeliveryMode.MULTICAST, null, payload, SERVICE);
-                c.socket(0).send(m);
-            }
-            LogicalAddress source = c.address(0);
-            boolean ok = c.runUntil(() -> {
-                for (int node = 1; node < c.size(); node++) {
-                    if (delivered(c, node, source).size() < 300) {
-                        return false;
-                    }
-                }
-                return true;
-            }, Duration.ofSeconds(20));
-            StringBuilder b = new StringBuilder(progress(c, source, 300));
-            for (int node = 0; node < c.size(); node++) {
-                b.append("\n node ").append(node).append(" failed ").append(c.metrics(node).node().actions(ActionOutcome.FAILED))
-                        .append(" throttled ").append(c.metrics(node).node().actions(ActionOutcome.THROTTLED));
-            }
-            System.out.println("PROBE ok=" + ok + " " + c.describe() + b);
-            assertTrue(ok, b.toString());
-        }
-    }
-
     /** What a run's receivers report, from the field how of their deliveries (1 FEC, 2 NAK repair). */
     record Outcome(String seed, long delivered, long losses, long fec, long nak, long p50Ms, long p99Ms, long fecP99Ms) {
         @Override
