@@ -42,7 +42,7 @@ class FecMulticastTest {
     @Test
     void atFivePercentLossEveryMessageShouldArriveOnce() throws Exception {
         Outcome o = run(0.05, 500, SimCluster.seedFromProperty());
-        assertTrue(o.fec() > 0 && o.nak() >= 0, o.toString());
+        assertTrue(o.fec() > 0, "FEC recovers some of the losses at 5 % too: " + o);
     }
 
     /** What a run's receivers report, from the field how of their deliveries (1 FEC, 2 NAK repair). */
