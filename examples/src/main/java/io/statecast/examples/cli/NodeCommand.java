@@ -4,6 +4,9 @@ import io.statecast.examples.node.NodeRunner;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.Option;
 
 /** {@code statecast node --config FILE}: one overlay node process with a line protocol for automation. */
@@ -29,8 +32,22 @@ final class NodeCommand implements Callable<Integer> {
             description = "stdin: read commands from standard input, whose end stops the node; none: ignore it (default: ${DEFAULT-VALUE})")
     private Control control;
 
+    @Option(names = "--input-loss", defaultValue = "0", paramLabel = "P",
+            description = "drop each frame the node's UDP interfaces receive with probability P, 0..0.5, for tests of loss between processes (default: ${DEFAULT-VALUE})")
+    private double inputLoss;
+
+    @Option(names = "--loss-seed", defaultValue = "1", paramLabel = "N", description = "seeds --input-loss (default: ${DEFAULT-VALUE})")
+    private long lossSeed;
+
+    @Spec
+    private CommandSpec spec;
+
     @Override
     public Integer call() {
-        return new NodeRunner(new NodeRunner.Options(config, statusFile, control == Control.stdin), System.in, System.out, System.err).run();
+        if (!(inputLoss >= 0 && inputLoss <= 0.5)) {
+            throw new ParameterException(spec.commandLine(), "--input-loss=" + inputLoss + " must be within 0..0.5");
+        }
+        return new NodeRunner(new NodeRunner.Options(config, statusFile, control == Control.stdin, inputLoss, lossSeed),
+                System.in, System.out, System.err).run();
     }
 }

@@ -15,7 +15,13 @@ import io.statecast.overlay.socket.OverlayConfigException;
 import io.statecast.overlay.socket.OverlaySocket;
 import io.statecast.overlay.socket.OverlayStatistics;
 import io.statecast.overlay.socket.PeerEventTypes;
+import io.statecast.overlay.substrate.FaultConfig;
+import io.statecast.overlay.substrate.FaultModel;
+import io.statecast.overlay.substrate.FaultyInterface;
+import io.statecast.overlay.substrate.RealTimerService;
 import io.statecast.overlay.substrate.SubstrateInterface;
+import io.statecast.overlay.substrate.UdpConfig;
+import io.statecast.overlay.substrate.UdpInterface;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -84,15 +90,28 @@ public final class NodeRunner {
      * @param config       the overlay configuration file (.yaml, .yml or .json)
      * @param statusFile   where to keep a JSON status document, or {@code null}
      * @param controlStdin whether commands are read from standard input (its end stops the node)
+     * @param inputLoss    probability (0..0.5) that the node's UDP input drops a received frame, for
+     *                     tests of loss between real processes; 0: none
+     * @param lossSeed     seeds those drops
      */
-    public record Options(Path config, Path statusFile, boolean controlStdin) {
-        /** Requires a configuration. */
+    public record Options(Path config, Path statusFile, boolean controlStdin, double inputLoss, long lossSeed) {
+        /** Requires a configuration and a loss within 0..0.5. */
         public Options {
             Objects.requireNonNull(config, "config");
+            if (!(inputLoss >= 0 && inputLoss <= 0.5)) {
+                throw new IllegalArgumentException("input loss " + inputLoss + " must be within 0..0.5");
+            }
+        }
+
+        /** Without loss. */
+        public Options(Path config, Path statusFile, boolean controlStdin) {
+            this(config, statusFile, controlStdin, 0, 0);
         }
     }
 
     private final Options options;
+    /** Runs the lossy interfaces' delayed frames (none with loss alone); null without input loss. */
+    private RealTimerService faultTimers;
     private final InputStream in;
     private final OutputStream out;
     private final PrintStream err;
@@ -133,7 +152,7 @@ public final class NodeRunner {
     public int run() {
         try {
             config = OverlayConfig.load(options.config());
-            socket = OverlaySocket.create(config);
+            socket = options.inputLoss() > 0 ? lossySocket(config) : OverlaySocket.create(config);
         } catch (OverlayConfigException e) {
             err.println(PREFIX + e.getMessage());
             return EXIT_CONFIG;
@@ -219,10 +238,31 @@ public final class NodeRunner {
         }
     }
 
+    /**
+     * A socket whose UDP interfaces drop each received frame with probability
+     * {@link Options#inputLoss} (a {@link FaultyInterface} at their input): the loss every layer
+     * of the node sees, for tests between real processes without a lossy network.
+     */
+    private OverlaySocket lossySocket(OverlayConfig config) throws OverlayConfigException, IOException {
+        faultTimers = new RealTimerService("statecast-node-faults");
+        FaultModel model = new FaultModel(options.lossSeed(), FaultConfig.loss(options.inputLoss()));
+        int max = Math.min(config.buffers().maxMessageBytes(), UdpConfig.MAX_UDP_PAYLOAD_BYTES);
+        return OverlaySocket.builder(config).substrateFactory(a -> {
+            if (a.scheme() != SubstrateAddress.Scheme.UDP) {
+                throw new IOException("--input-loss needs UDP interfaces, not " + a);
+            }
+            return FaultyInterface.atInput(new UdpInterface(UdpConfig.defaults().withAddress(a.host(), a.port())
+                    .withMaxDatagramBytes(max)), faultTimers, model);
+        }).build();
+    }
+
     /** Leave (Goodbye to every neighbour), close, say BYE, flush. */
     private void shutdown(ScheduledExecutorService statusWriter) {
         socket.leave();
         socket.close();
+        if (faultTimers != null) {
+            faultTimers.close();
+        }
         if (statusWriter != null) {
             statusWriter.shutdown();
             try {

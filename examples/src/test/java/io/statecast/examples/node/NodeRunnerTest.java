@@ -40,6 +40,27 @@ class NodeRunnerTest {
     }
 
     @Test
+    void inputLossShouldOpenLossyUdpInterfacesAndRefuseOthers() throws Exception {
+        Path file = dir.resolve("lossy.yaml");
+        Files.writeString(file, "overlay: {id: x, node: TREE, address: 9, interfaces: ['udp://127.0.0.1:0']}");
+        int status = new NodeRunner(new NodeRunner.Options(file, null, true, 0.3, 7),
+                new ByteArrayInputStream("ping lossy\n".getBytes(StandardCharsets.UTF_8)), out,
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run();
+        assertEquals(NodeRunner.EXIT_OK, status, err::toString);
+        assertTrue(out.toString(StandardCharsets.UTF_8).lines().anyMatch("PONG lossy"::equals), out::toString);
+
+        Files.writeString(file, "overlay: {id: x, node: TREE, address: 9, interfaces: ['tcp://127.0.0.1:0']}");
+        status = new NodeRunner(new NodeRunner.Options(file, null, true, 0.3, 7), new ByteArrayInputStream(new byte[0]), out,
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run();
+        assertEquals(NodeRunner.EXIT_FAILURE, status);
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--input-loss needs UDP interfaces"), err::toString);
+
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new NodeRunner.Options(file, null, true, 0.9, 7));
+        assertTrue(e.getMessage().contains("0..0.5"), e.getMessage());
+    }
+
+    @Test
     void shouldAnswerCommandsThenStopAtTheEndOfItsInput() throws Exception {
         int status = run("overlay: {id: x, node: TREE, address: 9, interfaces: ['udp://127.0.0.1:0']}",
                 "ping one\nsend-all 2 32\nnonsense\n", true);

@@ -19,6 +19,7 @@ import io.statecast.overlay.message.MessageField;
 import io.statecast.overlay.message.MessageFields;
 import io.statecast.overlay.message.Origin;
 import io.statecast.overlay.message.OverlayMessage;
+import io.statecast.overlay.message.PayloadExtension;
 import io.statecast.overlay.node.Topology;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -240,25 +241,74 @@ public final class PrimitiveExecutor {
     /**
      * toApplication's message: the base itself, or with {@code Message/MessageType} set a control
      * copy (same header and MessageID, the spec's ServiceID, that type, no payload, only the fields
-     * the action sets) — so a
-     * service can tell its application about an outcome for which no received message exists.
+     * the action sets) — so a service can tell its application about an outcome for which no
+     * received message exists.
+     * {@code Message/Payload}, {@code Message/SourceAddress}, {@code Message/MessageIdentifier}
+     * and {@code Message/Fields/NAME} override the base's (a payload only on a data message): a
+     * message rebuilt from a parity repair reaches the application as its source sent it.
      */
     private static OverlayMessage retyped(ActionTemplate a, ResolvedFields f, ActionContext ctx, OverlayMessage base)
             throws ActionException, EvaluationException {
-        if (f.value(ActionField.MESSAGE_TYPE) == null) {
+        boolean typed = f.value(ActionField.MESSAGE_TYPE) != null;
+        boolean rewritten = f.value(ActionField.PAYLOAD) != null || f.value(ActionField.SOURCE_ADDRESS) != null
+                || f.value(ActionField.MESSAGE_IDENTIFIER) != null || !f.messageFields().isEmpty();
+        if (!typed && !rewritten) {
             return base;
         }
-        byte type = messageType(a, f, ctx, base);
-        if (type == FsmExtension.PAYLOAD_TYPE) {
-            throw new ActionException(where(a) + "field Message/MessageType: 0x80 is the payload type; deliver the"
-                    + " payload message itself");
+        LogicalAddress source = base.source();
+        if (f.value(ActionField.SOURCE_ADDRESS) != null) {
+            source = address(a, f, ctx, ActionField.SOURCE_ADDRESS);
+            if (source == null) {
+                throw new ActionException(where(a) + "field Message/SourceAddress: the xpath selected nothing");
+            }
+            if (source.family() != base.source().family()) {
+                throw new ActionException(where(a) + "source " + AttributeValues.text(source)
+                        + " is not an address of this overlay");
+            }
         }
-        long id = base.fsm() != null ? base.fsm().messageId() : ctx.defaultMessageId();
-        FsmExtension fsm = new FsmExtension(ctx.spec().service().serviceId(), type, id);
-        // the copy carries only the fields the action sets (a notice such as a membership list), not the base's
-        MessageFields fields = f.messageFields().isEmpty() ? MessageFields.EMPTY : fields(a, f, ctx, null);
-        return new OverlayMessage(base.mode(), base.hopLimit(), base.source(), base.destination(), base.previousHop(),
-                base.root(), fields.isEmpty() ? List.of(fsm) : List.of(fsm, new FieldsExtension(fields)));
+        long id = f.value(ActionField.MESSAGE_IDENTIFIER) != null || base.fsm() == null
+                ? messageId(a, f, ctx, base) : base.fsm().messageId();
+        int serviceId = ctx.spec().service().serviceId();
+        if (typed) {
+            byte type = messageType(a, f, ctx, base);
+            if (type == FsmExtension.PAYLOAD_TYPE) {
+                throw new ActionException(where(a) + "field Message/MessageType: 0x80 is the payload type; deliver the"
+                        + " payload message itself");
+            }
+            if (f.value(ActionField.PAYLOAD) != null) {
+                throw new ActionException(where(a) + "field Message/Payload: a control copy (Message/MessageType "
+                        + type + ") carries no payload");
+            }
+            List<io.statecast.overlay.message.Extension> ext = new ArrayList<>(2);
+            ext.add(new FsmExtension(serviceId, type, id));
+            // the copy carries only the fields the action sets (a notice such as a membership list), not the base's
+            MessageFields fields = f.messageFields().isEmpty() ? MessageFields.EMPTY : fields(a, f, ctx, null);
+            if (!fields.isEmpty()) {
+                ext.add(new FieldsExtension(fields));
+            }
+            return new OverlayMessage(base.mode(), base.hopLimit(), source, base.destination(), base.previousHop(),
+                    base.root(), ext);
+        }
+        byte type = base.fsm() != null ? base.fsm().messageType() : FsmExtension.PAYLOAD_TYPE;
+        byte[] payload = base.payload();
+        if (f.value(ActionField.PAYLOAD) != null) {
+            if (type != FsmExtension.PAYLOAD_TYPE) {
+                throw new ActionException(where(a) + "field Message/Payload: the base is a control message (type "
+                        + type + "), which carries no payload");
+            }
+            payload = payload(a, f, ctx, base);
+        }
+        MessageFields fields = fields(a, f, ctx, base);
+        List<io.statecast.overlay.message.Extension> ext = new ArrayList<>(3);
+        ext.add(new FsmExtension(serviceId, type, id));
+        if (!fields.isEmpty()) {
+            ext.add(new FieldsExtension(fields));
+        }
+        if (payload != null) {
+            ext.add(new PayloadExtension(payload));
+        }
+        return new OverlayMessage(base.mode(), base.hopLimit(), source, base.destination(), base.previousHop(),
+                base.root(), ext);
     }
 
     private static DeliveryMode mode(ActionTemplate a, ResolvedFields f, ActionContext ctx, OverlayMessage base)

@@ -38,6 +38,8 @@ public final class PayloadFunctions {
 
     private static final SequenceType BYTES_ARG = SequenceType.makeSequenceType(ItemType.ANY_ITEM,
             OccurrenceIndicator.ZERO_OR_ONE);
+    private static final SequenceType ITEMS_ARG = SequenceType.makeSequenceType(ItemType.ANY_ITEM,
+            OccurrenceIndicator.ZERO_OR_MORE);
     private static final SequenceType BYTES_RESULT = SequenceType.makeSequenceType(ItemType.BASE64_BINARY,
             OccurrenceIndicator.ONE);
     private static final SequenceType INTEGER = SequenceType.makeSequenceType(ItemType.INTEGER, OccurrenceIndicator.ONE);
@@ -50,6 +52,7 @@ public final class PayloadFunctions {
         for (ExtensionFunction f : List.of(
                 function("xor", BYTES_RESULT, new SequenceType[] {BYTES_ARG, BYTES_ARG},
                         a -> binary(PayloadOps.xor(bytes(a[0]), bytes(a[1])))),
+                function("xor-parity", BYTES_RESULT, new SequenceType[] {ITEMS_ARG}, a -> binary(PayloadOps.xorParity(each(a[0])))),
                 function("parity", BYTES_RESULT, new SequenceType[] {BYTES_ARG}, a -> binary(PayloadOps.parity(bytes(a[0])))),
                 function("recover", BYTES_RESULT, new SequenceType[] {BYTES_ARG}, a -> binary(PayloadOps.recover(bytes(a[0])))),
                 function("length", INTEGER, new SequenceType[] {BYTES_ARG}, a -> new XdmAtomicValue(bytes(a[0]).length)),
@@ -102,6 +105,18 @@ public final class PayloadFunctions {
             throw new IllegalArgumentException("digest length " + n + " outside 1.." + PayloadOps.SHA256_BYTES);
         }
         return (int) n;
+    }
+
+    /** The bytes of every item of {@code v} (at most {@link PayloadOps#MAX_XOR_ITEMS}). */
+    private static List<byte[]> each(XdmValue v) {
+        if (v.size() > PayloadOps.MAX_XOR_ITEMS) {
+            throw new IllegalArgumentException(v.size() + " items > MAX_XOR_ITEMS=" + PayloadOps.MAX_XOR_ITEMS);
+        }
+        List<byte[]> out = new java.util.ArrayList<>(v.size());
+        for (XdmItem item : v) {
+            out.add(bytes(item));
+        }
+        return out;
     }
 
     /** An argument's bytes, as the class comment says. */

@@ -22,6 +22,8 @@ public final class PayloadOps {
      * any payload the default frame (64 KiB) carries.
      */
     public static final int MAX_BYTES = 65_535;
+    /** Most payloads one {@link #xorParity} call combines (a parity group is far smaller). */
+    public static final int MAX_XOR_ITEMS = 256;
     /** Bytes of a SHA-256 digest. */
     public static final int SHA256_BYTES = 32;
 
@@ -59,6 +61,35 @@ public final class PayloadOps {
         out[0] = (byte) (payload.length >>> 8);
         out[1] = (byte) payload.length;
         System.arraycopy(payload, 0, out, 2, payload.length);
+        return out;
+    }
+
+    /**
+     * The XOR of the parity forms of {@code payloads} (empty for none): the repair of a parity
+     * group of any size in one call, where XPath without function items has no fold.
+     *
+     * @throws IllegalArgumentException if there are more than {@link #MAX_XOR_ITEMS} payloads or one is too long
+     */
+    public static byte[] xorParity(java.util.List<byte[]> payloads) {
+        if (payloads.size() > MAX_XOR_ITEMS) {
+            throw new IllegalArgumentException(payloads.size() + " payloads > MAX_XOR_ITEMS=" + MAX_XOR_ITEMS);
+        }
+        int longest = 0;
+        for (byte[] p : payloads) {
+            if (p.length > MAX_BYTES - 2) {
+                throw new IllegalArgumentException("payload of " + p.length + " bytes > " + (MAX_BYTES - 2)
+                        + " (MAX_BYTES=" + MAX_BYTES + " less the 2-byte length)");
+            }
+            longest = Math.max(longest, p.length);
+        }
+        byte[] out = new byte[payloads.isEmpty() ? 0 : longest + 2];
+        for (byte[] p : payloads) {
+            out[0] ^= (byte) (p.length >>> 8);
+            out[1] ^= (byte) p.length;
+            for (int i = 0; i < p.length; i++) {
+                out[i + 2] ^= p[i];
+            }
+        }
         return out;
     }
 

@@ -15,6 +15,11 @@ public enum ActionField {
     DELIVERY_MODE("Message/DeliveryMode", EnumSet.of(ParameterType.STRING)),
     /** A logical address ("x,y" or an integer). */
     DESTINATION_ADDRESS("Message/DestinationAddress", EnumSet.of(ParameterType.STRING, ParameterType.INTEGER)),
+    /**
+     * The source a message handed to the application names (toApplication only: a service that
+     * rebuilt another node's message delivers it as that node's). A logical address.
+     */
+    SOURCE_ADDRESS("Message/SourceAddress", EnumSet.of(ParameterType.STRING, ParameterType.INTEGER)),
     /** 0..255. */
     HOP_LIMIT("Message/HopLimit", EnumSet.of(ParameterType.INTEGER)),
     /** The MessageID. */
@@ -85,7 +90,7 @@ public enum ActionField {
                 }
                 AttributeValues.deliveryMode(text);
             }
-            case DESTINATION_ADDRESS -> AttributeValues.address(text);
+            case DESTINATION_ADDRESS, SOURCE_ADDRESS -> AttributeValues.address(text);
             case HOP_LIMIT -> AttributeValues.longValue(text, 0, 255, "HopLimit");
             case MESSAGE_IDENTIFIER -> AttributeValues.longValue(text, Long.MIN_VALUE, Long.MAX_VALUE,
                     "MessageIdentifier");

@@ -32,9 +32,13 @@ public enum Primitive {
     /**
      * Delivers a message to the local application; with {@code Message/MessageType}, a control
      * copy of it of that type (how a service reports an outcome, such as an end-to-end Full ACK
-     * or a reset, to its application), carrying the {@code Message/Fields/NAME} the action sets.
+     * or a reset, to its application; it carries only the {@code Message/Fields/NAME} the action
+     * sets). {@code Message/Payload}, {@code Message/SourceAddress},
+     * {@code Message/MessageIdentifier} and {@code Message/Fields/NAME} override the base's, so a
+     * service that rebuilt a message (from a parity repair) delivers it as its source sent it.
      */
-    TO_APPLICATION("toApplication", EnumSet.of(ActionField.MESSAGE, ActionField.MESSAGE_TYPE, ActionField.MESSAGE_FIELD),
+    TO_APPLICATION("toApplication", EnumSet.of(ActionField.MESSAGE, ActionField.MESSAGE_TYPE, ActionField.PAYLOAD,
+            ActionField.SOURCE_ADDRESS, ActionField.MESSAGE_IDENTIFIER, ActionField.MESSAGE_FIELD),
             EnumSet.of(ActionField.MESSAGE)),
     /** Sets (or re-sets) the instance's timer with the given identifier. */
     SET_TIMER("setTimer", EnumSet.of(ActionField.TIMER_IDENTIFIER, ActionField.TIMER_VALUE),

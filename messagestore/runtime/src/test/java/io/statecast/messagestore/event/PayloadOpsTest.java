@@ -56,6 +56,28 @@ class PayloadOpsTest {
     }
 
     @Test
+    void xorParityShouldEqualTheFoldOfXorOverTheParityForms() {
+        for (int round = 0; round < 200; round++) {
+            int n = random.nextInt(10);
+            List<byte[]> group = new ArrayList<>();
+            byte[] fold = new byte[0];
+            for (int i = 0; i < n; i++) {
+                byte[] p = payload();
+                group.add(p);
+                fold = PayloadOps.xor(fold, PayloadOps.parity(p));
+            }
+            assertArrayEquals(fold, PayloadOps.xorParity(group), where() + ", round " + round + ", " + n + " payloads");
+        }
+        List<byte[]> tooMany = new ArrayList<>();
+        for (int i = 0; i <= PayloadOps.MAX_XOR_ITEMS; i++) {
+            tooMany.add(new byte[1]);
+        }
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> PayloadOps.xorParity(tooMany));
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("MAX_XOR_ITEMS"), e.getMessage());
+    }
+
+    @Test
     void xorPadsTheShorterWithZerosAndIsItsOwnInverse() {
         for (int round = 0; round < 500; round++) {
             byte[] a = payload();
