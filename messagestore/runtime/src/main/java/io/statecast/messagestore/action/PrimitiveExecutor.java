@@ -268,9 +268,11 @@ public final class PrimitiveExecutor {
         }
         long id = f.value(ActionField.MESSAGE_IDENTIFIER) != null || base.fsm() == null
                 ? messageId(a, f, ctx, base) : base.fsm().messageId();
-        int serviceId = ctx.spec().service().serviceId();
+        byte type;
+        byte[] payload;
+        MessageFields fields;
         if (typed) {
-            byte type = messageType(a, f, ctx, base);
+            type = messageType(a, f, ctx, base);
             if (type == FsmExtension.PAYLOAD_TYPE) {
                 throw new ActionException(where(a) + "field Message/MessageType: 0x80 is the payload type; deliver the"
                         + " payload message itself");
@@ -279,28 +281,23 @@ public final class PrimitiveExecutor {
                 throw new ActionException(where(a) + "field Message/Payload: a control copy (Message/MessageType "
                         + type + ") carries no payload");
             }
-            List<io.statecast.overlay.message.Extension> ext = new ArrayList<>(2);
-            ext.add(new FsmExtension(serviceId, type, id));
+            payload = null;
             // the copy carries only the fields the action sets (a notice such as a membership list), not the base's
-            MessageFields fields = f.messageFields().isEmpty() ? MessageFields.EMPTY : fields(a, f, ctx, null);
-            if (!fields.isEmpty()) {
-                ext.add(new FieldsExtension(fields));
+            fields = f.messageFields().isEmpty() ? MessageFields.EMPTY : fields(a, f, ctx, null);
+        } else {
+            type = base.fsm() != null ? base.fsm().messageType() : FsmExtension.PAYLOAD_TYPE;
+            payload = base.payload();
+            if (f.value(ActionField.PAYLOAD) != null) {
+                if (type != FsmExtension.PAYLOAD_TYPE) {
+                    throw new ActionException(where(a) + "field Message/Payload: the base is a control message (type "
+                            + type + "), which carries no payload");
+                }
+                payload = payload(a, f, ctx, base);
             }
-            return new OverlayMessage(base.mode(), base.hopLimit(), source, base.destination(), base.previousHop(),
-                    base.root(), ext);
+            fields = fields(a, f, ctx, base);
         }
-        byte type = base.fsm() != null ? base.fsm().messageType() : FsmExtension.PAYLOAD_TYPE;
-        byte[] payload = base.payload();
-        if (f.value(ActionField.PAYLOAD) != null) {
-            if (type != FsmExtension.PAYLOAD_TYPE) {
-                throw new ActionException(where(a) + "field Message/Payload: the base is a control message (type "
-                        + type + "), which carries no payload");
-            }
-            payload = payload(a, f, ctx, base);
-        }
-        MessageFields fields = fields(a, f, ctx, base);
         List<io.statecast.overlay.message.Extension> ext = new ArrayList<>(3);
-        ext.add(new FsmExtension(serviceId, type, id));
+        ext.add(new FsmExtension(ctx.spec().service().serviceId(), type, id));
         if (!fields.isEmpty()) {
             ext.add(new FieldsExtension(fields));
         }

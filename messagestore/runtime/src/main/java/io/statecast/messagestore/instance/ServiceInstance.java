@@ -8,8 +8,10 @@ import io.statecast.messagestore.action.ActionRecord;
 import io.statecast.messagestore.action.PrimitiveExecutor;
 import io.statecast.messagestore.action.TokenBucket;
 import io.statecast.messagestore.chart.ChartLimit;
+import io.statecast.messagestore.event.CompiledExpression;
 import io.statecast.messagestore.event.CompiledPath;
 import io.statecast.messagestore.event.CompositeEventDefinition;
+import io.statecast.messagestore.event.DatamodelValues;
 import io.statecast.messagestore.event.EvaluationException;
 import io.statecast.messagestore.event.History;
 import io.statecast.messagestore.event.MessageEventDefinition;
@@ -217,8 +219,7 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         if (ended != null) {
             return StepAdmission.STEP; // ignored
         }
-        boolean queue = waiting != null && !waiting.isEmpty();
-        if (!queue && (!stepped || budget.hasToken(env.overlay().timers().nanoTime()))) {
+        if (!mustWait(!stepped)) {
             return StepAdmission.STEP;
         }
         return fromApplication && waitingMessages < env.limits().primitiveBurst() ? StepAdmission.DEFER
@@ -310,11 +311,20 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         if (timers.generation(timerId) != generation || generation < 0) {
             return;
         }
-        if ((waiting != null && !waiting.isEmpty()) || !budget.hasToken(env.overlay().timers().nanoTime())) {
+        if (mustWait(false)) {
             waitFor(new WaitingTimer(timerId, generation));
             return;
         }
         timerStep(timerId);
+    }
+
+    /**
+     * Whether an event must wait (or be refused): others wait already, or the budget is spent
+     * ({@code first}: the instance's first event, which the budget never holds back).
+     */
+    private boolean mustWait(boolean first) {
+        return (waiting != null && !waiting.isEmpty())
+                || (!first && !budget.hasToken(env.overlay().timers().nanoTime()));
     }
 
     /** Keeps {@code event} until the budget refills, and makes sure a wake-up comes then. */
@@ -749,14 +759,13 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
 
     // a cond's or assign's read of $_x?history, compiled: the history's entries, no document
     @Override
-    public java.util.List<Object> historyItems(io.statecast.messagestore.event.CompiledExpression read,
-            io.statecast.messagestore.event.DatamodelValues data) {
+    public List<Object> historyItems(CompiledExpression read, DatamodelValues data) {
         if (!history.queryable()) {
-            return java.util.List.of(); // $_x has no history entry then
+            return List.of(); // $_x has no history entry then
         }
         try {
             return read.atomized(history, service.bindings(), data);
-        } catch (io.statecast.messagestore.event.EvaluationException e) {
+        } catch (EvaluationException e) {
             return null; // Saxon evaluates it and reports the error as it would have
         }
     }
