@@ -188,7 +188,7 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
                     }
                 });
         this.warmStart = new WarmStart(config, node);
-        this.sendWindow = new SendWindow(this::declaresInFlight, this::instancesClaimed,
+        this.sendWindow = new SendWindow(this::declaresInFlight, this::inFlightLimit, this::instancesClaimed,
                 config.instances().maxLiveInstances());
     }
 
@@ -795,10 +795,16 @@ public final class MessageStore implements MessageStorePort, ServiceHost {
         return sendWindow.configure(settings, c.timers());
     }
 
-    /** Whether the loaded service {@code serviceId} declares in-flight states ({@code <InFlight>}). */
+    /** Whether the loaded service {@code serviceId} counts its own messages in flight ({@code <InFlight>}, {@code <InFlightCount>}). */
     private boolean declaresInFlight(int serviceId) {
         ServiceRuntime rt = registry.get(serviceId);
         return rt != null && rt.spec().declaresInFlight();
+    }
+
+    /** The most own messages in flight the loaded service's spec allows ({@link ServiceSpec#inFlightLimit()}). */
+    private int inFlightLimit(int serviceId) {
+        ServiceRuntime rt = registry.get(serviceId);
+        return rt == null ? Integer.MAX_VALUE : rt.spec().inFlightLimit();
     }
 
     /**

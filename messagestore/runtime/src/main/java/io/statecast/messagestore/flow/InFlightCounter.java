@@ -25,6 +25,17 @@ public final class InFlightCounter {
         count.incrementAndGet();
     }
 
+    /** {@code n} more in flight (an instance's {@code <InFlightCount>} variable grew by {@code n}). */
+    public void add(int n) {
+        count.addAndGet(n);
+    }
+
+    /** {@code n} fewer, each a completion (an instance's {@code <InFlightCount>} variable fell by {@code n}). */
+    public void complete(int n) {
+        count.addAndGet(-n);
+        completions.addAndGet(n);
+    }
+
     /** One fewer, without a completion: a message the store accepted but no instance took. */
     public void giveBack() {
         count.decrementAndGet();

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntPredicate;
+import java.util.function.IntUnaryOperator;
 import java.util.function.LongSupplier;
 
 /**
@@ -70,6 +71,7 @@ public final class SendWindow implements FlowControl {
     }
 
     private final IntPredicate declaresInFlight;
+    private final IntUnaryOperator serviceLimit;
     private final LongSupplier instancesClaimed;
     private final int maxInstances;
     /** Per ServiceID, created on first use; entries are never removed. */
@@ -88,7 +90,22 @@ public final class SendWindow implements FlowControl {
      *                         {@code instancesClaimed} has reached it
      */
     public SendWindow(IntPredicate declaresInFlight, LongSupplier instancesClaimed, int maxInstances) {
+        this(declaresInFlight, id -> Integer.MAX_VALUE, instancesClaimed, maxInstances);
+    }
+
+    /**
+     * @param declaresInFlight whether a ServiceID names a loaded service whose spec declares
+     *                         in-flight states or an in-flight count (a lookup: asked per send)
+     * @param serviceLimit     the most own messages in flight a service's spec allows
+     *                         ({@code <InFlightCount limit>}; {@code Integer.MAX_VALUE}: none); the
+     *                         window is the smaller of it and the socket's (a lookup: asked per send)
+     * @param instancesClaimed instances live or possibly about to be created now
+     * @param maxInstances     the store's live-instance limit
+     */
+    public SendWindow(IntPredicate declaresInFlight, IntUnaryOperator serviceLimit, LongSupplier instancesClaimed,
+            int maxInstances) {
         this.declaresInFlight = Objects.requireNonNull(declaresInFlight, "declaresInFlight");
+        this.serviceLimit = Objects.requireNonNull(serviceLimit, "serviceLimit");
         this.instancesClaimed = Objects.requireNonNull(instancesClaimed, "instancesClaimed");
         this.maxInstances = maxInstances;
     }
@@ -181,7 +198,7 @@ public final class SendWindow implements FlowControl {
             return false;
         }
         Lane lane = lane(serviceId);
-        if (tryReserve(s.settings(), lane)) {
+        if (tryReserve(s.settings(), serviceId, lane)) {
             return true;
         }
         if (!RealTimerService.mayWait(s.timers())) {
@@ -192,7 +209,7 @@ public final class SendWindow implements FlowControl {
         long park = FIRST_PARK_NANOS;
         waits.increment();
         try {
-            while (!tryReserve(s.settings(), lane)) {
+            while (!tryReserve(s.settings(), serviceId, lane)) {
                 long now = System.nanoTime();
                 if (now - deadline >= 0) {
                     throw failed(s.settings(), serviceId, lane, now - start, false);
@@ -215,12 +232,12 @@ public final class SendWindow implements FlowControl {
         lanes.get(serviceId).reserved.decrementAndGet();
     }
 
-    private boolean tryReserve(OverlayConfig.SendWindow settings, Lane lane) {
+    private boolean tryReserve(OverlayConfig.SendWindow settings, int serviceId, Lane lane) {
         AtomicInteger held = lane.reserved;
         while (true) {
             int r = held.get();
             int inFlight = lane.count.count();
-            if (inFlight + r >= limit(settings, lane, inFlight) || !hasInstanceRoom()) {
+            if (inFlight + r >= limit(settings, serviceId, lane, inFlight) || !hasInstanceRoom()) {
                 return false;
             }
             if (held.compareAndSet(r, r + 1)) {
@@ -229,19 +246,20 @@ public final class SendWindow implements FlowControl {
         }
     }
 
-    /** The configured window, or the service's AIMD window. */
-    private static int limit(OverlayConfig.SendWindow settings, Lane lane, int inFlight) {
+    /** The configured window (or the service's AIMD window), at most what the service's spec allows. */
+    private int limit(OverlayConfig.SendWindow settings, int serviceId, Lane lane, int inFlight) {
+        int window = Math.min(settings.window(), serviceLimit.applyAsInt(serviceId));
         if (!settings.aimd()) {
-            return settings.window();
+            return window;
         }
-        return lane.aimd(settings.window()).update(lane.count.timeouts(), lane.count.completions(), inFlight);
+        return lane.aimd(window).update(lane.count.timeouts(), lane.count.completions(), inFlight);
     }
 
     private SendWindowException failed(OverlayConfig.SendWindow settings, int serviceId, Lane lane, long waited,
             boolean interrupted) {
         failures.increment();
         int inFlight = lane.count.count();
-        return new SendWindowException(serviceId, limit(settings, lane, inFlight), inFlight, hasInstanceRoom(),
+        return new SendWindowException(serviceId, limit(settings, serviceId, lane, inFlight), inFlight, hasInstanceRoom(),
                 TimeUnit.NANOSECONDS.toMillis(waited), interrupted);
     }
 

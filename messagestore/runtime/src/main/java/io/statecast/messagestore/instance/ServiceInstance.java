@@ -116,6 +116,11 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
     /** Whether this instance is counted in {@link #inFlightCount} now. */
     private boolean inFlightCounted;
     /**
+     * Under an {@code <InFlightCount>} spec: how many own messages this instance has counted in
+     * {@link #inFlightCount} (its variable's value when last read, plus its waiting messages).
+     */
+    private int inFlightHeld;
+    /**
      * Timer events of this instance while it was counted, up to 2: the second is the congestion
      * signal (sent once); a single timeout is what one random loss costs.
      */
@@ -256,6 +261,7 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
                 lastMessageNanos = env.overlay().timers().nanoTime();
                 waitFor(new WaitingMessage(message, matched));
                 waitingMessages++;
+                updateInFlight(); // a waiting message of the application is in flight too
             }
             case REFUSE -> {
                 if (service.throttleLog.allow()) {
@@ -375,7 +381,7 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
         if (matched.isEmpty()) {
             return;
         }
-        if (inFlightCounted && inFlightTimeouts < 2 && ++inFlightTimeouts == 2) {
+        if (inFlightCounted && inFlightHeld == 0 && inFlightTimeouts < 2 && ++inFlightTimeouts == 2) {
             // the service's timeout ran out a second time on a message still in flight: its
             // retransmission (or repeated request) went unanswered too. One timeout is what an
             // isolated random loss costs; repeats are what congestion looks like (AimdWindow)
@@ -472,16 +478,30 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
      *         the caller gives the unit back
      */
     public boolean adoptOwnMessage(InFlightCounter count) {
-        if (ended != null || inFlightCount != null) {
+        Objects.requireNonNull(count, "count");
+        if (ended != null) {
             return false;
         }
-        inFlightCount = Objects.requireNonNull(count, "count");
+        if (service.spec().inFlightCountIndex() >= 0) {
+            // counted by the spec's variable after the step: the store's unit goes back then
+            inFlightCount = count;
+            return false;
+        }
+        if (inFlightCount != null) {
+            return false;
+        }
+        inFlightCount = count;
         inFlightCounted = true;
         return true;
     }
 
     private void updateInFlight() {
         if (inFlightCount == null) {
+            return;
+        }
+        int index = service.spec().inFlightCountIndex();
+        if (index >= 0) {
+            updateHeld(index);
             return;
         }
         boolean now = ended == null && machine.inFlight();
@@ -493,6 +513,43 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
                 inFlightCount.complete();
             }
         }
+    }
+
+    /**
+     * Brings this instance's share of the count to its {@code <InFlightCount>} variable plus its
+     * messages waiting for the budget (0 once ended). Decreases are completions (they let an AIMD
+     * window grow); a count never signals a timeout: the spec retransmits and backs off itself.
+     */
+    private void updateHeld(int index) {
+        int now = ended == null ? heldValue(index) + waitingMessages : 0;
+        int delta = now - inFlightHeld;
+        if (delta > 0) {
+            inFlightCount.add(delta);
+        } else if (delta < 0) {
+            inFlightCount.complete(-delta);
+        }
+        inFlightHeld = now;
+        inFlightCounted = now > 0;
+    }
+
+    /** The variable's value as a count: a whole number, 0 when it is none or below 0. */
+    private int heldValue(int index) {
+        io.statecast.messagestore.event.DatamodelItem item = machine.datamodel().item(index);
+        if (item == null) {
+            return 0;
+        }
+        Number n = item.number();
+        double v;
+        if (n != null) {
+            v = n.doubleValue();
+        } else {
+            try {
+                v = Double.parseDouble(item.text().strip());
+            } catch (NumberFormatException e) {
+                return 0;
+            }
+        }
+        return v >= 1 ? (int) Math.min(Integer.MAX_VALUE / 2, v) : 0;
     }
 
     /** Whether this instance counts as one of its node's own messages in flight now. */

@@ -29,10 +29,21 @@ import java.util.Set;
  *                      ({@code <CreatedBy>}), as written; empty when the spec lists none: then,
  *                      under a message scope, only a data message creates one, and under the
  *                      other scopes any message an event matches (see {@code docs/spec-format.md})
+ * @param inFlightCount the {@code <InFlightCount>}: the datamodel variable that counts an
+ *                      instance's own messages in flight, or {@code null}; never with
+ *                      {@code inFlight} states
  */
 public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
         String description, List<String> inFlight, MessageKeyExpression scopeKey, Set<Promise> promises,
-        String start, List<String> createdBy) {
+        String start, List<String> createdBy, InFlightCount inFlightCount) {
+
+    /** A service that counts in-flight messages by state, if at all. */
+    public ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
+            String description, List<String> inFlight, MessageKeyExpression scopeKey, Set<Promise> promises,
+            String start, List<String> createdBy) {
+        this(name, serviceId, deliveryModes, scope, description, inFlight, scopeKey, promises, start, createdBy,
+                null);
+    }
 
     /** A service that lists no events creating instances (the default rule applies). */
     public ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deliveryModes, Scope scope,
@@ -77,6 +88,9 @@ public record ServiceMetadata(String name, int serviceId, Set<DeliveryMode> deli
         if ((scopeKey != null) != (scope == Scope.EXPRESSION)) {
             throw new IllegalArgumentException("a ScopeKey goes with scope expression and only with it (scope "
                     + scope.label() + ")");
+        }
+        if (inFlightCount != null && !inFlight.isEmpty()) {
+            throw new IllegalArgumentException("in-flight states and an in-flight count exclude each other");
         }
         if (serviceId < 0) {
             throw new IllegalArgumentException("serviceId must be >= 0, got " + serviceId);

@@ -65,6 +65,10 @@ public final class ServiceSpec {
     /** By state index: covered by {@code <InFlight>} (a listed state or a descendant of one). */
     private final boolean[] inFlightStates;
     private final boolean declaresInFlight;
+    /** The index in {@link #dataIds} of the {@code <InFlightCount>} variable, or -1. */
+    private final int inFlightCountIndex;
+    /** The {@code <InFlightCount>} limit with this spec's parameter values; {@code Integer.MAX_VALUE} without one. */
+    private final int inFlightLimit;
     /** The event each basic or composite event name fires in the machine, made once. */
     private final Map<String, ChartEvent> chartEvents;
     /** The datamodel's variables, in the order that indexes them for compiled expressions. */
@@ -124,7 +128,11 @@ public final class ServiceSpec {
                 }
             }
         }
-        this.declaresInFlight = any;
+        this.dataIds = List.copyOf(checked.dataIds());
+        InFlightCount count = service.inFlightCount();
+        this.inFlightCountIndex = count == null ? -1 : dataIds.indexOf(count.variable());
+        this.declaresInFlight = any || inFlightCountIndex >= 0;
+        this.inFlightLimit = inFlightLimit(count, parameters);
         Map<String, ChartEvent> events = new java.util.HashMap<>();
         for (String name : basicByName.keySet()) {
             events.put(name, ChartEvent.external(name));
@@ -136,7 +144,6 @@ public final class ServiceSpec {
             events.put(service.start(), ChartEvent.external(service.start()));
         }
         this.chartEvents = Map.copyOf(events);
-        this.dataIds = List.copyOf(checked.dataIds());
     }
 
     private ServiceSpec(ServiceSpec base, Parameters parameters) {
@@ -160,6 +167,8 @@ public final class ServiceSpec {
         this.engineErrors = base.engineErrors;
         this.inFlightStates = base.inFlightStates;
         this.declaresInFlight = base.declaresInFlight;
+        this.inFlightCountIndex = base.inFlightCountIndex;
+        this.inFlightLimit = inFlightLimit(service.inFlightCount(), parameters);
         this.chartEvents = base.chartEvents;
         this.dataIds = base.dataIds;
     }
@@ -380,9 +389,38 @@ public final class ServiceSpec {
         return "ServiceSpec[" + service.name() + ", ServiceID " + service.serviceId() + ", " + source + "]";
     }
 
-    /** Whether the spec declares in-flight states ({@code <InFlight>} in its service section). */
+    /**
+     * Whether the store counts this service's own messages in flight: the spec declares in-flight
+     * states ({@code <InFlight>}) or an in-flight count ({@code <InFlightCount>}).
+     */
     public boolean declaresInFlight() {
         return declaresInFlight;
+    }
+
+    /**
+     * The index in {@link #dataIds()} of the variable that counts an instance's own messages in
+     * flight ({@code <InFlightCount>}), or -1 when the spec counts by state or not at all.
+     */
+    public int inFlightCountIndex() {
+        return inFlightCountIndex;
+    }
+
+    /**
+     * The most own messages of this service in flight that the spec allows
+     * ({@code <InFlightCount limit>}, with this spec's parameter values, at least 1);
+     * {@code Integer.MAX_VALUE} when it sets none (the socket's window alone applies).
+     */
+    public int inFlightLimit() {
+        return inFlightLimit;
+    }
+
+    private static int inFlightLimit(InFlightCount count, Parameters parameters) {
+        if (count == null || count.limit() == null) {
+            return Integer.MAX_VALUE;
+        }
+        long v = Character.isDigit(count.limit().charAt(0)) ? Long.parseLong(count.limit())
+                : parameters.longValue(count.limit());
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, v));
     }
 
     /**

@@ -661,6 +661,8 @@ final class SpecValidator {
             Scope scope = Scope.MESSAGE;
             String description = "";
             List<String> inFlight = List.of();
+            Element inFlightAt = null;
+            InFlightCount inFlightCount = null;
             Set<Promise> promises = EnumSet.noneOf(Promise.class);
             Element scopeAt = null;
             Element scopeKeyAt = null;
@@ -694,7 +696,11 @@ final class SpecValidator {
                     }
                     case "ScopeKey" -> scopeKeyAt = c;
                     case "Description" -> description = text;
-                    case "InFlight" -> inFlight = inFlightStates(c, text);
+                    case "InFlight" -> {
+                        inFlight = inFlightStates(c, text);
+                        inFlightAt = c;
+                    }
+                    case "InFlightCount" -> inFlightCount = inFlightCount(c, text);
                     case "CreatedBy" -> createdByAt = c;
                     case "Promises" -> promises(c, text, promises);
                     case "Start" -> {
@@ -728,8 +734,13 @@ final class SpecValidator {
             if (scope == Scope.EXPRESSION && key == null) {
                 return null; // refused
             }
+            if (inFlightCount != null && inFlightAt != null) {
+                error(inFlightAt, "<InFlight> and <InFlightCount> exclude each other: count a whole instance "
+                        + "in flight by its state, or the messages it holds by a variable, not both");
+                inFlight = List.of();
+            }
             return new ServiceMetadata(name, id, modes, scope, description, inFlight, key, promises, start,
-                    createdByNames());
+                    createdByNames(), inFlightCount);
         }
 
         /** The names {@code <CreatedBy>} lists, as written (checked by {@link #checkCreatedBy}). */
@@ -844,6 +855,39 @@ final class SpecValidator {
                 }
             }
             return ids;
+        }
+
+        /**
+         * {@code <InFlightCount limit="…">variable</InFlightCount>}: the variable must be declared;
+         * the limit, when given, is an integer of at least 1 or the name of an integer parameter.
+         */
+        private InFlightCount inFlightCount(Element at, String text) {
+            if (!variables.containsKey(text)) {
+                error(at, "<InFlightCount> names variable '" + abbreviate(text) + "', which is not declared (variables: "
+                        + list(variables.keySet()) + ")");
+                return null;
+            }
+            String limit = attr(at, "limit");
+            if (limit == null) {
+                return new InFlightCount(text, null);
+            }
+            limit = limit.strip();
+            if (limit.matches("[0-9]{1,9}")) {
+                if (Integer.parseInt(limit) < 1) {
+                    error(at, "<InFlightCount limit='" + limit + "'>: the limit must be at least 1");
+                    return null;
+                }
+                return new InFlightCount(text, limit);
+            }
+            Parameter p = parameters.get(limit);
+            if (p == null || p.type() != ParameterType.INTEGER) {
+                error(at, "<InFlightCount limit='" + abbreviate(limit) + "'>: the limit must be a whole number of at "
+                        + "least 1 or the name of an integer parameter (integer parameters: " + list(parameters.values()
+                        .stream().filter(q -> q.type() == ParameterType.INTEGER).map(Parameter::name)
+                        .collect(java.util.stream.Collectors.toSet())) + ")");
+                return null;
+            }
+            return new InFlightCount(text, limit);
         }
 
         private MetaOps parseMetaops() {

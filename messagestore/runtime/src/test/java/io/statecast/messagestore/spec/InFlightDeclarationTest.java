@@ -86,4 +86,42 @@ class InFlightDeclarationTest {
         assertTrue(problems.stream().anyMatch(p -> p.isError() && p.message().contains("InFlight")),
                 problems.toString());
     }
+
+    /** The fixture with a variable {@code held}, an integer parameter {@code Most} and {@code declaration}. */
+    private static byte[] counted(String declaration) {
+        String text = new String(spec(declaration), StandardCharsets.UTF_8)
+                .replace("<Parameter name=\"Wait\"", "<Parameter name=\"Most\" type=\"integer\" default=\"8\">Most.</Parameter>\n"
+                        + "      <Parameter name=\"Wait\"")
+                .replace("  </datamodel>", "    <data id=\"held\" expr=\"0\"/>\n  </datamodel>");
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void shouldReadAnInFlightCount() throws Exception {
+        ServiceSpec s = loader.load(counted("<InFlightCount limit=\"Most\">held</InFlightCount>"), "count.scxml");
+        assertEquals(new InFlightCount("held", "Most"), s.service().inFlightCount());
+        assertTrue(s.declaresInFlight());
+        assertEquals(8, s.inFlightLimit());
+        assertEquals(s.dataIds().indexOf("held"), s.inFlightCountIndex());
+        ServiceSpec plain = loader.load(counted("<InFlightCount>held</InFlightCount>"), "count.scxml");
+        assertEquals(Integer.MAX_VALUE, plain.inFlightLimit(), "no limit: the socket's window alone");
+        assertEquals(3, loader.load(counted("<InFlightCount limit=\"3\">held</InFlightCount>"), "c.scxml").inFlightLimit());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "<InFlightCount>gone</InFlightCount>                  | <InFlightCount> names variable 'gone', which is not declared (variables: held)",
+        "<InFlightCount limit=\"Wait\">held</InFlightCount>    | the limit must be a whole number of at least 1 or the name of an integer parameter (integer parameters: Most)",
+        "<InFlightCount limit=\"0\">held</InFlightCount>       | the limit must be at least 1",
+        "<InFlight>busy</InFlight><InFlightCount>held</InFlightCount> | <InFlight> and <InFlightCount> exclude each other",
+    })
+    void shouldRefuseABadCountNamingIt(String declaration, String expected) {
+        byte[] bytes = counted(declaration);
+        List<Problem> problems = loader.validate(bytes, "bad.scxml");
+        String all = problems.stream().map(p -> p.format("bad.scxml")).collect(Collectors.joining("\n"));
+        assertEquals(1, problems.stream().filter(Problem::isError).count(), all);
+        assertTrue(problems.stream().filter(Problem::isError).findFirst().orElseThrow().message().contains(expected), all);
+        SpecException e = assertThrows(SpecException.class, () -> loader.load(bytes, "bad.scxml"));
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
 }
