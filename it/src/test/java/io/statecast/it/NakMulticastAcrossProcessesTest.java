@@ -27,6 +27,7 @@ class NakMulticastAcrossProcessesTest {
     static final int SERVICE = 11;
     static final int NODES = 4;
     static final int K = 300;
+    static final int K_UNPACED = 3000;
     static final int SIZE = 512;
     static final Duration START = Duration.ofSeconds(90);
     static final Duration FORM = Duration.ofSeconds(60);
@@ -94,12 +95,63 @@ class NakMulticastAcrossProcessesTest {
         }
     }
 
+    /**
+     * The store's defaults (Buffer 64, a history of 128 entries, a burst of 200 primitive calls)
+     * and 2 % of datagrams dropped on arrival at each receiver: the application sends K_UNPACED
+     * at once, far more than the source keeps. The source's {@code <InFlightCount>} holds the
+     * sends back while Buffer messages are unreported, so it never lets go of a message a
+     * receiver still lacks, and every receiver gets every message once, in order.
+     */
+    @Test
+    void anUnpacedSourceShouldBeHeldBackUntilItsReceiversHaveItsMessages() {
+        String context = "seed " + SEED;
+        cluster = new NodeCluster(dir);
+        List<String> addresses = OverlayAddresses.distinct("TREE", NODES, new Random(SEED));
+        List<NodeProcess> nodes = new ArrayList<>();
+        String defaults = "services:\n  - { uri: \"classpath:services/nak-multicast.scxml\" }\n";
+        NodeProcess source = start("n0", NodeConfig.of("it-nak2", "TREE", "udp", addresses.get(0)), defaults, false);
+        nodes.add(source);
+        String buddy = source.awaitReady(START).substrate("udp");
+        for (int i = 1; i < NODES; i++) {
+            nodes.add(start("n" + i, NodeConfig.of("it-nak2", "TREE", "udp", addresses.get(i))
+                    .withBuddies(List.of(buddy)), defaults, true));
+        }
+        for (NodeProcess p : nodes) {
+            p.awaitPrefix(0, "JOINED", START);
+        }
+        cluster.awaitOverlay(nodes, FORM, () -> context);
+
+        int mark = source.lineCount();
+        source.send("send-all " + K_UNPACED + " " + SIZE + " " + SERVICE);
+        String sent = source.awaitLine(mark, l -> NodeProcess.hasPrefix(l, "SENT") || NodeProcess.hasPrefix(l, "ERR"),
+                DELIVER, "SENT");
+        assertTrue(sent.startsWith("SENT MULTICAST " + K_UNPACED + " 0 " + (K_UNPACED - 1)), () -> context + ": " + sent);
+        List<NodeProcess> receivers = nodes.subList(1, NODES);
+        Await.until(() -> receivers.stream().allMatch(p -> recv(p).size() >= K_UNPACED), DELIVER,
+                () -> context + ": not every message arrived\n" + cluster.describe());
+        List<String> expected = LongStream.range(0, K_UNPACED)
+                .mapToObj(seq -> "RECV " + source.address() + " MULTICAST " + SIZE + " " + seq + " ok").toList();
+        for (NodeProcess p : receivers) {
+            p.request("ping done", "PONG", REPLY);
+            assertEquals(expected, recv(p), () -> context + ": " + p.name() + " gets each of the source's messages once, "
+                    + "intact, in order\n" + p.describe());
+        }
+    }
+
     private static List<String> recv(NodeProcess p) {
         return p.matching(l -> l.startsWith("RECV "));
     }
 
     private NodeProcess start(String name, NodeConfig node) {
-        Path file = cluster.write(name + ".yaml", node.yaml() + "  messageStore:\n" + STORE.indent(4));
-        return cluster.startRaw(name, List.of("node", "--config", file.toString(), "--control", "stdin"));
+        return start(name, node, STORE, false);
+    }
+
+    private NodeProcess start(String name, NodeConfig node, String store, boolean lossy) {
+        Path file = cluster.write(name + ".yaml", node.yaml() + "  messageStore:\n" + store.indent(4));
+        List<String> args = new ArrayList<>(List.of("node", "--config", file.toString(), "--control", "stdin"));
+        if (lossy) {
+            args.addAll(List.of("--input-loss", "0.02", "--loss-seed", String.valueOf(SEED + name.hashCode())));
+        }
+        return cluster.startRaw(name, args);
     }
 }
