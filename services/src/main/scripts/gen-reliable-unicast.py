@@ -83,6 +83,11 @@ def assign(var, expr, indent=6):
     return f'{" " * indent}<assign location="${var}" expr={quoteattr(expr)}/>'
 
 
+def held(indent=6):
+    """$held, the <InFlightCount>: the messages this sender holds, queued or unacknowledged."""
+    return assign("held", "$unsent + $nextSeq - $una", indent)
+
+
 def timer(eid, var, indent=6):
     p = " " * indent
     return (f'{p}<cancel sendid="{eid}"/>\n'
@@ -166,6 +171,9 @@ UNREACHABLE = "\n".join([
         ("Message", "xpath", f"{A_H}/Event[@name='keep']/Message"),
         ("Message/MessageType", "value", "6"),
     ], indent=8),
+    # given back: the application's sends no longer wait for them
+    assign("unsent", "0", 8),
+    assign("held", "0", 8),
     act("terminate", [], indent=8),
 ])
 
@@ -201,6 +209,8 @@ HEADER = '''<?xml version="1.0" encoding="UTF-8"?>
       <DeliveryMode>unicast</DeliveryMode>
       <Scope>flow-peer</Scope>
       <Description>Reliable, ordered unicast per (source, destination): connection set-up and teardown, per-connection sequence numbers, cumulative and selective ACKs, receiver window, RFC 6298 RTO, a congestion window that ignores isolated random loss; the application hears of a peer that stays silent.</Description>
+      <!-- the sender's queued and unacknowledged messages: its application's send waits while SendBuffer of them are -->
+      <InFlightCount limit="SendBuffer">held</InFlightCount>
       <Promises>every-message no-duplicates source-order</Promises>
     </data>
     <data name="metaops">
@@ -209,7 +219,8 @@ HEADER = '''<?xml version="1.0" encoding="UTF-8"?>
     </data>
     <data name="parameters">
       <Parameter name="InitialWindow" type="integer" default="4">Congestion window of a new connection, in messages.</Parameter>
-      <Parameter name="MaxWindow" type="integer" default="32">Largest congestion window, in messages (at most 64: a larger value counts as 64, as the sender reads only the first 64 of its unacknowledged messages in a step). The sender's history holds two entries per message in flight and three per message waiting: keep historyEntries above 2 MaxWindow plus 3 times the messages the application queues, plus 4.</Parameter>
+      <Parameter name="MaxWindow" type="integer" default="32">Largest congestion window, in messages (at most 64: a larger value counts as 64, as the sender reads only the first 64 of its unacknowledged messages in a step). The sender never has more than SendBuffer messages in flight either.</Parameter>
+      <Parameter name="SendBuffer" type="integer" default="30">Most messages the sender holds, queued or not yet acknowledged: its application's send waits while it holds this many (the socket's send window, overlay.sendWindow, counts them). Its history holds three entries per message held, the receiving direction's RecvWindow and a few more: keep 3 SendBuffer + RecvWindow + 6 at most the store's historyEntries (128).</Parameter>
       <Parameter name="RecvWindow" type="integer" default="32">Messages a receiver holds behind a gap; it advertises what is free (wnd) and drops numbers beyond it.</Parameter>
       <Parameter name="InitialRTO" type="duration" default="1000">RTO before the first RTT sample (RFC 6298: 1 s).</Parameter>
       <Parameter name="MinRTO" type="duration" default="200">Lower bound of the RTO. RFC 6298 asks 1 s for the Internet; an overlay's round trips are milliseconds and its losses are repaired by SACK first, so a timeout is the rarer, second line: 200 ms, as Linux TCP.</Parameter>
@@ -240,6 +251,8 @@ HEADER = '''<?xml version="1.0" encoding="UTF-8"?>
     <data id="una" expr="0"/>
     <data id="nextSeq" expr="0"/>
     <data id="unsent" expr="0"/>
+    <!-- unsent + nextSeq - una: the messages held, the service's <InFlightCount> -->
+    <data id="held" expr="0"/>
     <data id="recover" expr="0"/>
     <data id="srtt" expr="-1"/>
     <data id="rttvar" expr="0"/>
@@ -281,6 +294,7 @@ def sender():
         <transition event="own" target="synsent"
             cond="exists({C_H}/Event[@name='own'][last()]/Message/DestinationAddress)">
 {assign("unsent", "$unsent + 1", 10)}
+{held(10)}
         </transition>
         <!-- a message with no destination (not a unicast: the store's warm start sends such)
              has no peer to open to -->
@@ -309,6 +323,7 @@ def sender():
         </onentry>
         <transition event="own">
 {assign("unsent", "$unsent + 1", 10)}
+{held(10)}
         </transition>
         <transition event="synack" target="established"
             cond="string({C_H}/Event[@name='synack'][last()]/Message/Fields/Field[@name='conn']) = string({C_H}/Event[@name='keep'][1]/Message/MessageIdentifier)">
@@ -345,6 +360,7 @@ def sender():
 {assign("recover", "0")}
 {assign("cwnd", "$InitialWindow")}
 {assign("ssthresh", "$MaxWindow")}
+{held()}
           <raise event="pump"/>
         </onentry>
         <onexit>
@@ -352,6 +368,7 @@ def sender():
         </onexit>
         <transition event="own">
 {assign("unsent", "$unsent + 1", 10)}
+{held(10)}
 {cancel("idle", 10)}
           <raise event="pump"/>
         </transition>
@@ -396,6 +413,7 @@ def sender():
               <!-- slow start below ssthresh, then one message per window -->
 {assign("cwnd", f"min(($MaxWindow, {WIN}, if ($cwnd < $ssthresh) then $cwnd + $n else $cwnd + $n div $cwnd))", 14)}
 {assign("una", "$inAck", 14)}
+{held(14)}
             </if>
             <if cond="$nFast &gt; 0 and number($una) &gt;= number($recover)">
               <!-- a new loss episode: congestion only if a queue is building -->
@@ -461,6 +479,7 @@ def sender():
         </onexit>
         <transition event="own">
 {assign("unsent", "$unsent + 1", 10)}
+{held(10)}
         </transition>
         <transition event="rto" cond="number($backoffs) &lt; number($MaxBackoffs)">
 {assign("backoffs", "$backoffs + 1", 10)}

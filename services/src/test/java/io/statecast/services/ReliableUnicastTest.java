@@ -15,6 +15,7 @@ import io.statecast.services.testing.SimCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -40,9 +41,9 @@ class ReliableUnicastTest {
     private static final int HISTORY = 4_096;
     /**
      * The application keeps at most this many messages unacknowledged end to end (it waits for
-     * deliveries before sending more): the service does not hold the application back itself, and
-     * its queue lives in the history (three entries per waiting message), so an application that
-     * outruns a lossy path must pace itself.
+     * deliveries before sending more): the socket's send window, which holds a real application
+     * back at SendBuffer messages, does not wait on a virtual clock, and the queue lives in the
+     * history (three entries per waiting message), so the simulated application paces itself.
      */
     private static final int BACKLOG = 500;
 
@@ -71,6 +72,49 @@ class ReliableUnicastTest {
     void shouldDeliverEveryMessageOnceAndInOrderAcrossRelaysAt5PercentLoss() throws Exception {
         // three hops: each message and each ACK crosses three lossy links (14% end to end)
         run(4, FaultConfig.loss(0.05), "5% loss on each of 3 hops");
+    }
+
+    /**
+     * The sender's {@code <InFlightCount>}: the socket's send window counts each message the sender
+     * holds (queued behind the SYN, then unacknowledged) until its ACK; when the peer turns
+     * unreachable the messages go back to the application as type 6 and the count drops to 0, so
+     * later sends do not wait for them. Two back-offs (MaxBackoffs 2) keep the give-up short.
+     */
+    @Test
+    void shouldCountHeldMessagesUntilAcknowledgedOrGivenBack() throws Exception {
+        try (SimCluster c = SimCluster.chain(2).service("reliable-unicast", Map.of("MaxBackoffs", "2")).build()) {
+            assertTrue(c.store(0).sendWindow().counts(SERVICE), "reliable-unicast declares an in-flight count");
+            c.blackhole(1);
+            List<Long> first = sendAtOnce(c, 3);
+            c.advance(Duration.ZERO);
+            assertEquals(3, c.store(0).sendWindow().inFlight(SERVICE), () -> "three queued, the SYN lost; " + c.describe());
+            c.lift(1);
+            // the SYN again after the InitialRTO (1 s), then the three
+            c.await(() -> c.deliveries(1).size() >= 3 && c.store(0).sendWindow().inFlight(SERVICE) == 0,
+                    Duration.ofSeconds(10), () -> "delivered and acknowledged: nothing held; in flight "
+                            + c.store(0).sendWindow().inFlight(SERVICE) + "; " + c.describe());
+            assertEquals(first, c.deliveries(1).stream().map(SimCluster.Delivery::messageId).toList(), c::describe);
+
+            c.blackhole(1);
+            List<Long> lost = sendAtOnce(c, 2);
+            c.advance(Duration.ZERO);
+            assertEquals(2, c.store(0).sendWindow().inFlight(SERVICE), () -> "two held, unacknowledged; " + c.describe());
+            c.await(() -> c.deliveries(0).stream().filter(d -> d.messageType() == 6).count() >= 2, Duration.ofSeconds(30),
+                    () -> "peer unreachable: both back to the application; " + c.describe());
+            assertEquals(lost, c.deliveries(0).stream().filter(d -> d.messageType() == 6).map(SimCluster.Delivery::messageId).toList(),
+                    c::describe);
+            assertEquals(0, c.store(0).sendWindow().inFlight(SERVICE), () -> "given back: nothing held; " + c.describe());
+        }
+    }
+
+    private static List<Long> sendAtOnce(SimCluster c, int n) {
+        List<Long> ids = new ArrayList<>(n);
+        for (int k = 0; k < n; k++) {
+            OverlayMessage m = c.socket(0).createMessage(DeliveryMode.UNICAST, c.address(1), new byte[16], SERVICE);
+            ids.add(m.fsm().messageId());
+            c.socket(0).send(m);
+        }
+        return ids;
     }
 
     /**
@@ -112,6 +156,9 @@ class ReliableUnicastTest {
                         () -> "every action ran, no message over the primitive budget; " + s + "; " + c.describe());
             }
             assertEquals(0, src.executed(Primitive.TO_APPLICATION), () -> "no peer-unreachable report; " + c.describe());
+            // the last ACKs may still be on their way (or lost and repaired)
+            c.await(() -> c.store(0).sendWindow().inFlight(SERVICE) == 0, Duration.ofMinutes(2),
+                    () -> "every message acknowledged: nothing held; " + c.describe());
             // idle: the sender closes (FIN after IdleClose), both ends end their instances
             c.await(() -> c.liveInstances(0) == 0 && c.liveInstances(last) == 0, Duration.ofMinutes(2),
                     () -> "the connection closes when the traffic stops");
