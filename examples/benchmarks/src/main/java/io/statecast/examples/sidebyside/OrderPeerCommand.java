@@ -66,6 +66,10 @@ final class OrderPeerCommand implements Callable<Integer> {
     @Option(names = "--linger-ms", defaultValue = "30000", description = "wait for every member's DONE (default: ${DEFAULT-VALUE})")
     private long lingerMs;
 
+    @Option(names = "--stay-ms", defaultValue = "0",
+            description = "after the report, stay in the group this long (until stopped), so that no member leaves one that still delivers (default: ${DEFAULT-VALUE})")
+    private long stayMs;
+
     @Option(names = "--json", required = true, description = "write the report here")
     private Path json;
 
@@ -88,6 +92,7 @@ final class OrderPeerCommand implements Callable<Integer> {
             }
             try (JGroupsOrderPeer peer = new JGroupsOrderPeer(options, ports.get(member - 1), ports, out)) {
                 report = peer.run(orderFile);
+                finish(report, out);
             }
         } else {
             if (config == null) {
@@ -96,11 +101,23 @@ final class OrderPeerCommand implements Callable<Integer> {
             try (StatecastOrderPeer peer = new StatecastOrderPeer(options, TtcpSockets.open(OverlayConfig.load(config)).socket(),
                     service, out)) {
                 report = peer.run(orderFile);
+                finish(report, out);
             }
         }
+        return report.path("outcome").asText().equals("complete") ? 0 : 1;
+    }
+
+    /**
+     * Writes the report, then stays {@code --stay-ms} with the member still in its group: a
+     * member that saw every DONE may be ahead of one that has yet to deliver the last of them, and
+     * both protocols need the members to deliver (JGroups' member 1 is the sequencer; the ring
+     * stalls without a member until it is removed).
+     */
+    private void finish(ObjectNode report, PrintWriter out) throws Exception {
         report.put("system", system.name());
         TtcpReport.write(report, json);
+        out.printf("order: report written to %s%n", json);
         out.flush();
-        return report.path("outcome").asText().equals("complete") ? 0 : 1;
+        Thread.sleep(stayMs);
     }
 }

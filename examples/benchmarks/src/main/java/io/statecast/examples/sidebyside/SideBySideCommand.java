@@ -180,6 +180,10 @@ public final class SideBySideCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "sidebyside: %d messages of %d bytes per cell (+%d warm-up), %s; loss %s %%; %s; output in %s%n",
                 count, size, warmup, rate == null ? "as fast as flow control allows" : rate + " msgs/s", losses,
                 noNetns ? "this machine's loopback" : "a network namespace's loopback", dir);
+        if (shapes.contains(Shape.total_order)) {
+            out.printf(Locale.ROOT, "sidebyside: total-order: %d members, each sending %d messages (+%d warm-up), at most %d of its own undelivered%n",
+                    members, orderCount, orderWarmup, orderWindow);
+        }
         out.printf(Locale.ROOT, "sidebyside: machine: %s, %d processors, Java %s%n", HostCpu.model(),
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
         out.flush();
@@ -360,7 +364,7 @@ public final class SideBySideCommand implements Callable<Integer> {
         List<String> common = List.of("--members", String.valueOf(members), "--count", String.valueOf(orderCount),
                 "--size", String.valueOf(size), "--warmup", String.valueOf(orderWarmup), "--window", String.valueOf(orderWindow),
                 "--wait-ms", String.valueOf((members + 1) * START_SECONDS * 1000L), "--idle-ms", String.valueOf(idle * 1000L),
-                "--linger-ms", String.valueOf(Math.max(30_000L, cellTimeout * 250L)));
+                "--linger-ms", String.valueOf(Math.max(30_000L, cellTimeout * 250L)), "--stay-ms", String.valueOf(cellTimeout * 1000L));
         if (service != null) {
             String store = service.messageStoreYaml((orderCount + orderWarmup) * members * 2, threading,
                     "historyEntries: 4000, primitiveBurst: 100000, primitiveRatePerSecond: 10000000", orderParameters(members));
@@ -382,7 +386,7 @@ public final class SideBySideCommand implements Callable<Integer> {
                 procs.add(start(prefix, a, log));
                 awaitLine(procs.get(procs.size() - 1), log, "joined as");
             }
-            String note = awaitAll(procs);
+            String note = awaitReports(procs, cell);
             List<JsonNode> summaries = new ArrayList<>();
             List<List<Long>> orders = new ArrayList<>();
             for (int i = 1; i <= members; i++) {
@@ -528,6 +532,32 @@ public final class SideBySideCommand implements Callable<Integer> {
         } catch (IOException e) {
             return null;
         }
+    }
+
+    /**
+     * Waits until every member of a total-order cell wrote its report (its log says so) or ended,
+     * at most {@code --cell-timeout}; the members stay in their group until then, and are stopped
+     * after. "" or what went wrong.
+     */
+    private String awaitReports(List<Process> procs, Path cell) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(cellTimeout);
+        int pending = procs.size();
+        while (pending > 0 && System.nanoTime() < deadline) {
+            pending = 0;
+            for (int i = 0; i < procs.size(); i++) {
+                if (procs.get(i).isAlive() && !Files.readString(cell.resolve("n" + (i + 1) + ".log")).contains("order: report written")) {
+                    pending++;
+                }
+            }
+            if (pending > 0) {
+                Thread.sleep(100);
+            }
+        }
+        procs.forEach(p -> {
+            stop(p);
+            live.remove(p);
+        });
+        return pending == 0 ? "" : pending + " member(s) without a report after " + cellTimeout + " s";
     }
 
     /** Waits for every process of a cell, at most {@code --cell-timeout}; "" or what went wrong. */
