@@ -63,10 +63,10 @@ public record CellResult(String shape, int lossPercent, String system, double me
      *
      * @param members   each member's summary (null where one wrote none)
      * @param count     messages every member delivers (all members' together)
-     * @param sameOrder whether the members' delivery sequences are one order
+     * @param sameOrder whether the members' delivery sequences are one order (null: nothing to compare)
      */
     public static CellResult ofGroup(String shape, int lossPercent, String system, List<JsonNode> members, int count, String note,
-                                     boolean sameOrder) {
+                                     Boolean sameOrder) {
         return fold(shape, lossPercent, system, 0, 0, members, count, note).withSameOrder(sameOrder);
     }
 

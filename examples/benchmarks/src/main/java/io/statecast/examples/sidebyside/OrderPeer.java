@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One member of a total-order cell, whatever the system ({@link JGroupsOrderPeer},
- * {@link StatecastOrderPeer}): once the group has every member, each member sends
+ * {@link StatecastOrderPeer}): once the group has every member and every member's HELLO came
+ * through the order, each member sends
  * {@code warmup} messages and waits until it delivered every member's, then sends {@code count}
  * measured messages of {@code size} bytes, at most {@code window} of its own undelivered at a time
  * (both systems alike), and records every member's messages in the order it delivers them
@@ -29,6 +30,7 @@ abstract class OrderPeer {
     static final byte WARMUP = 1;
     static final byte DATA = 2;
     static final byte DONE = 3;
+    static final byte HELLO = 4;
     /** Header bytes of a payload; the smallest {@code size}. */
     static final int HEADER = 21;
 
@@ -82,6 +84,8 @@ abstract class OrderPeer {
     private int warmDelivered;
     private final boolean[] done;
     private int doneCount;
+    private final boolean[] hello;
+    private int helloCount;
     private long lastDeliveryNanos;
 
     OrderPeer(Options options, PrintWriter out, String name) {
@@ -90,6 +94,7 @@ abstract class OrderPeer {
         this.name = name;
         this.log = new OrderLog(options.members(), options.count());
         this.done = new boolean[options.members() + 1];
+        this.hello = new boolean[options.members() + 1];
     }
 
     /** Joins the group (or the overlay); returns what to print after "joined as". */
@@ -116,6 +121,14 @@ abstract class OrderPeer {
                 return report("group-not-formed", orderFile, null);
             }
             Thread.sleep(20);
+        }
+        // a group can be there before every member is (a ring is made of the configured members,
+        // started or not): every member's HELLO, delivered in the order, says they all run, and
+        // lets them start sending at about the same time
+        send(payload(HELLO, 0));
+        if (!await(() -> helloCount == options.members(),
+                TimeUnit.NANOSECONDS.toMillis(Math.max(0, formDeadline - System.nanoTime())))) {
+            return report("members-not-ready", orderFile, null);
         }
         out.printf("%s: group of %d formed; %d warm-up, %d measured messages of %d bytes, window %d%n", name,
                 options.members(), options.warmup(), options.count(), options.size(), options.window());
@@ -189,7 +202,7 @@ abstract class OrderPeer {
     }
 
     private byte[] payload(byte kind, int seq) {
-        ByteBuffer b = ByteBuffer.allocate(kind == DONE ? HEADER : options.size());
+        ByteBuffer b = ByteBuffer.allocate(kind == DATA || kind == WARMUP ? options.size() : HEADER);
         b.put(kind).putInt(options.member()).putInt(seq).putInt(options.count()).putLong(clock.nowMicros());
         return b.array();
     }
@@ -216,8 +229,11 @@ abstract class OrderPeer {
             } else if (kind == DONE && member >= 1 && member <= options.members() && !done[member]) {
                 done[member] = true;
                 doneCount++;
+            } else if (kind == HELLO && member >= 1 && member <= options.members() && !hello[member]) {
+                hello[member] = true;
+                helloCount++;
             }
-            if (member == options.member() && kind != DONE) {
+            if (member == options.member() && (kind == DATA || kind == WARMUP)) {
                 ownDelivered++;
             }
             lock.notifyAll();

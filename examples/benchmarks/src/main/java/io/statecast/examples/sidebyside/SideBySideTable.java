@@ -17,7 +17,7 @@ public final class SideBySideTable {
     /** The header and rows, in the order given. */
     public static String markdown(List<CellResult> cells) {
         // the column appears with a total-order cell: "NO" there is a broken promise, not a figure
-        boolean orders = cells.stream().anyMatch(c -> c.sameOrder() != null);
+        boolean orders = cells.stream().anyMatch(c -> c.sameOrder() != null || c.shape().equals("total-order"));
         StringBuilder b = new StringBuilder();
         b.append("| shape | loss | system | msgs/s | delay p50 ms | delay p99 ms | CPU µs/msg | delivered | dup | out of order | ")
                 .append(orders ? "same order | " : "").append("÷ JGroups: msgs/s | p50 | p99 | CPU |\n");
@@ -34,7 +34,7 @@ public final class SideBySideTable {
                     .append(" | ").append(count(c.duplicates()))
                     .append(" | ").append(count(c.outOfOrder()));
             if (orders) {
-                b.append(" | ").append(c.sameOrder() == null ? "" : c.sameOrder() ? "yes" : "**NO**");
+                b.append(" | ").append(c.sameOrder() == null ? (c.shape().equals("total-order") ? "–" : "") : c.sameOrder() ? "yes" : "**NO**");
             }
             if (ref == null || ref == c) {
                 b.append(" | | | | |\n");
