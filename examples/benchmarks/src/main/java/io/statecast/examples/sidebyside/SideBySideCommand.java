@@ -99,6 +99,10 @@ public final class SideBySideCommand implements Callable<Integer> {
             description = "Statecast services of the total-order shape (loaded with Group: the members) (default: ${DEFAULT-VALUE})")
     private List<String> orderServices;
 
+    @Option(names = "--order-parameters", split = ",", paramLabel = "NAME=VALUE",
+            description = "total-order: the service's parameters beside Group, over this command's (TokenRetransmit=100, MaxResends=100, TokenLoss=10000, StartDelay=1000, Interval=1000)")
+    private Map<String, String> orderParameterOverrides = new LinkedHashMap<>();
+
     @Option(names = "--members", defaultValue = "5", paramLabel = "N",
             description = "members of the total-order shape, every one sending (default: ${DEFAULT-VALUE})")
     private int members;
@@ -366,8 +370,10 @@ public final class SideBySideCommand implements Callable<Integer> {
                 "--wait-ms", String.valueOf((members + 1) * START_SECONDS * 1000L), "--idle-ms", String.valueOf(idle * 1000L),
                 "--linger-ms", String.valueOf(Math.max(30_000L, cellTimeout * 250L)), "--stay-ms", String.valueOf(cellTimeout * 1000L));
         if (service != null) {
+            Map<String, String> parameters = orderParameters(members);
+            parameters.putAll(orderParameterOverrides);
             String store = service.messageStoreYaml((orderCount + orderWarmup) * members * 2, threading,
-                    "historyEntries: 4000, primitiveBurst: 100000, primitiveRatePerSecond: 10000000", orderParameters(members));
+                    "historyEntries: 4000, primitiveBurst: 100000, primitiveRatePerSecond: 10000000", parameters);
             for (int i = 1; i <= members; i++) {
                 writeConfig(cell.resolve("n" + i + ".yaml"), i, ports, store);
             }
