@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  * One member of a total-order cell, whatever the system ({@link JGroupsOrderPeer},
  * {@link StatecastOrderPeer}): once the group has every member and every member's HELLO came
  * through the order, each member sends
- * {@code warmup} messages and waits until it delivered every member's, then sends {@code count}
+ * {@code warmup} messages and waits until it delivered every member's (or nothing came for
+ * {@code idleMs}), then sends {@code count}
  * measured messages of {@code size} bytes, at most {@code window} of its own undelivered at a time
  * (both systems alike), and records every member's messages in the order it delivers them
  * ({@link OrderLog}). Then it sends DONE through the same order and waits for every member's DONE,
@@ -106,6 +107,10 @@ abstract class OrderPeer {
     /** Sends {@code payload} to every member, itself included, in the system's total order. */
     protected abstract void send(byte[] payload) throws Exception;
 
+    /** Adds what the system counted (drops, for one) to the report; nothing by default. */
+    protected void describe(ObjectNode report) {
+    }
+
     /**
      * Runs this member's side.
      *
@@ -135,8 +140,11 @@ abstract class OrderPeer {
         out.flush();
         long sent = 0;
         if (options.warmup() > 0) {
+            synchronized (lock) {
+                lastDeliveryNanos = System.nanoTime();
+            }
             sent = sendAll(WARMUP, options.warmup(), sent);
-            if (sent < 0 || !await(() -> warmDelivered >= options.members() * options.warmup(), options.waitTimeoutMs())) {
+            if (sent < 0 || !awaitProgress(() -> warmDelivered >= options.members() * options.warmup())) {
                 return report("warmup-incomplete", orderFile, null);
             }
         }
@@ -147,15 +155,7 @@ abstract class OrderPeer {
             lastDeliveryNanos = System.nanoTime(); // idleness counts from the first measured send
         }
         sent = sendAll(DATA, options.count(), sent);
-        // until every member's every message is here, or nothing arrived for idleMs
-        while (true) {
-            synchronized (lock) {
-                if (log.complete() || System.nanoTime() - lastDeliveryNanos > TimeUnit.MILLISECONDS.toNanos(options.idleMs())) {
-                    break;
-                }
-                lock.wait(50);
-            }
-        }
+        awaitProgress(log::complete);
         int delivered;
         synchronized (lock) {
             delivered = log.distinct();
@@ -184,6 +184,20 @@ abstract class OrderPeer {
 
     private interface Condition {
         boolean holds();
+    }
+
+    /** Waits until {@code c} holds (read under the lock) or nothing was delivered for idleMs; whether it holds. */
+    private boolean awaitProgress(Condition c) throws InterruptedException {
+        long idle = TimeUnit.MILLISECONDS.toNanos(options.idleMs());
+        synchronized (lock) {
+            while (!c.holds()) {
+                if (System.nanoTime() - lastDeliveryNanos > idle) {
+                    return false;
+                }
+                lock.wait(50);
+            }
+            return true;
+        }
     }
 
     /** Waits until {@code c} holds (read under the lock), at most {@code ms}. */
@@ -253,6 +267,7 @@ abstract class OrderPeer {
         if (cpu != null) {
             TtcpReport.putNumber(s, "cpuMicrosPerMessage", cpu.microsPerMessage());
         }
+        describe(r);
         out.printf("%s: %s: %s%n", name, outcome, s);
         out.flush();
         return r;

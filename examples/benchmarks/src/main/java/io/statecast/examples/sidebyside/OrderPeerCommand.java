@@ -98,7 +98,7 @@ final class OrderPeerCommand implements Callable<Integer> {
             if (config == null) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "statecast needs --config");
             }
-            try (StatecastOrderPeer peer = new StatecastOrderPeer(options, TtcpSockets.open(OverlayConfig.load(config)).socket(),
+            try (StatecastOrderPeer peer = new StatecastOrderPeer(options, TtcpSockets.open(OverlayConfig.load(config)),
                     service, out)) {
                 report = peer.run(orderFile);
                 finish(report, out);

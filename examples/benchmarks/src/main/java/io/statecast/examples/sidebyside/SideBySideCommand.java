@@ -181,8 +181,10 @@ public final class SideBySideCommand implements Callable<Integer> {
         Path dir = outDir != null ? outDir
                 : Path.of("sidebyside-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
         Files.createDirectories(dir);
-        out.printf(Locale.ROOT, "sidebyside: %d messages of %d bytes per cell (+%d warm-up), %s; loss %s %%; %s; output in %s%n",
-                count, size, warmup, rate == null ? "as fast as flow control allows" : rate + " msgs/s", losses,
+        boolean oneSender = shapes.contains(Shape.unicast) || shapes.contains(Shape.multicast);
+        out.printf(Locale.ROOT, "sidebyside: %s%d bytes per message, %s; loss %s %%; %s; output in %s%n",
+                oneSender ? String.format(Locale.ROOT, "unicast/multicast: %d messages per cell (+%d warm-up); ", count, warmup) : "",
+                size, rate == null ? "as fast as flow control allows" : rate + " msgs/s (unicast/multicast)", losses,
                 noNetns ? "this machine's loopback" : "a network namespace's loopback", dir);
         if (shapes.contains(Shape.total_order)) {
             out.printf(Locale.ROOT, "sidebyside: total-order: %d members, each sending %d messages (+%d warm-up), at most %d of its own undelivered%n",

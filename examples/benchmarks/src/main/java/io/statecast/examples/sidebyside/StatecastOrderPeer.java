@@ -1,10 +1,15 @@
 package io.statecast.examples.sidebyside;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.statecast.examples.ttcp.StoreProbe;
+import io.statecast.examples.ttcp.TtcpReport;
+import io.statecast.examples.ttcp.TtcpSockets;
 import io.statecast.overlay.message.FsmExtension;
 import io.statecast.overlay.message.MessageField;
 import io.statecast.overlay.message.OverlayMessage;
 import io.statecast.overlay.socket.OverlaySocket;
 import java.io.PrintWriter;
+import java.util.Map;
 
 /**
  * A Statecast member of a total-order cell: a node whose store runs a total-order service (its
@@ -19,16 +24,19 @@ final class StatecastOrderPeer extends OrderPeer implements AutoCloseable {
     static final int NOTICE_TYPE = 4;
 
     private final OverlaySocket socket;
+    private final StoreProbe probe;
     private final int serviceId;
+    private final Map<String, Long> kernelBefore = TtcpReport.kernelUdp();
     private volatile boolean formed;
 
     /**
-     * @param socket    the node's socket, not yet joined
+     * @param opened    the node's socket, not yet joined, and its store's probe
      * @param serviceId the total-order service's ServiceID
      */
-    StatecastOrderPeer(Options options, OverlaySocket socket, int serviceId, PrintWriter out) {
+    StatecastOrderPeer(Options options, TtcpSockets.Opened opened, int serviceId, PrintWriter out) {
         super(options, out, "statecast order");
-        this.socket = socket;
+        this.socket = opened.socket();
+        this.probe = opened.probe();
         this.serviceId = serviceId;
     }
 
@@ -47,6 +55,17 @@ final class StatecastOrderPeer extends OrderPeer implements AutoCloseable {
     @Override
     protected void send(byte[] payload) {
         socket.sendTo(socket.localAddress(), payload, serviceId);
+    }
+
+    /** The drops of every layer, as ttcp reports them: where a lost message went missing for good. */
+    @Override
+    protected void describe(ObjectNode report) {
+        report.set("drops", TtcpReport.drops(socket, kernelBefore, probe));
+        Map<String, Long> activity = probe.activity();
+        if (activity != null) {
+            ObjectNode a = report.putObject("storeActivity");
+            activity.forEach(a::put);
+        }
     }
 
     private void onMessage(OverlayMessage m) {
