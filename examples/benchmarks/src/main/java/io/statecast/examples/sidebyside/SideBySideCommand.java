@@ -119,6 +119,11 @@ public final class SideBySideCommand implements Callable<Integer> {
             description = "total-order: a member's own messages sent and not yet delivered back, at most; both systems (default: ${DEFAULT-VALUE})")
     private int orderWindow;
 
+    @Option(names = "--order-idle", defaultValue = "40", paramLabel = "S",
+            description = {"total-order: a member gives up this long after its last delivery (default: ${DEFAULT-VALUE}; the ring",
+                "has paused for over 10 s on a loaded machine and then gone on)"})
+    private int orderIdle;
+
     @Option(names = "--no-jgroups", description = "run the Statecast cells only")
     private boolean noJGroups;
 
@@ -297,8 +302,8 @@ public final class SideBySideCommand implements Callable<Integer> {
         if (rate != null && !(rate > 0 && rate <= 10_000_000)) {
             throw new CommandLine.ParameterException(cl, "--rate=" + rate + " must be within 0..10000000 (exclusive of 0)");
         }
-        if (cellTimeout < 10 || cellTimeout > 86_400 || idle < 1 || idle > 3_600) {
-            throw new CommandLine.ParameterException(cl, "--cell-timeout must be within 10..86400 and --idle within 1..3600 seconds");
+        if (cellTimeout < 10 || cellTimeout > 86_400 || idle < 1 || idle > 3_600 || orderIdle < 1 || orderIdle > 3_600) {
+            throw new CommandLine.ParameterException(cl, "--cell-timeout must be within 10..86400, --idle and --order-idle within 1..3600 seconds");
         }
         if (!threading.matches("dedicated|clock|io")) {
             throw new CommandLine.ParameterException(cl, "--threading=" + threading + " must be dedicated, clock or io");
@@ -369,7 +374,7 @@ public final class SideBySideCommand implements Callable<Integer> {
         List<Integer> ports = freePorts(members);
         List<String> common = List.of("--members", String.valueOf(members), "--count", String.valueOf(orderCount),
                 "--size", String.valueOf(size), "--warmup", String.valueOf(orderWarmup), "--window", String.valueOf(orderWindow),
-                "--wait-ms", String.valueOf((members + 1) * START_SECONDS * 1000L), "--idle-ms", String.valueOf(idle * 1000L),
+                "--wait-ms", String.valueOf((members + 1) * START_SECONDS * 1000L), "--idle-ms", String.valueOf(orderIdle * 1000L),
                 "--linger-ms", String.valueOf(Math.max(30_000L, cellTimeout * 250L)), "--stay-ms", String.valueOf(cellTimeout * 1000L));
         if (service != null) {
             Map<String, String> parameters = orderParameters(members);

@@ -96,7 +96,7 @@ class SideBySideCommandTest {
         // 3 members, 40 messages each: every member delivers 120, in the order of JGroups' SEQUENCER
         // or of the total-order ring
         Ran ran = run("--no-netns", "--loss", "0", "--shapes", "total-order", "--members", "3",
-                "--order-count", "40", "--order-warmup", "10", "--order-window", "10", "--size", "256", "--idle", "20",
+                "--order-count", "40", "--order-warmup", "10", "--order-window", "10", "--size", "256", "--order-idle", "40",
                 "--cell-timeout", "120", "--jvm-opts", "-Xmx256m -XX:TieredStopAtLevel=1",
                 "--out", dir.resolve("cells").toString(), "--json", json.toString());
 
