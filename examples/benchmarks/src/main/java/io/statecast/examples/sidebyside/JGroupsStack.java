@@ -11,6 +11,9 @@ import java.util.stream.Collectors;
  * changes so that it runs on any loopback: IP multicast is off ({@code ip_mcast="false"}: a
  * multicast is one datagram per member, as the overlay's tree sends one per child) and members
  * find each other through a fixed list of ports ({@code TCPPING}) instead of multicast discovery.
+ * The total-order variant adds {@code SEQUENCER} where JGroups' own {@code sequencer.xml} has it,
+ * above the flow control and below FRAG2: a member forwards each multicast to the coordinator,
+ * which multicasts it with its number (over NAKACK2), so every member delivers one order.
  */
 public final class JGroupsStack {
 
@@ -25,6 +28,14 @@ public final class JGroupsStack {
      * @param ports every member's UDP port (this one's included)
      */
     public static String xml(int port, List<Integer> ports) {
+        return xml(port, ports, false);
+    }
+
+    /**
+     * As {@link #xml(int, List)}, with {@code SEQUENCER} (total order of every member's
+     * multicasts) if {@code sequencer}.
+     */
+    public static String xml(int port, List<Integer> ports, boolean sequencer) {
         if (!ports.contains(port)) {
             throw new IllegalArgumentException("port " + port + " is not among the members' " + ports);
         }
@@ -43,8 +54,8 @@ public final class JGroupsStack {
                   <pbcast.GMS print_local_addr="false" join_timeout="2s"/>
                   <UFC max_credits="4M" min_threshold="0.4"/>
                   <MFC max_credits="4M" min_threshold="0.4"/>
-                  <FRAG2 frag_size="60K"/>
+                  %s<FRAG2 frag_size="60K"/>
                 </config>
-                """, port, hosts);
+                """, port, hosts, sequencer ? "<SEQUENCER/>\n  " : "");
     }
 }

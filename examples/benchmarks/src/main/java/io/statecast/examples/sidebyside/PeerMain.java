@@ -9,7 +9,8 @@ import picocli.CommandLine;
  * The main class of a side-by-side cell's processes, started by {@link SideBySideCommand} with this
  * JVM's class path: {@code ttcp send|recv …} runs a Statecast node ({@link TtcpCommand}, as
  * {@code bin/statecast ttcp} does), {@code jgroups send|recv …} a JGroups member
- * ({@link JGroupsPeer}). Exit status: 0 done, 1 failed, 2 bad arguments.
+ * ({@link JGroupsPeer}), {@code order jgroups|statecast …} a member of a total-order cell
+ * ({@link OrderPeerCommand}). Exit status: 0 done, 1 failed, 2 bad arguments.
  */
 public final class PeerMain {
 
@@ -19,7 +20,8 @@ public final class PeerMain {
     /**
      * Runs one peer.
      *
-     * @param args {@code ttcp send|recv ARGS…} or {@code jgroups send|recv ARGS…} ({@link JGroupsPeerCommand})
+     * @param args {@code ttcp send|recv ARGS…}, {@code jgroups send|recv ARGS…} ({@link JGroupsPeerCommand}) or
+     *             {@code order jgroups|statecast ARGS…} ({@link OrderPeerCommand})
      */
     public static void main(String[] args) {
         // as bin/statecast does: Netty's sampled leak tracking costs a loaded node a few per cent
@@ -39,7 +41,12 @@ public final class PeerMain {
                     .setCaseInsensitiveEnumValuesAllowed(true);
             return cl.execute(Arrays.copyOfRange(args, 1, args.length));
         }
-        err.println("usage: PeerMain ttcp send|recv ARGS… | jgroups send|recv ARGS…");
+        if (args.length >= 1 && args[0].equals("order")) {
+            CommandLine cl = new CommandLine(new OrderPeerCommand()).setOut(out).setErr(err)
+                    .setCaseInsensitiveEnumValuesAllowed(true);
+            return cl.execute(Arrays.copyOfRange(args, 1, args.length));
+        }
+        err.println("usage: PeerMain ttcp send|recv ARGS… | jgroups send|recv ARGS… | order jgroups|statecast ARGS…");
         return 2;
     }
 }

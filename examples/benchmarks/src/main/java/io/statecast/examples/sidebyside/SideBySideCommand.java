@@ -16,8 +16,10 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,7 +33,9 @@ import picocli.CommandLine.Option;
  * one run, as separate JVM processes on one loopback: two processes (unicast) and one sender with
  * N receivers (multicast), at each datagram loss rate, with the same message count and size. The
  * Statecast side runs {@code ttcp send|recv} nodes with the service loaded; the JGroups side
- * {@link JGroupsPeer}s on the stack of {@link JGroupsStack}. Loss needs a network namespace
+ * {@link JGroupsPeer}s on the stack of {@link JGroupsStack}. A third shape, total-order, has N
+ * members that all send and all deliver everyone's messages in one order ({@link OrderPeer}):
+ * JGroups' SEQUENCER against the total-order service; it also compares the members' orders. Loss needs a network namespace
  * ({@link LossyNamespace}, root); {@code --no-netns} runs lossless cells on the machine's own
  * loopback. Prints one Markdown table ({@link SideBySideTable}).
  */
@@ -40,19 +44,43 @@ import picocli.CommandLine.Option;
             "JGroups (UDP, NAKACK2, UNICAST3, FD_ALL3) and Statecast services side by side, in one run: 2 processes",
             "(unicast) and 1 sender + N receivers (multicast), separate JVMs on the loopback of a network namespace",
             "whose nftables rule drops --loss %% of the UDP datagrams. Prints msgs/s, delay p50/p99 and CPU per",
-            "message of each, and their ratios to JGroups. Needs root, iproute2 and nftables (or --no-netns, lossless).",
+            "message of each, and their ratios to JGroups. total-order: --members processes all sending, JGroups with",
+            "SEQUENCER against the total-order service; says whether every member delivered one order.",
+            "Needs root, iproute2 and nftables (or --no-netns, lossless).",
             "Exit status: 0 every cell ran, 1 a cell failed to deliver or report, 2 bad arguments."
         })
 public final class SideBySideCommand implements Callable<Integer> {
 
     /** The shapes of a cell. */
-    enum Shape { unicast, multicast }
+    enum Shape {
+        unicast, multicast, total_order;
+
+        /** The name on the command line and in the table. */
+        String label() {
+            return name().replace('_', '-');
+        }
+    }
+
+    /** Reads a shape by its {@link Shape#label()}. */
+    static final class ShapeConverter implements CommandLine.ITypeConverter<Shape> {
+        @Override
+        public Shape convert(String value) {
+            for (Shape s : Shape.values()) {
+                if (s.label().equalsIgnoreCase(value.trim())) {
+                    return s;
+                }
+            }
+            throw new CommandLine.TypeConversionException("shape '" + value + "' is not unicast, multicast or total-order");
+        }
+    }
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--shapes", split = ",", defaultValue = "unicast,multicast", paramLabel = "SHAPE",
-            description = "unicast (2 processes) and/or multicast (1 sender + --receivers) (default: ${DEFAULT-VALUE})")
+            converter = ShapeConverter.class,
+            description = {"unicast (2 processes), multicast (1 sender + --receivers) and/or total-order (--members, all",
+                "sending; JGroups with SEQUENCER) (default: ${DEFAULT-VALUE})"})
     private List<Shape> shapes;
 
     @Option(names = "--loss", split = ",", defaultValue = "0,1,5,10,20", paramLabel = "PERCENT",
@@ -66,6 +94,35 @@ public final class SideBySideCommand implements Callable<Integer> {
     @Option(names = "--multicast-services", split = ",", defaultValue = "h2h-ack,e2e-ack", paramLabel = "NAME",
             description = "Statecast services of the multicast shape, e.g. add nak-multicast; empty for none (default: ${DEFAULT-VALUE})")
     private List<String> multicastServices;
+
+    @Option(names = "--order-services", split = ",", defaultValue = "total-order", paramLabel = "NAME",
+            description = "Statecast services of the total-order shape (loaded with Group: the members) (default: ${DEFAULT-VALUE})")
+    private List<String> orderServices;
+
+    @Option(names = "--order-parameters", split = ",", paramLabel = "NAME=VALUE",
+            description = "total-order: the service's parameters beside Group, over this command's (TokenRetransmit=100, MaxResends=100, TokenLoss=10000, StartDelay=1000, Interval=1000)")
+    private Map<String, String> orderParameterOverrides = new LinkedHashMap<>();
+
+    @Option(names = "--members", defaultValue = "5", paramLabel = "N",
+            description = "members of the total-order shape, every one sending (default: ${DEFAULT-VALUE})")
+    private int members;
+
+    @Option(names = "--order-count", defaultValue = "1000", paramLabel = "N",
+            description = "total-order: measured messages per member; each member delivers --members times as many (default: ${DEFAULT-VALUE})")
+    private int orderCount;
+
+    @Option(names = "--order-warmup", defaultValue = "100", paramLabel = "N",
+            description = "total-order: warm-up messages per member (default: ${DEFAULT-VALUE})")
+    private int orderWarmup;
+
+    @Option(names = "--order-window", defaultValue = "50", paramLabel = "N",
+            description = "total-order: a member's own messages sent and not yet delivered back, at most; both systems (default: ${DEFAULT-VALUE})")
+    private int orderWindow;
+
+    @Option(names = "--order-idle", defaultValue = "40", paramLabel = "S",
+            description = {"total-order: a member gives up this long after its last delivery (default: ${DEFAULT-VALUE}; the ring",
+                "has paused for over 10 s on a loaded machine and then gone on)"})
+    private int orderIdle;
 
     @Option(names = "--no-jgroups", description = "run the Statecast cells only")
     private boolean noJGroups;
@@ -124,13 +181,20 @@ public final class SideBySideCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<ShippedService> uni = services(unicastServices);
         List<ShippedService> multi = services(multicastServices);
+        List<ShippedService> order = services(orderServices);
         check();
         Path dir = outDir != null ? outDir
                 : Path.of("sidebyside-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
         Files.createDirectories(dir);
-        out.printf(Locale.ROOT, "sidebyside: %d messages of %d bytes per cell (+%d warm-up), %s; loss %s %%; %s; output in %s%n",
-                count, size, warmup, rate == null ? "as fast as flow control allows" : rate + " msgs/s", losses,
+        boolean oneSender = shapes.contains(Shape.unicast) || shapes.contains(Shape.multicast);
+        out.printf(Locale.ROOT, "sidebyside: %s%d bytes per message, %s; loss %s %%; %s; output in %s%n",
+                oneSender ? String.format(Locale.ROOT, "unicast/multicast: %d messages per cell (+%d warm-up); ", count, warmup) : "",
+                size, rate == null ? "as fast as flow control allows" : rate + " msgs/s (unicast/multicast)", losses,
                 noNetns ? "this machine's loopback" : "a network namespace's loopback", dir);
+        if (shapes.contains(Shape.total_order)) {
+            out.printf(Locale.ROOT, "sidebyside: total-order: %d members, each sending %d messages (+%d warm-up), at most %d of its own undelivered%n",
+                    members, orderCount, orderWarmup, orderWindow);
+        }
         out.printf(Locale.ROOT, "sidebyside: machine: %s, %d processors, Java %s%n", HostCpu.model(),
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
         out.flush();
@@ -145,13 +209,22 @@ public final class SideBySideCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             for (Shape shape : shapes) {
-                List<ShippedService> services = shape == Shape.unicast ? uni : multi;
+                List<ShippedService> services = shape == Shape.unicast ? uni : shape == Shape.multicast ? multi : order;
                 int n = shape == Shape.unicast ? 1 : receivers;
                 for (int loss : losses) {
                     if (ns != null) {
                         ns.loss(loss);
                     }
                     List<String> prefix = ns == null ? List.of() : ns.exec();
+                    if (shape == Shape.total_order) {
+                        if (!noJGroups) {
+                            results.add(report(out, orderCell(dir, prefix, loss, null)));
+                        }
+                        for (ShippedService s : services) {
+                            results.add(report(out, orderCell(dir, prefix, loss, s)));
+                        }
+                        continue;
+                    }
                     if (!noJGroups) {
                         results.add(report(out, jgroupsCell(dir, prefix, shape, n, loss)));
                     }
@@ -205,6 +278,15 @@ public final class SideBySideCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(cl, "--loss=" + loss + " needs a network namespace: drop --no-netns (and run as root)");
             }
         }
+        if (members < 2 || members > 16) {
+            throw new CommandLine.ParameterException(cl, "--members=" + members + " must be within 2..16");
+        }
+        if (orderCount < 1 || orderCount > 100_000 || orderWarmup < 0 || orderWarmup > 100_000) {
+            throw new CommandLine.ParameterException(cl, "--order-count must be within 1..100000 and --order-warmup within 0..100000");
+        }
+        if (orderWindow < 1 || orderWindow > 10_000) {
+            throw new CommandLine.ParameterException(cl, "--order-window=" + orderWindow + " must be within 1..10000");
+        }
         if (receivers < 1 || receivers > 50) {
             throw new CommandLine.ParameterException(cl, "--receivers=" + receivers + " must be within 1..50");
         }
@@ -220,8 +302,8 @@ public final class SideBySideCommand implements Callable<Integer> {
         if (rate != null && !(rate > 0 && rate <= 10_000_000)) {
             throw new CommandLine.ParameterException(cl, "--rate=" + rate + " must be within 0..10000000 (exclusive of 0)");
         }
-        if (cellTimeout < 10 || cellTimeout > 86_400 || idle < 1 || idle > 3_600) {
-            throw new CommandLine.ParameterException(cl, "--cell-timeout must be within 10..86400 and --idle within 1..3600 seconds");
+        if (cellTimeout < 10 || cellTimeout > 86_400 || idle < 1 || idle > 3_600 || orderIdle < 1 || orderIdle > 3_600) {
+            throw new CommandLine.ParameterException(cl, "--cell-timeout must be within 10..86400, --idle and --order-idle within 1..3600 seconds");
         }
         if (!threading.matches("dedicated|clock|io")) {
             throw new CommandLine.ParameterException(cl, "--threading=" + threading + " must be dedicated, clock or io");
@@ -232,18 +314,19 @@ public final class SideBySideCommand implements Callable<Integer> {
     }
 
     private CellResult report(PrintWriter out, CellResult r) {
-        out.printf(Locale.ROOT, "sidebyside: %s, loss %d %%, %s: %s msgs/s, delay p50 %s ms, p99 %s ms, CPU %s µs/msg, delivered %d/%d, duplicates %s, out of order %s%s%n",
+        out.printf(Locale.ROOT, "sidebyside: %s, loss %d %%, %s: %s msgs/s, delay p50 %s ms, p99 %s ms, CPU %s µs/msg, delivered %d/%d, duplicates %s, out of order %s%s%s%n",
                 r.shape(), r.lossPercent(), r.system(), SideBySideTable.format(r.messagesPerSecond(), 0),
                 SideBySideTable.format(r.delayMsP50(), 2), SideBySideTable.format(r.delayMsP99(), 2),
                 SideBySideTable.format(r.cpuMicrosPerMessage(), 1), r.delivered(), r.expected(),
                 SideBySideTable.count(r.duplicates()), SideBySideTable.count(r.outOfOrder()),
+                r.sameOrder() == null ? "" : r.sameOrder() ? ", one order" : ", MEMBERS DELIVERED DIFFERENT ORDERS",
                 r.note().isEmpty() ? "" : " (" + r.note() + ")");
         out.flush();
         return r;
     }
 
     private CellResult jgroupsCell(Path dir, List<String> prefix, Shape shape, int n, int loss) throws IOException, InterruptedException {
-        Path cell = Files.createDirectories(dir.resolve(shape + "-loss" + loss + "-jgroups"));
+        Path cell = Files.createDirectories(dir.resolve(shape.label() + "-loss" + loss + "-jgroups"));
         List<Integer> ports = freePorts(n + 1);
         String portList = ports.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElseThrow();
         List<String> common = new ArrayList<>(List.of("--ports", portList, "--count", String.valueOf(count), "--size", String.valueOf(size),
@@ -278,9 +361,98 @@ public final class SideBySideCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * A total-order cell: {@code --members} processes, each sending {@code --order-count} messages
+     * and delivering everyone's; JGroups with SEQUENCER when {@code service} is null, else the
+     * Statecast service loaded with {@code Group} the members. Members start one after the other,
+     * member 1 first (JGroups' coordinator and so its sequencer; the ring's first member).
+     */
+    private CellResult orderCell(Path dir, List<String> prefix, int loss, ShippedService service)
+            throws IOException, InterruptedException {
+        String system = service == null ? CellResult.REFERENCE : service.name();
+        Path cell = Files.createDirectories(dir.resolve(Shape.total_order.label() + "-loss" + loss + "-" + system));
+        List<Integer> ports = freePorts(members);
+        List<String> common = List.of("--members", String.valueOf(members), "--count", String.valueOf(orderCount),
+                "--size", String.valueOf(size), "--warmup", String.valueOf(orderWarmup), "--window", String.valueOf(orderWindow),
+                "--wait-ms", String.valueOf((members + 1) * START_SECONDS * 1000L), "--idle-ms", String.valueOf(orderIdle * 1000L),
+                "--linger-ms", String.valueOf(Math.max(30_000L, cellTimeout * 250L)), "--stay-ms", String.valueOf(cellTimeout * 1000L));
+        if (service != null) {
+            Map<String, String> parameters = orderParameters(members);
+            parameters.putAll(orderParameterOverrides);
+            String store = service.messageStoreYaml((orderCount + orderWarmup) * members * 2, threading,
+                    "historyEntries: 4000, primitiveBurst: 100000, primitiveRatePerSecond: 10000000", parameters);
+            for (int i = 1; i <= members; i++) {
+                writeConfig(cell.resolve("n" + i + ".yaml"), i, ports, store);
+            }
+        }
+        String portList = ports.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElseThrow();
+        List<Process> procs = new ArrayList<>();
+        try {
+            for (int i = 1; i <= members; i++) {
+                Path log = cell.resolve("n" + i + ".log");
+                List<String> a = new ArrayList<>(List.of("order", service == null ? "jgroups" : "statecast",
+                        "--member", String.valueOf(i), "--json", cell.resolve("n" + i + ".json").toString(),
+                        "--order", cell.resolve("n" + i + ".order").toString()));
+                a.addAll(service == null ? List.of("--ports", portList)
+                        : List.of("--config", cell.resolve("n" + i + ".yaml").toString(), "--service", String.valueOf(service.id())));
+                a.addAll(common);
+                procs.add(start(prefix, a, log));
+                awaitLine(procs.get(procs.size() - 1), log, "joined as");
+            }
+            String note = awaitReports(procs, cell);
+            List<JsonNode> summaries = new ArrayList<>();
+            List<List<Long>> orders = new ArrayList<>();
+            for (int i = 1; i <= members; i++) {
+                summaries.add(summary(cell.resolve("n" + i + ".json")));
+                orders.add(OrderLog.read(cell.resolve("n" + i + ".order")));
+            }
+            CellResult r = CellResult.ofGroup(Shape.total_order.label(), loss, system, summaries, orderCount * members, note,
+                    sameOrder(summaries, orders));
+            return !r.complete() && r.note().isEmpty() ? r.withNote("incomplete") : r;
+        } finally {
+            procs.forEach(SideBySideCommand::stop);
+        }
+    }
+
+    /**
+     * Whether the members delivered one order: every member that delivered everything reported the
+     * same hash of its sequence, and every written sequence is a prefix of the longest; null when no
+     * member delivered anything (there is no order to compare).
+     */
+    static Boolean sameOrder(List<JsonNode> summaries, List<List<Long>> orders) {
+        if (orders.stream().allMatch(List::isEmpty)) {
+            return null;
+        }
+        long hashes = summaries.stream().filter(s -> s != null && s.path("missing").asLong(-1) == 0)
+                .map(s -> s.path("orderHash").asText()).distinct().count();
+        return hashes <= 1 && OrderLog.oneOrder(orders);
+    }
+
+    /**
+     * The total-order service's parameters for {@code members} nodes with TREE addresses 1..members:
+     * the group, and timers a loaded machine (several JVMs on two cores) does not take for failures:
+     * heartbeats every second (suspicion after 6–8 s silent; JGroups' FD_ALL3 suspects after 40 s),
+     * which also keeps their cost — one per member pair and Interval — off a CPU-bound ring; a lost
+     * token sent again after 100 ms.
+     */
+    static Map<String, String> orderParameters(int members) {
+        StringBuilder group = new StringBuilder();
+        for (int i = 1; i <= members; i++) {
+            group.append(i == 1 ? "" : " ").append(i);
+        }
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("Group", group.toString());
+        p.put("TokenRetransmit", "100");
+        p.put("MaxResends", "100");
+        p.put("TokenLoss", "10000");
+        p.put("StartDelay", "1000");
+        p.put("Interval", "1000");
+        return p;
+    }
+
     private CellResult statecastCell(Path dir, List<String> prefix, Shape shape, int n, int loss, ShippedService service)
             throws IOException, InterruptedException {
-        Path cell = Files.createDirectories(dir.resolve(shape + "-loss" + loss + "-" + service.name()));
+        Path cell = Files.createDirectories(dir.resolve(shape.label() + "-loss" + loss + "-" + service.name()));
         List<Integer> ports = freePorts(n + 1);
         // one store section for every service: queues and instance limits that hold a whole cell,
         // history and primitive budgets for a service that carries the stream through one instance.
@@ -361,7 +533,7 @@ public final class SideBySideCommand implements Callable<Integer> {
         for (int i = 2; i <= n + 1; i++) {
             recv.add(summary(cell.resolve("n" + i + ".json")));
         }
-        CellResult r = CellResult.of(shape.name(), loss, system, sender, recv, count, note);
+        CellResult r = CellResult.of(shape.label(), loss, system, sender, recv, count, note);
         if (!r.complete() && r.note().isEmpty()) {
             return r.withNote("incomplete");
         }
@@ -378,6 +550,32 @@ public final class SideBySideCommand implements Callable<Integer> {
         } catch (IOException e) {
             return null;
         }
+    }
+
+    /**
+     * Waits until every member of a total-order cell wrote its report (its log says so) or ended,
+     * at most {@code --cell-timeout}; the members stay in their group until then, and are stopped
+     * after. "" or what went wrong.
+     */
+    private String awaitReports(List<Process> procs, Path cell) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(cellTimeout);
+        int pending = procs.size();
+        while (pending > 0 && System.nanoTime() < deadline) {
+            pending = 0;
+            for (int i = 0; i < procs.size(); i++) {
+                if (procs.get(i).isAlive() && !Files.readString(cell.resolve("n" + (i + 1) + ".log")).contains("order: report written")) {
+                    pending++;
+                }
+            }
+            if (pending > 0) {
+                Thread.sleep(100);
+            }
+        }
+        procs.forEach(p -> {
+            stop(p);
+            live.remove(p);
+        });
+        return pending == 0 ? "" : pending + " member(s) without a report after " + cellTimeout + " s";
     }
 
     /** Waits for every process of a cell, at most {@code --cell-timeout}; "" or what went wrong. */

@@ -6,7 +6,8 @@ import java.util.Locale;
 /**
  * The side-by-side results as one Markdown table: a row per cell, and for every system but
  * JGroups its ratios to the JGroups row of the same shape and loss (above 1: more messages per
- * second, or longer delays and more CPU, than JGroups).
+ * second, or longer delays and more CPU, than JGroups). With a total-order cell, a column says
+ * whether its members delivered one order.
  */
 public final class SideBySideTable {
 
@@ -15,10 +16,12 @@ public final class SideBySideTable {
 
     /** The header and rows, in the order given. */
     public static String markdown(List<CellResult> cells) {
+        // the column appears with a total-order cell: "NO" there is a broken promise, not a figure
+        boolean orders = cells.stream().anyMatch(c -> c.sameOrder() != null || c.shape().equals("total-order"));
         StringBuilder b = new StringBuilder();
         b.append("| shape | loss | system | msgs/s | delay p50 ms | delay p99 ms | CPU µs/msg | delivered | dup | out of order | ")
-                .append("÷ JGroups: msgs/s | p50 | p99 | CPU |\n");
-        b.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                .append(orders ? "same order | " : "").append("÷ JGroups: msgs/s | p50 | p99 | CPU |\n");
+        b.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|").append(orders ? "---|" : "").append("---:|---:|---:|---:|\n");
         for (CellResult c : cells) {
             CellResult ref = reference(cells, c);
             b.append("| ").append(c.shape()).append(" | ").append(c.lossPercent()).append(" % | ").append(c.system())
@@ -30,6 +33,9 @@ public final class SideBySideTable {
                     .append(c.note().isEmpty() ? "" : " (" + c.note().replace('|', '/') + ")")
                     .append(" | ").append(count(c.duplicates()))
                     .append(" | ").append(count(c.outOfOrder()));
+            if (orders) {
+                b.append(" | ").append(c.sameOrder() == null ? (c.shape().equals("total-order") ? "–" : "") : c.sameOrder() ? "yes" : "**NO**");
+            }
             if (ref == null || ref == c) {
                 b.append(" | | | | |\n");
             } else {

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * A delivery service of the services module, named as it is shipped ({@code h2h-ack},
@@ -92,6 +94,19 @@ public record ShippedService(String name, int id, String resource) {
      * stream through one instance (docs/config.md); empty for none.
      */
     public String messageStoreYaml(int messages, String threading, String moreInstanceLimits) {
+        return messageStoreYaml(messages, threading, moreInstanceLimits, Map.of());
+    }
+
+    /**
+     * As {@link #messageStoreYaml(int, String, String)}, the service loaded with {@code parameters}
+     * (the spec's {@code <Parameters>}, such as total-order's {@code Group}); empty for its defaults.
+     */
+    public String messageStoreYaml(int messages, String threading, String moreInstanceLimits, Map<String, String> parameters) {
+        for (Map.Entry<String, String> p : parameters.entrySet()) {
+            if (!p.getKey().matches("[A-Za-z][A-Za-z0-9]*") || !p.getValue().matches("[A-Za-z0-9 .:_-]*")) {
+                throw new IllegalArgumentException("parameter " + p.getKey() + "='" + p.getValue() + "' must be a name and plain text");
+            }
+        }
         if (!moreInstanceLimits.isEmpty() && !moreInstanceLimits.matches("[A-Za-z]+: *[0-9]+(, *[A-Za-z]+: *[0-9]+)*")) {
             throw new IllegalArgumentException("instance limits '" + moreInstanceLimits + "' must be 'name: number, …'");
         }
@@ -106,7 +121,17 @@ public record ShippedService(String name, int id, String resource) {
                 dataQueueCapacity: %d
                 controlQueueCapacity: %d
                 instances: { maxLive: %d, tombstones: %d%s }
-                services: [ "classpath:%s" ]
-                """, threading, queue, queue, live, live, moreInstanceLimits.isEmpty() ? "" : ", " + moreInstanceLimits, resource);
+                services: [ %s ]
+                """, threading, queue, queue, live, live, moreInstanceLimits.isEmpty() ? "" : ", " + moreInstanceLimits,
+                service(parameters));
+    }
+
+    private String service(Map<String, String> parameters) {
+        if (parameters.isEmpty()) {
+            return "\"classpath:" + resource + "\"";
+        }
+        String p = parameters.entrySet().stream().map(e -> e.getKey() + ": \"" + e.getValue() + "\"")
+                .collect(Collectors.joining(", "));
+        return "{ uri: \"classpath:" + resource + "\", parameters: { " + p + " } }";
     }
 }

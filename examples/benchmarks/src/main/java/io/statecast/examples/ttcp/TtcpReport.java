@@ -92,7 +92,7 @@ public final class TtcpReport {
      * (every cause; null when {@code probe} reads nothing), and the kernel's UDP counters since
      * {@code kernelBefore} (namespace-wide; absent where /proc is unreadable).
      */
-    static ObjectNode drops(OverlaySocket socket, Map<String, Long> kernelBefore, StoreProbe probe) {
+    public static ObjectNode drops(OverlaySocket socket, Map<String, Long> kernelBefore, StoreProbe probe) {
         ObjectNode d = object();
         OverlayStatistics stats = socket.statistics();
         ForwardingStatistics f = stats.forwarding();
@@ -139,6 +139,11 @@ public final class TtcpReport {
             kernel.forEach(k::put);
         }
         return d;
+    }
+
+    /** The kernel's UDP counters now, for {@link #drops}'s {@code kernelBefore} (empty where /proc is unreadable). */
+    public static Map<String, Long> kernelUdp() {
+        return KernelUdp.read();
     }
 
     /** What ran the node: the processor model, the CPUs this JVM sees, and the JVM's version. */

@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -86,5 +87,44 @@ class SideBySideCommandTest {
         }
         assertTrue(Files.isRegularFile(dir.resolve("cells/unicast-loss0-jgroups/n2.json")));
         assertTrue(Files.isRegularFile(dir.resolve("cells/unicast-loss0-h2h-ack/n2.json")));
+    }
+
+    @Test
+    void aSmallTotalOrderCellOfEachSystemShouldDeliverEveryMembersMessagesInOneOrder() throws Exception {
+        Path json = dir.resolve("results.json");
+
+        // 3 members, 40 messages each: every member delivers 120, in the order of JGroups' SEQUENCER
+        // or of the total-order ring
+        Ran ran = run("--no-netns", "--loss", "0", "--shapes", "total-order", "--members", "3",
+                "--order-count", "40", "--order-warmup", "10", "--order-window", "10", "--size", "256", "--order-idle", "40",
+                "--cell-timeout", "120", "--jvm-opts", "-Xmx256m -XX:TieredStopAtLevel=1",
+                "--out", dir.resolve("cells").toString(), "--json", json.toString());
+
+        assertEquals(0, ran.status(), ran.out() + "\n" + ran.err());
+        assertTrue(ran.out().contains("| same order |"), ran.out());
+        assertTrue(ran.out().contains("| total-order | 0 % | jgroups |"), ran.out());
+        assertTrue(ran.out().contains("| total-order | 0 % | total-order |"), ran.out());
+        JsonNode cells = TtcpReport.JSON.readTree(json.toFile()).get("cells");
+        assertEquals(2, cells.size(), cells.toString());
+        for (JsonNode c : cells) {
+            assertEquals(3 * 3 * 40, c.get("delivered").asLong(), "every member delivers every member's messages: " + c);
+            assertEquals(3 * 3 * 40, c.get("expected").asLong(), c.toString());
+            assertTrue(c.get("sameOrder").asBoolean(), "one order at every member: " + c);
+            assertEquals(0, c.get("duplicates").asLong(), c.toString());
+            assertEquals(0, c.get("outOfOrder").asLong(), "each sender's messages in its own order: " + c);
+            assertTrue(c.get("messagesPerSecond").asDouble() > 0, c.toString());
+        }
+        // the check itself: the members' written sequences are equal, and so are their hashes
+        for (String system : new String[] {"jgroups", "total-order"}) {
+            Path cell = dir.resolve("cells/total-order-loss0-" + system);
+            List<Long> first = OrderLog.read(cell.resolve("n1.order"));
+            assertEquals(120, first.size(), system);
+            String hash = TtcpReport.JSON.readTree(cell.resolve("n1.json").toFile()).at("/summary/orderHash").asText();
+            for (int i = 2; i <= 3; i++) {
+                assertEquals(first, OrderLog.read(cell.resolve("n" + i + ".order")), system + ": member " + i + "'s order");
+                assertEquals(hash, TtcpReport.JSON.readTree(cell.resolve("n" + i + ".json").toFile()).at("/summary/orderHash").asText(),
+                        system + ": member " + i + "'s hash");
+            }
+        }
     }
 }

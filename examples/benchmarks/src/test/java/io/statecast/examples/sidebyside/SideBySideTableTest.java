@@ -66,6 +66,25 @@ class SideBySideTableTest {
     }
 
     @Test
+    void aTotalOrderCellShouldSumEveryMembersCpuAndSayLoudlyWhenOrdersDiffer() throws Exception {
+        JsonNode m1 = summary("{\"received\": 30, \"duplicates\": 0, \"outOfOrder\": 0, \"messagesPerSecond\": 900, \"delayMsP50\": 1.0, \"delayMsP99\": 4.0, \"cpuMicrosPerMessage\": 5.0}");
+        JsonNode m2 = summary("{\"received\": 30, \"duplicates\": 0, \"outOfOrder\": 0, \"messagesPerSecond\": 800, \"delayMsP50\": 2.0, \"delayMsP99\": 3.0, \"cpuMicrosPerMessage\": 6.0}");
+        CellResult jg = CellResult.ofGroup("total-order", 0, "jgroups", List.of(m1, m2), 30, "", true);
+        CellResult ours = CellResult.ofGroup("total-order", 0, "total-order", List.of(m1, m2), 30, "", false);
+
+        assertEquals(800, jg.messagesPerSecond(), "the slowest member");
+        assertEquals(11.0, jg.cpuMicrosPerMessage(), 1e-9, "every member's share, no sender of its own");
+        assertEquals(60, jg.expected(), "each member delivers every member's messages");
+        assertTrue(jg.complete());
+        String[] lines = SideBySideTable.markdown(List.of(jg, ours)).split("\n");
+        assertTrue(lines[0].contains("| out of order | same order | ÷ JGroups"), lines[0]);
+        assertTrue(lines[2].contains("| 60/60 | 0 | 0 | yes | |"), lines[2]);
+        assertTrue(lines[3].contains("| 60/60 | 0 | 0 | **NO** | 1.00 |"), lines[3]);
+        assertFalse(SideBySideTable.markdown(List.of(new CellResult("unicast", 0, "jgroups", 1, 1, 1, 1, 1, 1, 0, 0, "")))
+                .contains("same order"), "no column without a total-order cell");
+    }
+
+    @Test
     void aCellWithoutItsReferenceShouldHaveNoRatios() {
         CellResult ours = new CellResult("multicast", 5, "h2h-ack", 500, 2.0, 5.0, 30.0, 100, 100, 0, 0, "");
 
