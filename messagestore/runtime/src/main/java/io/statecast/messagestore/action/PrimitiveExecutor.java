@@ -243,15 +243,18 @@ public final class PrimitiveExecutor {
      * copy (same header and MessageID, the spec's ServiceID, that type, no payload, only the fields
      * the action sets) — so a service can tell its application about an outcome for which no
      * received message exists.
-     * {@code Message/Payload}, {@code Message/SourceAddress}, {@code Message/MessageIdentifier}
-     * and {@code Message/Fields/NAME} override the base's (a payload only on a data message): a
-     * message rebuilt from a parity repair reaches the application as its source sent it.
+     * {@code Message/Payload}, {@code Message/SourceAddress}, {@code Message/MessageIdentifier},
+     * {@code Message/DeliveryMode} and {@code Message/Fields/NAME} override the base's (a payload
+     * only on a data message): a message rebuilt from a parity repair that came by unicast reaches
+     * the application as its source sent it (a multicast has no destination; its tree's root is
+     * its source; a unicast keeps the base's destination, or is addressed to this node).
      */
     private static OverlayMessage retyped(ActionTemplate a, ResolvedFields f, ActionContext ctx, OverlayMessage base)
             throws ActionException, EvaluationException {
         boolean typed = f.value(ActionField.MESSAGE_TYPE) != null;
         boolean rewritten = f.value(ActionField.PAYLOAD) != null || f.value(ActionField.SOURCE_ADDRESS) != null
-                || f.value(ActionField.MESSAGE_IDENTIFIER) != null || !f.messageFields().isEmpty();
+                || f.value(ActionField.MESSAGE_IDENTIFIER) != null || f.value(ActionField.DELIVERY_MODE) != null
+                || !f.messageFields().isEmpty();
         if (!typed && !rewritten) {
             return base;
         }
@@ -304,8 +307,15 @@ public final class PrimitiveExecutor {
         if (payload != null) {
             ext.add(new PayloadExtension(payload));
         }
-        return new OverlayMessage(base.mode(), base.hopLimit(), source, base.destination(), base.previousHop(),
-                base.root(), ext);
+        DeliveryMode mode = mode(a, f, ctx, base);
+        LogicalAddress destination = base.destination();
+        LogicalAddress root = base.root();
+        if (mode != base.mode()) {
+            // what the application sees of a message whose mode the action changed
+            destination = mode == DeliveryMode.UNICAST ? (destination != null ? destination : ctx.overlay().localAddress()) : null;
+            root = mode == DeliveryMode.MULTICAST ? source : null;
+        }
+        return new OverlayMessage(mode, base.hopLimit(), source, destination, base.previousHop(), root, ext);
     }
 
     private static DeliveryMode mode(ActionTemplate a, ResolvedFields f, ActionContext ctx, OverlayMessage base)

@@ -38,7 +38,8 @@ public enum Primitive {
      * service that rebuilt a message (from a parity repair) delivers it as its source sent it.
      */
     TO_APPLICATION("toApplication", EnumSet.of(ActionField.MESSAGE, ActionField.MESSAGE_TYPE, ActionField.PAYLOAD,
-            ActionField.SOURCE_ADDRESS, ActionField.MESSAGE_IDENTIFIER, ActionField.MESSAGE_FIELD),
+            ActionField.SOURCE_ADDRESS, ActionField.MESSAGE_IDENTIFIER, ActionField.MESSAGE_FIELD,
+            ActionField.DELIVERY_MODE),
             EnumSet.of(ActionField.MESSAGE)),
     /** Sets (or re-sets) the instance's timer with the given identifier. */
     SET_TIMER("setTimer", EnumSet.of(ActionField.TIMER_IDENTIFIER, ActionField.TIMER_VALUE),

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A message rebuilt from a parity repair reaches the application as its source sent it:
  * {@code payload:xor-parity} XORs the parity forms of a variable number of held payloads, and
- * {@code toApplication} takes the rebuilt payload, the original source, MessageID and fields as
+ * {@code toApplication} takes the rebuilt payload, the original source, MessageID, mode and fields as
  * overrides of a base message. Overrides that make no sense fail the call with a message.
  */
 class RebuiltDeliveryTest {
@@ -44,7 +44,7 @@ class RebuiltDeliveryTest {
                    xmlns:action="http://my.custom-actions.domain/action" initialstate="s">
               <datamodel>
                 <data name="service"><ServiceName>rebuild</ServiceName><ServiceID>5</ServiceID>
-                  <DeliveryMode>unicast</DeliveryMode><Scope>flow</Scope></data>
+                  <DeliveryMode>unicast</DeliveryMode><DeliveryMode>multicast</DeliveryMode><Scope>flow</Scope></data>
                 <data name="events"><Basic>
                   <Event name="data"><Message><MessageType>-128</MessageType></Message></Event>
                   <Event name="bad"><Message><MessageType>9</MessageType></Message></Event>
@@ -58,6 +58,7 @@ class RebuiltDeliveryTest {
                   <action:set name="toApplication" field="Message/SourceAddress" xpath="string(/HistoryOfEvents/Event[@name='data'][1]/Message/SourceAddress)"/>
                   <action:set name="toApplication" field="Message/MessageIdentifier" xpath="/HistoryOfEvents/Event[@name='data'][last()]/Message/Fields/Field[@name='id']"/>
                   <action:set name="toApplication" field="Message/Fields/how" value="1"/>
+                  <action:set name="toApplication" field="Message/DeliveryMode" value="multicast"/>
                   <action:execute name="toApplication"/>
                 </transition>
                 <transition event="bad">
@@ -115,6 +116,9 @@ class RebuiltDeliveryTest {
             OverlayMessage got = ((RecordingOverlay.ToApplication) calls.get(0)).message();
             assertArrayEquals(group.get(missing), got.payload(), where + ", round " + round);
             assertEquals(a(7), got.source(), where);
+            assertEquals(DeliveryMode.MULTICAST, got.mode(), where + ": the repair came by unicast, the message was a multicast");
+            assertEquals(a(7), got.root(), where + ": a multicast's tree is its source's");
+            assertEquals(null, got.destination(), where);
             assertEquals(new FsmExtension(5, FsmExtension.PAYLOAD_TYPE, 100 + missing), got.fsm(), where);
             assertEquals(new MessageField.Int(1), got.fields().get("how"), where);
             assertEquals(new MessageField.Int(100 + missing), got.fields().get("id"), where + ": the base's fields stay");
