@@ -94,6 +94,8 @@ class NakMulticastRelayKillTest {
     @Test
     void everyReceiverThatStaysUpShouldGetEveryMessageOnceInOrderWhenARelayIsKilledMidStream() {
         String context = "seed " + SEED;
+        // also for failures whose message does not name it (a node that never prints READY)
+        System.out.println(getClass().getSimpleName() + ": " + context);
         Random random = new Random(SEED);
         cluster = new NodeCluster(dir);
         List<String> ids = new ArrayList<>(OverlayAddresses.distinct("TREE", 6, random));
