@@ -57,7 +57,7 @@ class NakMulticastRelayKillTest {
     static final int TIMEOUT_MS = 2_000;
     static final Duration START = Duration.ofSeconds(90);
     static final Duration FORM = Duration.ofSeconds(60);
-    static final Duration DELIVER = Duration.ofSeconds(60);
+    static final Duration DELIVER = Duration.ofSeconds(90);
     static final Duration REPLY = Duration.ofSeconds(20);
 
     private static final long SEED = Long.getLong("statecast.seed", System.nanoTime());
@@ -69,14 +69,16 @@ class NakMulticastRelayKillTest {
      * source's application back, and the source never lets go of a message c or d lacks. That
      * holds as long as c and d count, i.e. until they are silent for Stall; so Stall must exceed
      * the repair (the 2 s neighbour timeout, the tree's new edges, the NAK rounds: 2–4 s here).
-     * The default, 5 s, leaves little margin on a loaded machine; 8 s does, and stays below
-     * {@code overlay.sendWindow.maxWaitMs} (10 s), the longest a send waits. The dead relay holds
-     * the source back for Stall too, then drops out of the count. A Buffer covering the whole
-     * stream would also do, but would not exercise the source's bound.
+     * The default, 5 s, leaves little margin on a loaded machine (one run in 27 at load 11 had a
+     * survivor skip a message with 8 s); 15 s does, with the socket's
+     * {@code overlay.sendWindow.maxWaitMs}, the longest a send waits, raised from 10 to 30 s to
+     * stay above it. The dead relay holds the source back for Stall too, then drops out of the
+     * count. A Buffer covering the whole stream would also do, but would not exercise the
+     * source's bound.
      */
     static final String STORE = """
             services:
-              - { uri: "classpath:services/nak-multicast.scxml", parameters: { Stall: 8000 } }
+              - { uri: "classpath:services/nak-multicast.scxml", parameters: { Stall: 15000 } }
             """;
 
     @TempDir
@@ -262,7 +264,8 @@ class NakMulticastRelayKillTest {
 
     private NodeProcess start(String name, String id, List<String> buddies) {
         NodeConfig node = NodeConfig.of("it-nak-relay", "TREE", "udp", id).withBuddies(buddies).withTimeoutMs(TIMEOUT_MS);
-        Path file = cluster.write(name + ".yaml", node.yaml() + "  messageStore:\n" + STORE.indent(4));
+        Path file = cluster.write(name + ".yaml", node.yaml() + "  sendWindow: { maxWaitMs: 30000 }\n"
+                + "  messageStore:\n" + STORE.indent(4));
         return cluster.startRaw(name, List.of("node", "--config", file.toString(), "--control", "stdin"));
     }
 }
