@@ -155,11 +155,6 @@ class NakMulticastAcrossProcessesTest {
     }
 
     private NodeProcess start(String name, NodeConfig node, String store, boolean lossy) {
-        Path file = cluster.write(name + ".yaml", node.yaml() + "  messageStore:\n" + store.indent(4));
-        List<String> args = new ArrayList<>(List.of("node", "--config", file.toString(), "--control", "stdin"));
-        if (lossy) {
-            args.addAll(List.of("--input-loss", "0.02", "--loss-seed", String.valueOf(SEED + name.hashCode())));
-        }
-        return cluster.startRaw(name, args);
+        return cluster.startWithStore(name, node, store, lossy ? 0.02 : 0, SEED + name.hashCode());
     }
 }

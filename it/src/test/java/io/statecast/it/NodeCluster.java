@@ -87,6 +87,20 @@ final class NodeCluster implements AutoCloseable {
         return startRaw(name, List.of("node", "--config", file.toString(), "--control", "stdin"));
     }
 
+    /**
+     * Starts a node with {@code messageStoreYaml} as its {@code messageStore} section, dropping
+     * {@code inputLoss} of the frames it receives ({@code node --input-loss}, seeded with
+     * {@code lossSeed}) when above 0.
+     */
+    NodeProcess startWithStore(String name, NodeConfig config, String messageStoreYaml, double inputLoss, long lossSeed) {
+        Path file = write(name + ".yaml", config.yaml() + "  messageStore:\n" + messageStoreYaml.indent(4));
+        List<String> args = new java.util.ArrayList<>(List.of("node", "--config", file.toString(), "--control", "stdin"));
+        if (inputLoss > 0) {
+            args.addAll(List.of("--input-loss", String.valueOf(inputLoss), "--loss-seed", String.valueOf(lossSeed)));
+        }
+        return startRaw(name, args);
+    }
+
     /** Starts the launcher with any arguments. */
     NodeProcess startRaw(String name, List<String> args) {
         return startRaw(name, args, false);
