@@ -382,7 +382,8 @@ class TotalOrderTest {
                 List<SimCluster.Delivery> n = notices(c, i);
                 return ringOf(n.get(n.size() - 1)) > 1 && members(n.get(n.size() - 1)).equals("1 2 3 4 5");
             }),
-                    Duration.ofMinutes(2), () -> "a ring of all five again, announced at every member");
+                    Duration.ofMinutes(2), () -> "a ring of all five again, announced at every member; notices: "
+                            + all.stream().map(i -> notices(c, i).stream().map(TotalOrderTest::notice).toList()).toList());
             System.out.printf("total-order: node 5 admitted again %d ms (virtual) after its link came back; seed %d%n",
                     (notices(c, 0).get(notices(c, 0).size() - 1).atNanos() - liftedAt) / 1_000_000, seed);
             Set<Long> after = sendFrom(c, all, 10, random);

@@ -594,7 +594,7 @@ public final class ForwardingEngine {
                 ext.add(new FieldsExtension(fields));
             }
             ext.add(new PayloadExtension(payload));
-            return originate(build(route, Origin.with(ext, origin, self())));
+            return fromStore(build(route, Origin.with(ext, origin, self())));
         }
 
         @Override
@@ -608,7 +608,7 @@ public final class ForwardingEngine {
             if (body != null) {
                 ext.add(new PayloadExtension(body));
             }
-            return originate(build(route, Origin.with(ext, origin, self())));
+            return fromStore(build(route, Origin.with(ext, origin, self())));
         }
 
         @Override

@@ -395,6 +395,26 @@ class ForwardingEngineTest {
         assertTrue(delivered.isEmpty(), "not to the application: the store decides");
     }
 
+    /**
+     * The store's engine sends every message through the overloads that name an origin: those too
+     * must hand a unicast to this node back to a service that receives its own (they sent it into
+     * the routing, which drops a unicast to oneself, so a group member never held its own messages).
+     */
+    @Test
+    void shouldHandTheStoresUnicastToItsOwnNodeBackAlsoWhenItNamesAnOrigin() {
+        RecordingStore store = store(true, false);
+        store.receivesOwnUnicast(true);
+        engine.installStore(store);
+        assertEquals(1, store.context().sendDataMessage(SERVICE, 6, null, MessageFields.EMPTY, DATA, Route.unicast(SELF)));
+        assertEquals(1, store.context().sendControlMessage(SERVICE, (byte) 2, 7, null, MessageFields.EMPTY, null,
+                Route.unicast(SELF)));
+        assertEquals(1, store.context().sendDataMessage(SERVICE, 8, null, MessageFields.EMPTY, DATA, Route.unicast(N2)));
+        assertEquals(List.of(Arrival.DELIVERED, Arrival.DELIVERED), store.arrivals(), "only the copies to itself come back");
+        assertEquals(List.of(6L, 7L), store.messages().stream().map(m -> m.fsm().messageId()).toList());
+        assertEquals(at(N2), destinations(), "the other one went out");
+        assertTrue(delivered.isEmpty(), "not to the application: the store decides");
+    }
+
     @Test
     void shouldDeliverUnicastForMeThroughStore() {
         RecordingStore store = store(false, false);
