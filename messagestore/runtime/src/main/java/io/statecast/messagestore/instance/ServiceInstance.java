@@ -472,10 +472,12 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
      * Takes over one unit of {@code count} that the store added when it accepted a message from
      * this node's application for this instance; call before {@link #onMessage} with that message.
      * From then on the instance keeps the count in step with its state: counted while in one of the
-     * spec's in-flight states, not once it left them or ended.
+     * spec's in-flight states, not once it left them or ended. Under an {@code <InFlightCount>}
+     * spec the instance counts what its variable says after each step instead, and never takes
+     * the unit.
      *
-     * @return false if the instance did not take it (it ended, or it holds an own message already):
-     *         the caller gives the unit back
+     * @return false if the instance did not take it (it ended, it holds an own message already, or
+     *         its spec counts by variable): the caller gives the unit back after the step
      */
     public boolean adoptOwnMessage(InFlightCounter count) {
         Objects.requireNonNull(count, "count");
