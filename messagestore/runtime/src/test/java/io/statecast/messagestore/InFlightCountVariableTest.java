@@ -53,8 +53,12 @@ class InFlightCountVariableTest {
     private long nextId = 1;
 
     private MessageStore store() throws Exception {
+        return store(InstanceLimits.DEFAULTS);
+    }
+
+    private MessageStore store(InstanceLimits limits) throws Exception {
         MessageStore s = new MessageStore(MessageStoreConfig.defaults().withShards(2).withWarmStart(false)
-                .withInstances(InstanceLimits.DEFAULTS).withThreading(MessageStoreConfig.Threading.CLOCK),
+                .withInstances(limits).withThreading(MessageStoreConfig.Threading.CLOCK),
                 Specs.loader(), SpecResolver.defaults());
         s.open(overlay);
         stores.add(s);
@@ -139,6 +143,25 @@ class InFlightCountVariableTest {
         settle();
         assertTrue(s.sendWindow().acquire(SID), "an ACK made room");
         s.sendWindow().release(SID);
+    }
+
+    @Test
+    void messagesWaitingForTheBudgetShouldCountAsInFlight() throws Exception {
+        // a burst of 2 primitive calls and 10 per second: of 6 messages sent at once some step,
+        // up to 2 (the burst) wait for the budget and the rest are refused (THROTTLED, given back)
+        MessageStore s = store(InstanceLimits.DEFAULTS.withPrimitiveRate(2, 10));
+        for (int i = 0; i < 6; i++) {
+            s.receiveMessage(own(1), Arrival.FROM_APPLICATION);
+        }
+        settle();
+        var counters = s.metrics().service(SID).counters();
+        long refused = counters.drops(io.statecast.messagestore.metrics.DropReason.THROTTLED);
+        assertTrue(counters.deferredEvents() > 0, "some messages waited for the budget");
+        assertEquals(6 - refused, s.sendWindow().inFlight(SID), "held by the variable or waiting; "
+                + refused + " refused");
+        clock.advanceBy(Duration.ofSeconds(2));
+        assertEquals(6 - refused, s.sendWindow().inFlight(SID), "all stepped now, all held by the variable");
+        assertEquals(0, s.sendWindow().ownCompletions(SID), "waiting and then held is no completion");
     }
 
     @Test

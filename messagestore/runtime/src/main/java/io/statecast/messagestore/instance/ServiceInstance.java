@@ -261,7 +261,9 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
                 lastMessageNanos = env.overlay().timers().nanoTime();
                 waitFor(new WaitingMessage(message, matched));
                 waitingMessages++;
-                updateInFlight(); // a waiting message of the application is in flight too
+                if (service.spec().inFlightCountIndex() >= 0) {
+                    updateInFlight(); // a waiting message of the application is in flight too
+                }
             }
             case REFUSE -> {
                 if (service.throttleLog.allow()) {
