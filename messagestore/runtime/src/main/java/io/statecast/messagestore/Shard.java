@@ -440,12 +440,12 @@ final class Shard implements InstanceEnvironment, EvaluationGuard {
             }
             // the primitive budget is checked before the step, never inside it (ServiceInstance);
             // a message it refuses must not adopt the in-flight count
-            boolean fromApplication = in.arrival() == Arrival.FROM_APPLICATION;
-            if (in.own() && instance.admission(fromApplication) != StepAdmission.REFUSE
+            StepAdmission admission = instance.admission(in.arrival() == Arrival.FROM_APPLICATION);
+            if (in.own() && admission != StepAdmission.REFUSE
                     && instance.adoptOwnMessage(store.inFlightCounter(service.serviceId()))) {
                 outcome = Outcome.KEPT;
             }
-            if (instance.onMessage(m, matched, fromApplication) == StepAdmission.REFUSE) {
+            if (instance.onMessage(m, matched, admission) == StepAdmission.REFUSE) {
                 store.drop(DropReason.THROTTLED, service);
                 return outcome;
             }

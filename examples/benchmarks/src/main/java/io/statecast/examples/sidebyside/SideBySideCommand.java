@@ -454,11 +454,10 @@ public final class SideBySideCommand implements Callable<Integer> {
             throws IOException, InterruptedException {
         Path cell = Files.createDirectories(dir.resolve(shape.label() + "-loss" + loss + "-" + service.name()));
         List<Integer> ports = freePorts(n + 1);
-        // one store section for every service: queues and instance limits that hold a whole cell,
-        // history and primitive budgets for a service that carries the stream through one instance.
-        // The sender's control queue takes an acknowledgement per message from every receiver: sized
-        // for the messages alone it overflowed with 5 receivers (27,226 h2h-ack ACKs dropped at 0 %
-        // loss, their messages then given up)
+        // one store section for every service: queues and instance limits that hold a whole cell
+        // (the sender's control queue may take an acknowledgement per message from every
+        // receiver), history and primitive budgets for a service that carries the stream through
+        // one instance
         String store = service.messageStoreYaml((count + warmup) * (n + 1), threading,
                 "historyEntries: " + historyEntries(count + warmup) + ", primitiveBurst: 100000, primitiveRatePerSecond: 10000000");
         for (int i = 1; i <= n + 1; i++) {
@@ -499,10 +498,10 @@ public final class SideBySideCommand implements Callable<Integer> {
     }
 
     /**
-     * History entries per instance for a cell of {@code messages}: reliable-unicast keeps its send
-     * queue in the sender's history, three entries per queued message, and an unpaced sender queues
-     * the whole cell (beyond the bound the oldest entries, those of the messages in flight, would be
-     * evicted); at least 65,536, at most the store's 100,000.
+     * History entries per instance for a cell of {@code messages}: three per message of the cell
+     * (a send queue kept in the history takes three entries per message), at least 65,536, at most
+     * the store's 100,000. A service whose source holds its application back
+     * ({@code <InFlightCount>}) uses a small part of it.
      */
     static int historyEntries(int messages) {
         return (int) Math.min(100_000, Math.max(65_536, 3L * messages + 256));

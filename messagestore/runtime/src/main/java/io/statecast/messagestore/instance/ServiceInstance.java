@@ -11,6 +11,7 @@ import io.statecast.messagestore.chart.ChartLimit;
 import io.statecast.messagestore.event.CompiledExpression;
 import io.statecast.messagestore.event.CompiledPath;
 import io.statecast.messagestore.event.CompositeEventDefinition;
+import io.statecast.messagestore.event.DatamodelItem;
 import io.statecast.messagestore.event.DatamodelValues;
 import io.statecast.messagestore.event.EvaluationException;
 import io.statecast.messagestore.event.History;
@@ -251,10 +252,21 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
      */
     public StepAdmission onMessage(OverlayMessage message, List<MessageEventDefinition> matched,
             boolean fromApplication) {
+        return onMessage(message, matched, admission(fromApplication));
+    }
+
+    /**
+     * Handles a message as {@code admission} says: what {@link #admission} answered for it just
+     * before, with nothing stepped in between (the store asks once per message, before adopting an
+     * own message's count).
+     *
+     * @return {@code admission}
+     */
+    public StepAdmission onMessage(OverlayMessage message, List<MessageEventDefinition> matched,
+            StepAdmission admission) {
         if (ended != null) {
             return StepAdmission.STEP;
         }
-        StepAdmission admission = admission(fromApplication);
         switch (admission) {
             case STEP -> messageStep(message, matched);
             case DEFER -> {
@@ -538,7 +550,7 @@ public final class ServiceInstance implements ActionSink, ActionContext, Machine
 
     /** The variable's value as a count: a whole number, 0 when it is none or below 0. */
     private int heldValue(int index) {
-        io.statecast.messagestore.event.DatamodelItem item = machine.datamodel().item(index);
+        DatamodelItem item = machine.datamodel().item(index);
         if (item == null) {
             return 0;
         }
